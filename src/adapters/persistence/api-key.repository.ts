@@ -1,0 +1,29 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ApiKey, ApiKeyReader } from '../../core/auth/api-key';
+import type { Tenant } from '../../core/auth/tenant';
+import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
+
+/** API keys and tenants on PostgreSQL (DESIGN.md 9). */
+export class ApiKeyRepository implements ApiKeyReader {
+  constructor(private readonly em: EntityManager) {}
+
+  async findByLookup(lookup: string): Promise<ApiKey | undefined> {
+    return (await this.em.fork().findOne(ApiKeySchema, { lookup }, { disableIdentityMap: true })) ?? undefined;
+  }
+
+  /** Inserts a tenant with its first keys in one transaction. */
+  async createTenantWithKeys(tenant: Tenant | undefined, keys: ApiKey[]): Promise<void> {
+    await this.em.fork().transactional(async (tem) => {
+      if (tenant) await tem.insert(TenantSchema, tenant);
+      if (keys.length > 0) await tem.insertMany(ApiKeySchema, keys);
+    });
+  }
+
+  async findTenant(tenantId: string): Promise<Tenant | undefined> {
+    return (await this.em.fork().findOne(TenantSchema, { id: tenantId })) ?? undefined;
+  }
+
+  async countTenants(): Promise<number> {
+    return this.em.fork().count(TenantSchema, {});
+  }
+}

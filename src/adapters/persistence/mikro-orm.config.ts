@@ -1,0 +1,42 @@
+import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import path from 'node:path';
+import { PaymentSchema } from './schemas/payment.schema';
+import { QuoteSchema } from './schemas/quote.schema';
+import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
+import { IdempotencyKeySchema, OutboxEventSchema } from './schemas/outbox.schema';
+
+/** Every mapped table; the migrations snapshot is diffed against these. */
+export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema];
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/**
+ * MikroORM options for `clientUrl` (DESIGN.md 13). `poolMax` caps pooled connections.
+ * Migrations live in `migrations/` at the repository root and run in code at start.
+ */
+export function ormOptions(clientUrl: string, poolMax = 10): Options {
+  return defineConfig({
+    clientUrl,
+    entities: ENTITIES,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    discovery: { warnWhenNoEntities: false },
+    preferTs: __filename.endsWith('.ts'),
+    allowGlobalContext: false,
+    debug: false,
+    migrations: {
+      path: path.join(ROOT, 'migrations'),
+      pathTs: path.join(ROOT, 'migrations'),
+      glob: '!(*.d).{js,ts}',
+      emit: 'ts',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: true,
+      snapshotName: '.snapshot-payout',
+    },
+  });
+}
+
+// The MikroORM CLI (`npm run migration:create`) reads this default export.
+export default ormOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payout_dev');

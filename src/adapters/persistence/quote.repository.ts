@@ -1,0 +1,20 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Quote, QuoteRepository } from '../../core/quotes/quote';
+import { QuoteSchema } from './schemas/quote.schema';
+
+/** Stored FX quotes (QuoteRepository port). Pass a transaction's manager to read inside it. */
+export class QuoteMikroRepository implements QuoteRepository {
+  constructor(private readonly em: EntityManager, private readonly forkPerCall = false) {}
+
+  private get manager(): EntityManager {
+    return this.forkPerCall ? this.em.fork() : this.em;
+  }
+
+  async insert(quote: Quote): Promise<void> {
+    await this.manager.insert(QuoteSchema, quote);
+  }
+
+  async findForTenant(tenantId: string, quoteId: string): Promise<Quote | undefined> {
+    return (await this.manager.findOne(QuoteSchema, { id: quoteId, tenantId }, { disableIdentityMap: true })) ?? undefined;
+  }
+}

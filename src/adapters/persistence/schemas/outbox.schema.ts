@@ -1,0 +1,35 @@
+import { EntitySchema } from '@mikro-orm/core';
+import type { IdempotencyRecord } from '../../../core/idempotency/idempotency';
+import type { OutboxEvent } from '../../../core/events/outbox-event';
+
+/** Table `outbox_events`: the transactional outbox and each payment's history (DESIGN.md 5, 8). */
+export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
+  name: 'OutboxEvent',
+  tableName: 'outbox_events',
+  indexes: [{ name: 'outbox_events_entity_idx', properties: ['entityId', 'createdAt'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    tenantId: { type: 'string', length: 40 },
+    type: { type: 'string', length: 40 },
+    entityId: { type: 'string', length: 40 },
+    payload: { type: 'json' },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
+/** Table `idempotency_keys`, keyed by (tenant, key) (DESIGN.md 6). */
+export const IdempotencyKeySchema = new EntitySchema<IdempotencyRecord>({
+  name: 'IdempotencyKey',
+  tableName: 'idempotency_keys',
+  properties: {
+    tenantId: { type: 'string', length: 40, primary: true },
+    key: { type: 'string', length: 64, primary: true },
+    operation: { type: 'string', length: 40 },
+    fingerprint: { type: 'text' },
+    responseStatus: { type: 'integer' },
+    responseBody: { type: 'json' },
+    resourceId: { type: 'string', length: 40 },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },
+  },
+});

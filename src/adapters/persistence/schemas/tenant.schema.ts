@@ -1,0 +1,31 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { ApiKey } from '../../../core/auth/api-key';
+import { Tenant } from '../../../core/auth/tenant';
+
+/** Table `tenants` (DESIGN.md 9). */
+export const TenantSchema = new EntitySchema<Tenant>({
+  class: Tenant,
+  tableName: 'tenants',
+  properties: {
+    id: { type: 'string', primary: true, length: 40 },
+    name: { type: 'string', length: 200 },
+    environment: { type: 'string', length: 10 },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
+/** Table `api_keys`: hashed keys found by their unique lookup prefix (DESIGN.md 9). */
+export const ApiKeySchema = new EntitySchema<ApiKey>({
+  class: ApiKey,
+  tableName: 'api_keys',
+  properties: {
+    id: { type: 'string', primary: true, length: 40 },
+    tenantId: { type: 'string', length: 40, nullable: true, index: true },
+    scope: { type: 'string', length: 10 },
+    lookup: { type: 'string', length: 12, unique: true },
+    secretHash: { type: 'string', length: 64 },
+    label: { type: 'string', length: 200 },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});

@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Result } from '../../core/shared/result';
+import type { TransactionContext, UnitOfWork } from '../../core/shared/unit-of-work';
+import { IdempotencyTxStore } from './idempotency.store';
+import { OutboxTxWriter } from './outbox.writer';
+import { PaymentTxRepository } from './payment.repository';
+import { QuoteMikroRepository } from './quote.repository';
+
+class Rollback extends Error {}
+
+/** UnitOfWork port on MikroORM: one forked manager and one PostgreSQL transaction per call. */
+export class MikroUnitOfWork implements UnitOfWork {
+  constructor(private readonly em: EntityManager) {}
+
+  async transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>> {
+    let result: Result<T, C> | undefined;
+    try {
+      await this.em.fork().transactional(async (tem) => {
+        result = await work(contextFor(tem));
+        // An error result must undo whatever the work wrote before it decided to fail.
+        if (!result.ok) throw new Rollback();
+      });
+    } catch (e) {
+      if (!(e instanceof Rollback)) throw e;
+    }
+    return result as Result<T, C>;
+  }
+}
+
+function contextFor(em: EntityManager): TransactionContext {
+  return {
+    payments: new PaymentTxRepository(em),
+    idempotency: new IdempotencyTxStore(em),
+    quotes: new QuoteMikroRepository(em),
+    outbox: new OutboxTxWriter(em),
+  };
+}

@@ -1,0 +1,14 @@
+import type { Catalog } from '../../core/catalog/catalog';
+import type { RateSource } from '../../core/quotes/rate-source';
+import type { FiatCurrency, Stablecoin } from '../../core/shared/money';
+import { err, ok } from '../../core/shared/result';
+
+/** RateSource serving the catalog's reference rates (DESIGN.md 3): offline and deterministic. */
+export class CatalogRateSource implements RateSource {
+  constructor(private readonly catalog: Catalog) {}
+
+  async rate(fiat: FiatCurrency, stablecoin: Stablecoin) {
+    const rate = this.catalog.rates[fiat]?.[stablecoin];
+    return rate ? ok(rate) : err('unsupported_pair' as const, `No rate for ${fiat}/${stablecoin}`);
+  }
+}

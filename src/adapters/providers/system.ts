@@ -1,0 +1,19 @@
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+import type { SecretHasher } from '../../core/auth/api-key';
+import type { Clock, IdGenerator, IdPrefix } from '../../core/shared/clock';
+
+/** The wall clock. */
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Prefixed, monotonic ULIDs (`pay_01J...`) and v4 uuids (DESIGN.md 5). */
+export function ulidGenerator(): IdGenerator {
+  const ulid = monotonicFactory();
+  return { next: (prefix: IdPrefix) => `${prefix}_${ulid()}`, uuid: () => randomUUID() };
+}
+
+/** SHA-256 hex of a key; keys are 190+ bits of randomness, so a fast hash is the right one. */
+export const sha256Hasher: SecretHasher = {
+  hash: (secret) => createHash('sha256').update(secret).digest('hex'),
+  equal: (a, b) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b)),
+};

@@ -1,0 +1,69 @@
+import { err, ok, type Result } from '../shared/result';
+
+/** Key scopes (DESIGN.md 9): `issuer` keys act for one tenant; `admin` keys manage tenants and keys. */
+export const API_KEY_SCOPES = ['issuer', 'admin'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/**
+ * A stored API key (DESIGN.md 9). Only `secretHash` (hex SHA-256 of the whole key) is kept;
+ * `lookup` is the first 12 characters of the key's random part, indexed to find the row.
+ * Admin keys have no tenant.
+ */
+export class ApiKey {
+  id!: string;
+  tenantId!: string | null;
+  scope!: ApiKeyScope;
+  lookup!: string;
+  secretHash!: string;
+  label!: string;
+  createdAt!: Date;
+  revokedAt!: Date | null;
+
+  constructor(props: { [K in keyof ApiKey]: ApiKey[K] }) {
+    Object.assign(this, props);
+  }
+}
+
+/** Who is calling, once authenticated. `tenantId` is null for admin keys. */
+export interface Principal {
+  readonly keyId: string;
+  readonly tenantId: string | null;
+  readonly scope: ApiKeyScope;
+}
+
+/** `sk_<sandbox|live>_<32 to 64 letters and digits>` (DESIGN.md 9). */
+export const API_KEY_PATTERN = /^sk_(sandbox|live)_([A-Za-z0-9]{32,64})$/;
+
+/** The lookup part of a well-formed key, or undefined when the key is malformed. Pure. */
+export function lookupOf(apiKey: string): string | undefined {
+  return API_KEY_PATTERN.exec(apiKey)?.[2]?.slice(0, 12);
+}
+
+/** Port: stored keys by lookup prefix. */
+export interface ApiKeyReader {
+  findByLookup(lookup: string): Promise<ApiKey | undefined>;
+}
+
+/** Port: one-way hashing of key secrets and constant-time comparison of hashes. */
+export interface SecretHasher {
+  hash(secret: string): string;
+  equal(a: string, b: string): boolean;
+}
+
+/**
+ * Authenticates a bearer key (interface part 5, DESIGN.md 9): finds it by its lookup prefix and
+ * compares hashes in constant time. Errors: `unauthorized` for a malformed, unknown or revoked key
+ * (one message for all, so the answer is no oracle).
+ */
+export async function authenticate(
+  deps: { keys: ApiKeyReader; hasher: SecretHasher },
+  apiKey: string,
+): Promise<Result<Principal, 'unauthorized'>> {
+  const denied = err('unauthorized', 'Invalid or revoked API key');
+  const lookup = lookupOf(apiKey);
+  if (!lookup) return denied;
+  const stored = await deps.keys.findByLookup(lookup);
+  if (!stored || stored.revokedAt !== null) return denied;
+  if (!deps.hasher.equal(stored.secretHash, deps.hasher.hash(apiKey))) return denied;
+  return ok({ keyId: stored.id, tenantId: stored.tenantId, scope: stored.scope });
+}

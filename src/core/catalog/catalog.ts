@@ -1,0 +1,82 @@
+import type { FiatCurrency, Stablecoin } from '../shared/money';
+
+/** Payout methods (interface 2.1). */
+export const PAYMENT_METHODS = ['BANK', 'MOMO', 'PAYBILL', 'TILL'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** Chains the stablecoin leg settles on (interface 2.11, money-out blockchain). */
+export const BLOCKCHAINS = ['BSC', 'SOLANA'] as const;
+export type Blockchain = (typeof BLOCKCHAINS)[number];
+
+/** Countries a money-out may pay into (interface 2.11). */
+export const MONEY_OUT_COUNTRIES = ['BF', 'BJ', 'CI', 'CM', 'GH', 'KE', 'NG', 'SN', 'TZ', 'UG', 'ZA', 'ZM'] as const;
+export type MoneyOutCountry = (typeof MONEY_OUT_COUNTRIES)[number];
+
+/** Every country the catalog may describe: money-out countries plus the legacy payout's ET. */
+export type CountryCode = MoneyOutCountry | 'ET';
+
+/** Destination fiat currencies of a money-out (interface 2.1). */
+export const MONEY_OUT_CURRENCIES = ['GHS', 'KES', 'NGN', 'TZS', 'UGX', 'XAF', 'XOF', 'ZAR', 'ZMW'] as const;
+export type MoneyOutCurrency = (typeof MONEY_OUT_CURRENCIES)[number];
+
+/** Fiat currencies the FX endpoint converts from (interface 2.11). */
+export const FX_SOURCE_CURRENCIES = ['ZAR', 'NGN', 'KES', 'GHS', 'UGX', 'TZS', 'ZMW', 'ETB'] as const;
+export type FxSourceCurrency = (typeof FX_SOURCE_CURRENCIES)[number];
+
+/** One payout method offered in one country: its amount limits (local currency, decimal strings) and valid codes. */
+export interface MethodOffer {
+  /** Smallest fiat amount accepted, decimal string in the country's currency, inclusive. */
+  readonly min: string;
+  /** Largest fiat amount accepted, decimal string in the country's currency, inclusive. */
+  readonly max: string;
+  /** Operator codes (MOMO, PAYBILL, TILL) or bank codes (BANK) valid as `paymentCode`. */
+  readonly codes: readonly string[];
+  /** Method fee in stablecoin units (decimal string) overriding the catalog default for this country. */
+  readonly fee?: string;
+}
+
+/** A bank as listed by the bank list endpoint (interface 2.5). */
+export interface BankEntry {
+  readonly bankCode: string;
+  readonly bankName: string;
+}
+
+/** One corridor: a destination country, its currency and what can be paid there (DESIGN.md 4). */
+export interface CountryCorridor {
+  readonly name: string;
+  readonly currency: FiatCurrency;
+  readonly methods: Partial<Record<PaymentMethod, MethodOffer>>;
+  readonly banks: readonly BankEntry[];
+}
+
+/** Fee table, all amounts in stablecoin units as decimal strings (DESIGN.md 3). */
+export interface FeeTable {
+  readonly methods: Record<PaymentMethod, string>;
+  readonly networks: Record<Blockchain, string>;
+  /** Added when the caller passes `optionalIssuerFee: YES`. */
+  readonly issuerFee: string;
+}
+
+/**
+ * The corridor catalog (DESIGN.md 4): reference data loaded from a validated data file at boot.
+ * Reference rates are units of fiat per 1 stablecoin, decimal strings.
+ */
+export interface Catalog {
+  readonly countries: Partial<Record<CountryCode, CountryCorridor>>;
+  readonly fees: FeeTable;
+  readonly defaultBlockchain: Blockchain;
+  readonly rates: Partial<Record<FiatCurrency, Partial<Record<Stablecoin, string>>>>;
+}
+
+/** The corridor of `country`, or undefined when the catalog does not serve it. */
+export function corridorOf(catalog: Catalog, country: CountryCode): CountryCorridor | undefined {
+  return catalog.countries[country];
+}
+
+/** The country whose currency is `currency`, when exactly one corridor uses it (FX default country). */
+export function soleCountryOf(catalog: Catalog, currency: FiatCurrency): CountryCode | undefined {
+  const matches = (Object.keys(catalog.countries) as CountryCode[]).filter(
+    (code) => catalog.countries[code]?.currency === currency,
+  );
+  return matches.length === 1 ? matches[0] : undefined;
+}

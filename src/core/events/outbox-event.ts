@@ -1,0 +1,32 @@
+/** Event types a webhook registration may subscribe to (interface part 6, DESIGN.md 8). */
+export const WEBHOOK_EVENT_TYPES = [
+  'payment.processing',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+  'customer.kyc.updated',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Payment event types; `payment.initiated` is internal (history, live updates), never a webhook. */
+export type PaymentEventType = 'payment.initiated' | Exclude<WebhookEventType, 'customer.kyc.updated'>;
+export type OutboxEventType = PaymentEventType | 'customer.kyc.updated';
+
+/**
+ * A row of the transactional outbox (DESIGN.md 5, 8): written in the same transaction as the
+ * state change it reports. `id` is a uuid; `payload` is the resource as the REST API returns it.
+ */
+export interface OutboxEvent {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly type: OutboxEventType;
+  /** Id of the entity concerned, e.g. a `pay_` id. */
+  readonly entityId: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly createdAt: Date;
+}
+
+/** Port: appends events to the outbox inside the caller's transaction. */
+export interface OutboxWriter {
+  append(event: OutboxEvent): Promise<void>;
+}

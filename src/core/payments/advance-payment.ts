@@ -1,0 +1,111 @@
+import type { Clock, IdGenerator } from '../shared/clock';
+import { err, ok, type Result } from '../shared/result';
+import type { UnitOfWork } from '../shared/unit-of-work';
+import { isFinal, type Payment } from './payment';
+import type { PaymentQueue, PaymentReader } from './payment-ports';
+import { transition, type PaymentMove } from './payment-state';
+import { toPaymentView } from './payment-view';
+import type { PayoutProvider, StatusOutcome, SubmitOutcome } from './payout-provider';
+
+export interface AdvanceDeps {
+  readonly uow: UnitOfWork;
+  readonly queue: PaymentQueue;
+  readonly payments: PaymentReader;
+  readonly provider: PayoutProvider;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** How long a claimed payment stays leased to one worker, in milliseconds. */
+  readonly leaseMs: number;
+  /** Called after a move commits, with the payment as it now is. */
+  readonly onPaymentMoved?: (payment: Payment) => void;
+}
+
+/** Details a move records: the provider's reference on acceptance, a reason on failure or refund. */
+export interface MoveDetails {
+  readonly providerRef?: string;
+  readonly failureReason?: string;
+}
+
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * One pass of the payout worker (DESIGN.md 5): claims up to `limit` due payments and advances each
+ * through the provider. Returns how many were claimed. Never throws for one payment's provider
+ * fault: that payment is rescheduled with exponential back-off.
+ */
+export async function processDuePayments(deps: AdvanceDeps, limit: number): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await deps.queue.claimDue(now, limit, new Date(now.getTime() + deps.leaseMs));
+  await Promise.all(claimed.map((payment) => advancePayment(deps, payment)));
+  return claimed.length;
+}
+
+async function advancePayment(deps: AdvanceDeps, payment: Payment): Promise<void> {
+  try {
+    if (payment.status === 'initiated') {
+      await applySubmit(deps, payment, await deps.provider.submit(payment));
+    } else if (payment.status === 'provider_accepted') {
+      await applyStatus(deps, payment, await deps.provider.status(payment));
+    }
+  } catch {
+    const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(payment.attempts, 16));
+    await reschedule(deps, payment, backoff);
+  }
+}
+
+async function applySubmit(deps: AdvanceDeps, payment: Payment, outcome: SubmitOutcome): Promise<void> {
+  if (outcome.kind === 'retry') return reschedule(deps, payment, outcome.afterMs);
+  if (outcome.kind === 'accepted') await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
+  else await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
+}
+
+async function applyStatus(deps: AdvanceDeps, payment: Payment, outcome: StatusOutcome): Promise<void> {
+  if (outcome.kind === 'pending') return reschedule(deps, payment, outcome.afterMs);
+  if (outcome.kind === 'succeeded') await applyMove(deps, payment.id, 'complete', {});
+  else await applyMove(deps, payment.id, outcome.kind === 'failed' ? 'fail' : 'refund', { failureReason: outcome.reason });
+}
+
+async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number): Promise<void> {
+  const at = new Date(deps.clock.now().getTime() + Math.max(0, afterMs));
+  await deps.uow.transact(async (tx) => {
+    await tx.payments.update(payment.id, payment.status, { nextActionAt: at });
+    return ok(undefined);
+  });
+}
+
+/**
+ * Applies one provider result to a payment (DESIGN.md 5): moves it through `transition()`, and in
+ * one transaction writes the new state and its outbox event. Results for a state already passed
+ * are ignored, so a result delivered twice or out of order is applied at most once.
+ * Used by the worker, by provider callbacks and by the admin simulation.
+ * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
+ */
+export async function applyMove(
+  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved'>,
+  paymentId: string,
+  move: PaymentMove,
+  details: MoveDetails,
+): Promise<Result<Payment, 'not_found' | 'invalid_transition'>> {
+  const current = await deps.payments.findById(paymentId);
+  if (!current) return err('not_found', `payment ${paymentId} not found`);
+  const rule = transition(current.status, move);
+  if (!rule.ok) return rule;
+  const now = deps.clock.now();
+  const moved = await deps.uow.transact<Payment, 'invalid_transition'>(async (tx) => {
+    const updated = await tx.payments.update(paymentId, rule.value.from, {
+      status: rule.value.to,
+      updatedAt: now,
+      nextActionAt: isFinal(rule.value.to) ? null : now,
+      ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
+      ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
+    });
+    if (!updated) return err('invalid_transition', 'the payment moved concurrently');
+    await tx.outbox.append({
+      id: deps.ids.uuid(), tenantId: updated.tenantId, type: rule.value.event, entityId: updated.id,
+      payload: { ...toPaymentView(updated) }, createdAt: now,
+    });
+    return ok(updated);
+  });
+  if (moved.ok) deps.onPaymentMoved?.(moved.value);
+  return moved;
+}

@@ -1,0 +1,174 @@
+import type { Catalog } from '../catalog/catalog';
+import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
+import { price } from '../quotes/pricing';
+import type { RateSource } from '../quotes/rate-source';
+import type { Clock, IdGenerator } from '../shared/clock';
+import { formatAmount } from '../shared/money';
+import { err, ok, type Result } from '../shared/result';
+import type { TransactionContext, UnitOfWork } from '../shared/unit-of-work';
+import { validateMoneyOut, type MoneyOutCommand, type ValidMoneyOut } from './money-out-rules';
+import { Payment } from './payment';
+import { toPaymentView, type PaymentView } from './payment-view';
+
+/** Closed set of expected failures of a money-out (DESIGN.md 6, 7). */
+export type MoneyOutErrorCode =
+  | 'validation_error'
+  | 'unsupported_corridor'
+  | 'quote_expired'
+  | 'duplicate_reference'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
+  | 'provider_unavailable';
+
+/** A created or replayed money-out: the response body, its status, and whether it is a replay. */
+export interface MoneyOutOutcome {
+  readonly payment: PaymentView;
+  /** 201 for the first response; a replay repeats the stored status. */
+  readonly status: number;
+  readonly replayed: boolean;
+}
+
+export interface MoneyOutDeps {
+  readonly catalog: Catalog;
+  readonly rates: RateSource;
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** How long an idempotency key is remembered, in hours (IDEMPOTENCY_TTL_HOURS, default 24). */
+  readonly idempotencyTtlHours: number;
+  /** Called after a new payment commits, e.g. to wake the payout worker. */
+  readonly onPaymentCreated?: (paymentId: string) => void;
+}
+
+const OPERATION = 'moneyout';
+const CREATED = 201;
+
+/**
+ * Creates a money-out (interface 4.8; DESIGN.md 5, 6): validates it, and in one transaction takes
+ * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given), inserts the
+ * payment in `initiated` with its outbox event, and stores the response under the key.
+ * The same key with the same command returns the stored response (`replayed: true`).
+ * Errors: `validation_error` (key not a UUID, any field rule, unknown or mismatched quote),
+ * `unsupported_corridor`, `quote_expired`, `duplicate_reference`, `idempotency_key_in_use` (first
+ * request still in flight), `idempotency_key_reused` (same key, other command), `provider_unavailable`
+ * (no rate could be had).
+ */
+export async function createMoneyOut(
+  deps: MoneyOutDeps,
+  tenantId: string,
+  idempotencyKey: string | undefined,
+  command: MoneyOutCommand,
+): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>> {
+  if (idempotencyKey === undefined || !UUID_PATTERN.test(idempotencyKey)) {
+    return err('validation_error', 'Idempotency-Key header is required and must be a UUID', { field: 'Idempotency-Key' });
+  }
+  const valid = validateMoneyOut(deps.catalog, command);
+  if (!valid.ok) return valid;
+  const key = idempotencyKey.toLowerCase();
+  const fingerprint = canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() });
+
+  const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
+    const lock = await tx.idempotency.lock(tenantId, key);
+    if (lock.kind === 'busy') {
+      return err('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+    }
+    if (lock.record) {
+      return lock.record.fingerprint === fingerprint
+        ? ok({ payment: lock.record.responseBody as PaymentView, status: lock.record.responseStatus, replayed: true })
+        : err('idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
+    }
+    return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value);
+  });
+  if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id);
+  return outcome;
+}
+
+async function insertPayment(
+  deps: MoneyOutDeps,
+  tx: TransactionContext,
+  tenantId: string,
+  key: string,
+  fingerprint: string,
+  command: ValidMoneyOut,
+): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>> {
+  const now = deps.clock.now();
+  const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now);
+  if (!rate.ok) return rate;
+  const pricing = price(deps.catalog, {
+    fiatCurrency: command.destinationCurrency,
+    stablecoin: command.sourceCurrency,
+    fiatAmount: command.amount,
+    paymentMethod: command.paymentMethod,
+    country: command.country,
+    blockchain: command.blockchain,
+    optionalIssuerFee: command.optionalIssuerFee,
+    exchangeRate: rate.value,
+  });
+  const payment = new Payment({
+    id: deps.ids.next('pay'),
+    tenantId,
+    status: 'initiated',
+    paymentMethod: command.paymentMethod,
+    sourceCurrency: command.sourceCurrency,
+    destinationCurrency: command.destinationCurrency,
+    country: command.country,
+    blockchain: command.blockchain,
+    amountStablecoin: pricing.amountStablecoin,
+    fiatAmount: formatFiat(command),
+    exchangeRate: pricing.exchangeRate,
+    payoutFee: pricing.payoutFee,
+    accountName: command.accountName,
+    accountNumber: command.accountNumber,
+    paymentCode: command.paymentCode,
+    businessNumber: command.businessNumber ?? null,
+    reference: command.reference,
+    refundAddress: command.refundAddress,
+    optionalIssuerFee: command.optionalIssuerFee,
+    quoteId: command.quoteId ?? null,
+    providerRef: null,
+    failureReason: null,
+    nextActionAt: now,
+    attempts: 0,
+    acceptedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const inserted = await tx.payments.insert(payment);
+  if (!inserted.ok) return inserted;
+  const view = toPaymentView(payment);
+  await tx.outbox.append({
+    id: deps.ids.uuid(), tenantId, type: 'payment.initiated', entityId: payment.id, payload: { ...view }, createdAt: now,
+  });
+  await tx.idempotency.save({
+    tenantId, key, operation: OPERATION, fingerprint, responseStatus: CREATED, responseBody: view,
+    resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
+  });
+  return ok({ payment: view, status: CREATED, replayed: false });
+}
+
+async function lockedOrCurrentRate(
+  deps: MoneyOutDeps,
+  tx: TransactionContext,
+  tenantId: string,
+  command: ValidMoneyOut,
+  now: Date,
+): Promise<Result<string, MoneyOutErrorCode>> {
+  if (command.quoteId === undefined) {
+    const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency);
+    if (rate.ok) return rate;
+    return rate.code === 'unsupported_pair'
+      ? err('unsupported_corridor', rate.message)
+      : err('provider_unavailable', 'Exchange rates are unavailable; retry later');
+  }
+  const quote = await tx.quotes.findForTenant(tenantId, command.quoteId);
+  if (!quote) return err('validation_error', 'quoteId does not match a quote of yours', { field: 'quoteId' });
+  if (quote.fiatCurrency !== command.destinationCurrency || quote.stablecoin !== command.sourceCurrency) {
+    return err('validation_error', 'quoteId was issued for another currency pair', { field: 'quoteId' });
+  }
+  if (quote.expiresAt.getTime() <= now.getTime()) return err('quote_expired', 'The quote has expired; request a new one');
+  return ok(quote.exchangeRate);
+}
+
+function formatFiat(command: ValidMoneyOut): string {
+  return formatAmount(command.amount, command.destinationCurrency);
+}

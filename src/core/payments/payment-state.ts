@@ -1,0 +1,32 @@
+import { err, ok, type Result } from '../shared/result';
+import type { PaymentEventType } from '../events/outbox-event';
+import type { PaymentStatus } from './payment';
+
+/** Moves a payment can make after creation (DESIGN.md 5). */
+export type PaymentMove = 'accept' | 'reject' | 'complete' | 'fail' | 'refund';
+
+/** One allowed move: the only state it starts from, where it lands, and the event it emits. */
+export interface MoveRule {
+  readonly from: PaymentStatus;
+  readonly to: PaymentStatus;
+  readonly event: PaymentEventType;
+}
+
+/** The state machine as data (DESIGN.md 5 table; interface part 3). */
+export const PAYMENT_MOVES: Readonly<Record<PaymentMove, MoveRule>> = {
+  accept: { from: 'initiated', to: 'provider_accepted', event: 'payment.processing' },
+  reject: { from: 'initiated', to: 'failed', event: 'payment.failed' },
+  complete: { from: 'provider_accepted', to: 'succeeded', event: 'payment.succeeded' },
+  fail: { from: 'provider_accepted', to: 'failed', event: 'payment.failed' },
+  refund: { from: 'provider_accepted', to: 'refunded', event: 'payment.refunded' },
+};
+
+/**
+ * The one transition function: where `move` takes a payment in state `from`, and the event it
+ * emits. Errors: `invalid_transition` when the move does not start from `from` (a provider result
+ * for a state already passed, which callers ignore).
+ */
+export function transition(from: PaymentStatus, move: PaymentMove): Result<MoveRule, 'invalid_transition'> {
+  const rule = PAYMENT_MOVES[move];
+  return rule.from === from ? ok(rule) : err('invalid_transition', `cannot ${move} a payment that is ${from}`);
+}

@@ -1,0 +1,45 @@
+import type { Payment, PaymentStatus } from './payment';
+
+/**
+ * The public representation of a payment (interface 2.1 plus `failureReason`, DESIGN.md 5),
+ * returned by REST, carried by webhooks and mapped by GraphQL. Amounts are decimal strings,
+ * times ISO 8601 UTC.
+ */
+export interface PaymentView {
+  id: string;
+  status: PaymentStatus;
+  paymentMethod: Payment['paymentMethod'];
+  sourceCurrency: Payment['sourceCurrency'];
+  amountStablecoin: string;
+  fiatAmount: string;
+  destinationCurrency: Payment['destinationCurrency'];
+  providerRef: string | null;
+  reference: string | null;
+  createdAt: string;
+  updatedAt: string;
+  failureReason: string | null;
+  /** Units of fiat per 1 stablecoin used for this payment (beyond the interface). */
+  exchangeRate: string;
+  /** Fees included in amountStablecoin, in the stablecoin (beyond the interface). */
+  payoutFee: string;
+}
+
+/** Maps a payment to its public view. Pure. */
+export function toPaymentView(payment: Payment): PaymentView {
+  return {
+    id: payment.id,
+    status: payment.status,
+    paymentMethod: payment.paymentMethod,
+    sourceCurrency: payment.sourceCurrency,
+    amountStablecoin: payment.amountStablecoin,
+    fiatAmount: payment.fiatAmount,
+    destinationCurrency: payment.destinationCurrency,
+    providerRef: payment.providerRef,
+    reference: payment.reference,
+    createdAt: payment.createdAt.toISOString(),
+    updatedAt: payment.updatedAt.toISOString(),
+    failureReason: payment.failureReason,
+    exchangeRate: payment.exchangeRate,
+    payoutFee: payment.payoutFee,
+  };
+}

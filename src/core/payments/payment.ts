@@ -1,0 +1,57 @@
+import type { Blockchain, CountryCode, MoneyOutCurrency, PaymentMethod } from '../catalog/catalog';
+import type { IssuerFeeOption } from '../quotes/pricing';
+import type { Stablecoin } from '../shared/money';
+
+/** Payment states (interface part 3). */
+export const PAYMENT_STATUSES = ['initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * A payout of fiat to one recipient, funded by a stablecoin (interface 2.1, DESIGN.md 5).
+ * Amounts are decimal strings at the currency's scale (`amountStablecoin` scale 6, `fiatAmount`
+ * ISO 4217). `nextActionAt` is when the payout worker should next look at it (null once final);
+ * while a worker holds it, it is the end of that worker's lease.
+ */
+export class Payment {
+  id!: string;
+  tenantId!: string;
+  status!: PaymentStatus;
+  paymentMethod!: PaymentMethod;
+  sourceCurrency!: Stablecoin;
+  destinationCurrency!: MoneyOutCurrency;
+  country!: CountryCode;
+  blockchain!: Blockchain;
+  amountStablecoin!: string;
+  fiatAmount!: string;
+  /** Units of fiat per 1 stablecoin used to price this payment. */
+  exchangeRate!: string;
+  /** Fees included in amountStablecoin, in the stablecoin. */
+  payoutFee!: string;
+  accountName!: string;
+  accountNumber!: string;
+  paymentCode!: string;
+  businessNumber!: string | null;
+  reference!: string | null;
+  refundAddress!: string;
+  optionalIssuerFee!: IssuerFeeOption;
+  quoteId!: string | null;
+  providerRef!: string | null;
+  failureReason!: string | null;
+  nextActionAt!: Date | null;
+  /** Times a worker has claimed this payment; drives the back-off after provider faults. */
+  attempts!: number;
+  acceptedAt!: Date | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+
+  constructor(props: PaymentProps) {
+    Object.assign(this, props);
+  }
+}
+
+export type PaymentProps = { [K in keyof Payment]: Payment[K] };
+
+/** True once no further move is possible. */
+export function isFinal(status: PaymentStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'refunded';
+}

@@ -1,0 +1,79 @@
+import DecimalBase from 'decimal.js';
+import { err, ok, type Result } from './result';
+
+/**
+ * Exact decimal arithmetic for money (DESIGN.md 2). A private Decimal clone so no other module's
+ * configuration can change ours: 40 significant digits, and `toString()` never switches to
+ * exponent notation, so formatting stays plain decimal.
+ */
+export const Decimal = DecimalBase.clone({ precision: 40, toExpNeg: -9e15, toExpPos: 9e15 });
+export type Decimal = InstanceType<typeof Decimal>;
+
+/** Stablecoins the service settles in (interface 2.1). */
+export const STABLECOINS = ['USDC', 'USDT'] as const;
+export type Stablecoin = (typeof STABLECOINS)[number];
+
+/** Every fiat currency any endpoint accepts (interface 2.1, 2.11). */
+export const FIAT_CURRENCIES = ['GHS', 'KES', 'NGN', 'TZS', 'UGX', 'XAF', 'XOF', 'ZAR', 'ZMW', 'ETB'] as const;
+export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
+export type Currency = Stablecoin | FiatCurrency;
+
+/** Digits after the decimal point per currency: ISO 4217 for fiat, 6 for stablecoins (DESIGN.md 2). */
+const SCALE: Record<Currency, number> = {
+  USDC: 6, USDT: 6,
+  GHS: 2, KES: 2, NGN: 2, TZS: 2, ZAR: 2, ZMW: 2, ETB: 2,
+  UGX: 0, XAF: 0, XOF: 0,
+};
+
+/** Number of decimal places allowed for `currency`. */
+export function scaleOf(currency: Currency): number {
+  return SCALE[currency];
+}
+
+/**
+ * Parses a caller-supplied amount (JSON number or decimal string) into an exact Decimal.
+ * A JSON number is read through its shortest round-trip representation, which is what the
+ * caller wrote for any amount a float can carry.
+ * Errors: `validation_error` when not a finite positive decimal, or when it has more decimals
+ * than `maxScale`.
+ */
+export function parseAmount(
+  input: number | string,
+  field: string,
+  maxScale: number,
+): Result<Decimal, 'validation_error'> {
+  const text = typeof input === 'number' ? String(input) : input.trim();
+  if (!/^\d+(\.\d+)?$/.test(text) || (typeof input === 'number' && !Number.isFinite(input))) {
+    return err('validation_error', `${field} must be a positive decimal number`, { field });
+  }
+  const value = new Decimal(text);
+  if (value.lte(0)) return err('validation_error', `${field} must be greater than 0`, { field });
+  if (value.decimalPlaces() > maxScale) {
+    return err('validation_error', `${field} allows at most ${maxScale} decimal places`, { field });
+  }
+  return ok(value);
+}
+
+/** Rounds up (away from zero) to the currency's scale: we never under-collect (DESIGN.md 2). */
+export function roundUp(value: Decimal, currency: Currency): Decimal {
+  return value.toDecimalPlaces(scaleOf(currency), Decimal.ROUND_UP);
+}
+
+/**
+ * Plain decimal string with exactly the currency's scale, e.g. `formatAmount(1500, 'KES')` is
+ * `"1500.00"` and `formatAmount('11.5', 'USDC')` is `"11.500000"`. Rounds half-even if the value
+ * carries more digits (callers round explicitly first where the direction matters).
+ */
+export function formatAmount(value: Decimal | string | number, currency: Currency): string {
+  return padScale(new Decimal(value).toDecimalPlaces(scaleOf(currency), Decimal.ROUND_HALF_EVEN), scaleOf(currency));
+}
+
+/** Plain decimal string of `value` with `scale` digits after the point, for non-currency decimals (rates). */
+export function formatDecimal(value: Decimal | string, scale: number): string {
+  return padScale(new Decimal(value).toDecimalPlaces(scale, Decimal.ROUND_HALF_EVEN), scale);
+}
+
+function padScale(value: Decimal, scale: number): string {
+  const [whole, fraction = ''] = value.toString().split('.');
+  return scale === 0 ? (whole ?? '0') : `${whole}.${fraction.padEnd(scale, '0')}`;
+}

@@ -1,0 +1,22 @@
+import type { Result } from './result';
+import type { OutboxWriter } from '../events/outbox-event';
+import type { IdempotencyStore } from '../idempotency/idempotency';
+import type { PaymentStore } from '../payments/payment-ports';
+import type { QuoteRepository } from '../quotes/quote';
+
+/** Repositories bound to one database transaction. */
+export interface TransactionContext {
+  readonly payments: PaymentStore;
+  readonly idempotency: IdempotencyStore;
+  readonly quotes: QuoteRepository;
+  readonly outbox: OutboxWriter;
+}
+
+/**
+ * Port: runs `work` in one database transaction (DESIGN.md 5: a state change, its ledger entries
+ * and its outbox rows commit together). Commits when `work` returns an `ok` result; rolls back
+ * when it returns an error result or throws (the exception propagates).
+ */
+export interface UnitOfWork {
+  transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>>;
+}
