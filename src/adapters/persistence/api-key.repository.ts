@@ -23,6 +23,10 @@ export class ApiKeyRepository implements ApiKeyReader {
     return (await this.em.fork().findOne(TenantSchema, { id: tenantId })) ?? undefined;
   }
 
+  async oldestTenant(): Promise<Tenant | undefined> {
+    return (await this.em.fork().findOne(TenantSchema, { id: { $ne: null } }, { orderBy: { createdAt: 'asc' } })) ?? undefined;
+  }
+
   async countTenants(): Promise<number> {
     return this.em.fork().count(TenantSchema, {});
   }

@@ -3,7 +3,6 @@ import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import { price } from '../quotes/pricing';
 import type { RateSource } from '../quotes/rate-source';
 import type { Clock, IdGenerator } from '../shared/clock';
-import { formatAmount } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 import type { TransactionContext, UnitOfWork } from '../shared/unit-of-work';
 import { validateMoneyOut, type MoneyOutCommand, type ValidMoneyOut } from './money-out-rules';
@@ -114,7 +113,7 @@ async function insertPayment(
     country: command.country,
     blockchain: command.blockchain,
     amountStablecoin: pricing.amountStablecoin,
-    fiatAmount: formatFiat(command),
+    fiatAmount: command.amount.toString(),
     exchangeRate: pricing.exchangeRate,
     payoutFee: pricing.payoutFee,
     accountName: command.accountName,
@@ -167,8 +166,4 @@ async function lockedOrCurrentRate(
   }
   if (quote.expiresAt.getTime() <= now.getTime()) return err('quote_expired', 'The quote has expired; request a new one');
   return ok(quote.exchangeRate);
-}
-
-function formatFiat(command: ValidMoneyOut): string {
-  return formatAmount(command.amount, command.destinationCurrency);
 }

@@ -1,3 +1,4 @@
+import { formatAmount } from '../shared/money';
 import type { Payment, PaymentStatus } from './payment';
 
 /**
@@ -24,15 +25,15 @@ export interface PaymentView {
   payoutFee: string;
 }
 
-/** Maps a payment to its public view. Pure. */
+/** Maps a payment to its public view, amounts padded to their currency's scale. Pure. */
 export function toPaymentView(payment: Payment): PaymentView {
   return {
     id: payment.id,
     status: payment.status,
     paymentMethod: payment.paymentMethod,
     sourceCurrency: payment.sourceCurrency,
-    amountStablecoin: payment.amountStablecoin,
-    fiatAmount: payment.fiatAmount,
+    amountStablecoin: formatAmount(payment.amountStablecoin, payment.sourceCurrency),
+    fiatAmount: formatAmount(payment.fiatAmount, payment.destinationCurrency),
     destinationCurrency: payment.destinationCurrency,
     providerRef: payment.providerRef,
     reference: payment.reference,
@@ -40,6 +41,6 @@ export function toPaymentView(payment: Payment): PaymentView {
     updatedAt: payment.updatedAt.toISOString(),
     failureReason: payment.failureReason,
     exchangeRate: payment.exchangeRate,
-    payoutFee: payment.payoutFee,
+    payoutFee: formatAmount(payment.payoutFee, payment.sourceCurrency),
   };
 }

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import 'zod-openapi';
+import { SHAPE_A_STATUS } from './http-errors';
+
+/** Error shape A (interface part 7). */
+export const ErrorA = z
+  .object({
+    statusCode: z.number().int(),
+    message: z.string(),
+    code: z.enum(Object.keys(SHAPE_A_STATUS) as [keyof typeof SHAPE_A_STATUS]),
+  })
+  .meta({ id: 'ErrorA', description: 'Error shape A (interface part 7)' });
+
+/** Error shape D (interface part 7), used by GET /fx/convert. */
+export const ErrorD = z
+  .object({ error: z.number().int(), message: z.string(), details: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'ErrorD', description: 'Error shape D (interface part 7)' });
+
+/** The standard error responses of an authenticated route, in shape A. */
+export const AUTH_ERRORS = {
+  '400': { description: 'Validation failed (validation_error)', schema: ErrorA },
+  '401': { description: 'Missing, malformed or revoked API key (unauthorized)', schema: ErrorA },
+  '403': { description: 'The key lacks the scope this operation needs (forbidden)', schema: ErrorA },
+  '429': { description: 'Too many requests (rate_limited)', schema: ErrorA },
+} as const;
+
+/** A decimal amount on the wire: a string like "1500.00". */
+export const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description: 'Exact decimal amount as a string', example: '11.622583' });
+
+/** An amount a caller sends: a JSON number, or a decimal string for callers that avoid floats. */
+export const AmountInput = z
+  .union([z.number(), z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number')])
+  .meta({ description: 'Amount as a JSON number (a decimal string is accepted too)', example: 1500 });

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { AUTH_ERRORS } from './common.schema';
+import { defineRoute, type RouteSpec } from './route';
+
+/** Port: what readiness checks (DESIGN.md 10). */
+export interface HealthProbe {
+  /** Database reachable and every migration applied; `detail` says what is wrong otherwise. */
+  ready(): Promise<{ ready: boolean; database: 'up' | 'down'; migrations: 'applied' | 'pending' | 'unknown'; detail?: string }>;
+  /** Service version (the interface's, 0.5.0). */
+  readonly version: string;
+}
+
+const Status = z.object({ status: z.enum(['ok', 'unavailable']) });
+const Readiness = Status.extend({
+  database: z.enum(['up', 'down']),
+  migrations: z.enum(['applied', 'pending', 'unknown']),
+}).meta({ id: 'Readiness' });
+const Health = Readiness.extend({ version: z.string() }).meta({ id: 'Health' });
+
+/** Routes of the Health tag: unauthenticated probes and the authenticated /health. */
+export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
+  const check = async () => {
+    const state = await probe.ready();
+    return { status: state.ready ? ('ok' as const) : ('unavailable' as const), database: state.database, migrations: state.migrations };
+  };
+  return [
+    defineRoute({
+      method: 'get', path: '/livez', operationId: 'livez', summary: 'Liveness: the process answers', tags: ['Health'], auth: 'none',
+      responses: { '200': { description: 'Alive', schema: Status } },
+      handler: (_req, res) => void res.json({ status: 'ok' }),
+    }),
+    defineRoute({
+      method: 'get', path: '/readyz', operationId: 'readyz', summary: 'Readiness: database reachable and migrations applied', tags: ['Health'], auth: 'none',
+      responses: { '200': { description: 'Ready', schema: Readiness }, '503': { description: 'Not ready', schema: Readiness } },
+      handler: async (_req, res) => {
+        const body = await check();
+        res.status(body.status === 'ok' ? 200 : 503).json(body);
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/health', operationId: 'health', summary: 'Service health for API clients', tags: ['Health'], auth: 'any',
+      responses: { '200': { description: 'Healthy', schema: Health }, '503': { description: 'Degraded', schema: Health }, ...AUTH_ERRORS },
+      handler: async (_req, res) => {
+        const body = await check();
+        res.status(body.status === 'ok' ? 200 : 503).json({ ...body, version: probe.version });
+      },
+    }),
+  ];
+}

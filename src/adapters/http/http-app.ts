@@ -1,0 +1,105 @@
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import type { Logger } from 'pino';
+import swaggerUi from 'swagger-ui-express';
+import type { z } from 'zod';
+import type { Application } from '../../core/application';
+import { authorize } from './auth.middleware';
+import { fxRoutes } from './fx.routes';
+import { healthRoutes, type HealthProbe } from './health.routes';
+import { sendShapeA } from './http-errors';
+import { buildOpenApiDocument } from './openapi';
+import { paymentRoutes } from './payment.routes';
+import { expressPath, type RouteSpec } from './route';
+
+/** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
+export interface HttpAppDeps {
+  readonly app: Application;
+  readonly probe: HealthProbe;
+  readonly logger: Logger;
+  /** Largest accepted JSON body, e.g. '1mb'. */
+  readonly bodyLimit?: string;
+}
+
+/** Every REST operation of the service; OpenAPI is generated from exactly this list. */
+export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
+  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app)];
+}
+
+/**
+ * The express 5 application (interface parts 4, 5, 7): routes with zod validation and bearer
+ * authentication, `/openapi.json`, `/docs`, and shape A for every error no route handled, so no
+ * input produces a 500 (malformed JSON, oversized bodies, bad paths, unknown routes).
+ */
+export function createHttpApp(deps: HttpAppDeps): Express {
+  const routes = allRoutes(deps);
+  const document = buildOpenApiDocument(routes);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  app.use(accessLog(deps.logger));
+
+  for (const route of routes) app[route.method](expressPath(route.path), handlerFor(deps, route));
+  app.get('/openapi.json', (_req, res) => void res.json(document));
+  app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
+
+  app.use((req, res) => sendShapeA(res, 'not_found', `No route for ${req.method} ${req.path}`));
+  app.use(errorHandler(deps.logger));
+  return app;
+}
+
+function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): RequestHandler {
+  return async (req, res) => {
+    const auth = await authorize(deps.app.authenticate, route.auth, req, res);
+    if (!auth.passed) return;
+    const params = parse(route.params, req.params, 'path', res);
+    if (params === INVALID) return;
+    const query = parse(route.query, req.query, 'query', res);
+    if (query === INVALID) return;
+    const body = parse(route.body, req.body, 'body', res);
+    if (body === INVALID) return;
+    await route.handler({ body, query, params, principal: auth.principal, raw: req }, res);
+  };
+}
+
+const INVALID = Symbol('invalid');
+
+function parse(schema: z.ZodType | undefined, input: unknown, where: string, res: Response): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
+  if (result.success) return result.data;
+  const detail = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`)
+    .join('; ');
+  sendShapeA(res, 'validation_error', `Invalid request ${where === 'body' && input === undefined ? 'body: a JSON object is required' : detail}`);
+  return INVALID;
+}
+
+function accessLog(logger: Logger): RequestHandler {
+  return (req: Request, res: Response, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
+/** Maps body-parser and routing faults to shape A; anything else is a bug: 500, logged, never leaked. */
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const type: unknown = error?.type;
+    if (res.headersSent) return void logger.error({ err: error, path: req.path }, 'error after response started');
+    if (type === 'entity.too.large') return sendShapeA(res, 'payload_too_large', 'Request body is too large');
+    if (type === 'entity.parse.failed') return sendShapeA(res, 'validation_error', 'Request body is not valid JSON');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return sendShapeA(res, 'unsupported_media_type', 'Unsupported body encoding or charset');
+    }
+    const status = Number(error?.status ?? error?.statusCode);
+    if (status >= 400 && status < 500) return sendShapeA(res, 'validation_error', 'Malformed request');
+    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    sendShapeA(res, 'internal_error', 'Internal error');
+  };
+}

@@ -1,0 +1,39 @@
+import type { Response } from 'express';
+
+/** Codes of error shape A (interface part 7, DESIGN.md 7), each with its HTTP status. */
+export const SHAPE_A_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  duplicate_reference: 409,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
+  quote_expired: 422,
+  insufficient_balance: 422,
+  unsupported_corridor: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  provider_unavailable: 503,
+} as const;
+export type ShapeACode = keyof typeof SHAPE_A_STATUS;
+
+/** Body of error shape A: `{statusCode, message, code}` (interface part 7). */
+export interface ShapeA {
+  statusCode: number;
+  message: string;
+  code: ShapeACode;
+}
+
+/** Sends error shape A with the status its code implies. */
+export function sendShapeA(res: Response, code: ShapeACode, message: string): void {
+  const statusCode = SHAPE_A_STATUS[code];
+  res.status(statusCode).json({ statusCode, message, code } satisfies ShapeA);
+}
+
+/** Body of error shape D: `{error: <numeric code>, message, details}` (interface part 7; FX). */
+export function sendShapeD(res: Response, status: number, message: string, details: Record<string, unknown> = {}): void {
+  res.status(status).json({ error: status, message, details });
+}

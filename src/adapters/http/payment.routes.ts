@@ -1,0 +1,74 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import type { Application } from '../../core/application';
+import type { MoneyOutErrorCode } from '../../core/payments/create-money-out';
+import { AUTH_ERRORS, ErrorA } from './common.schema';
+import { sendShapeA, type ShapeACode } from './http-errors';
+import { MoneyOutBody, MoneyOutHeaders, PaymentIdParams, PaymentResponse } from './payment.schema';
+import { defineRoute, type RouteSpec } from './route';
+
+/** Every money-out failure code mapped to its shape A code; a new core code fails to compile here. */
+const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
+  validation_error: 'validation_error',
+  unsupported_corridor: 'unsupported_corridor',
+  quote_expired: 'quote_expired',
+  duplicate_reference: 'duplicate_reference',
+  idempotency_key_in_use: 'idempotency_key_in_use',
+  idempotency_key_reused: 'idempotency_key_reused',
+  provider_unavailable: 'provider_unavailable',
+};
+
+/** Seconds a client should wait before retrying a key that is still in flight. */
+const IN_FLIGHT_RETRY_AFTER_S = '1';
+
+/** Routes of the Payments tag (interface 4.8, 4.9). */
+export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
+  const tenantOf = (principal: { tenantId: string | null } | undefined): string => principal?.tenantId ?? '';
+  return [
+    defineRoute<z.infer<typeof MoneyOutBody>>({
+      method: 'post',
+      path: '/v1/payments/moneyout',
+      operationId: 'createMoneyOut',
+      summary: 'Create a money-out: pay fiat to a bank account, mobile-money wallet, paybill or till',
+      tags: ['Payments'],
+      auth: 'issuer',
+      body: MoneyOutBody,
+      headers: MoneyOutHeaders,
+      responses: {
+        '201': { description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse },
+        ...AUTH_ERRORS,
+        '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA },
+        '422': { description: 'idempotency_key_reused, quote_expired, unsupported_corridor', schema: ErrorA },
+        '503': { description: 'provider_unavailable', schema: ErrorA },
+      },
+      handler: async (req, res) => {
+        const result = await app.createMoneyOut(tenantOf(req.principal), req.raw.get('idempotency-key'), req.body);
+        if (!result.ok) {
+          if (result.code === 'idempotency_key_in_use') res.set('Retry-After', IN_FLIGHT_RETRY_AFTER_S);
+          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], result.message);
+        }
+        if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
+        res.status(result.value.status).json(result.value.payment);
+      },
+    }),
+    defineRoute<undefined, undefined, z.infer<typeof PaymentIdParams>>({
+      method: 'get',
+      path: '/v1/payments/{paymentId}',
+      operationId: 'getPayment',
+      summary: 'Get a payment of the calling tenant',
+      tags: ['Payments'],
+      auth: 'issuer',
+      params: PaymentIdParams,
+      responses: {
+        '200': { description: 'The payment', schema: PaymentResponse },
+        ...AUTH_ERRORS,
+        '404': { description: 'No such payment for this tenant (not_found)', schema: ErrorA },
+      },
+      handler: async (req, res: Response) => {
+        const result = await app.getPayment(tenantOf(req.principal), req.params.paymentId);
+        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        res.json(result.value);
+      },
+    }),
+  ];
+}

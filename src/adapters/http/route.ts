@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Principal } from '../../core/auth/api-key';
+
+/** Who may call a route: an issuer key, an admin key, any valid key, or no key at all (health probes). */
+export type RouteAuth = 'issuer' | 'admin' | 'any' | 'none';
+
+/** A documented response of a route; `schema` is the JSON body's zod schema. */
+export interface RouteResponse {
+  readonly description: string;
+  readonly schema?: z.ZodType;
+  readonly headers?: z.ZodObject;
+}
+
+/** What a handler receives: the request's parts already parsed by the route's zod schemas. */
+export interface ParsedRequest<B, Q, P> {
+  readonly body: B;
+  readonly query: Q;
+  readonly params: P;
+  readonly principal: Principal | undefined;
+  readonly raw: Request;
+}
+
+/**
+ * One HTTP operation, described once: the zod schemas here both validate requests and generate the
+ * OpenAPI document (issue: "generated from the same zod schemas that validate requests").
+ * `path` uses OpenAPI templating (`/v1/payments/{paymentId}`).
+ */
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  readonly method: 'get' | 'post' | 'delete';
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tags: readonly string[];
+  readonly auth: RouteAuth;
+  readonly body?: z.ZodType<B>;
+  readonly query?: z.ZodType<Q>;
+  readonly params?: z.ZodType<P>;
+  /** Request headers, for documentation; handlers read them from `raw`. */
+  readonly headers?: z.ZodObject;
+  readonly responses: Readonly<Record<string, RouteResponse>>;
+  readonly handler: (req: ParsedRequest<B, Q, P>, res: Response) => Promise<void> | void;
+}
+
+/** Identity helper that keeps the generic parameters of a route inferred from its schemas. */
+export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec<B, Q, P> {
+  return spec;
+}
+
+/** Express path syntax for an OpenAPI path: `{id}` becomes `:id`. */
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}

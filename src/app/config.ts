@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { API_KEY_PATTERN } from '../core/auth/api-key';
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const int = (min: number) => z.coerce.number().int().min(min);
+const apiKey = z.string().regex(API_KEY_PATTERN, 'must look like sk_<sandbox|live>_<32 to 64 letters and digits>');
+
+/**
+ * Every environment variable the service reads, with its default (README "Configuration").
+ * Read once, here, at start; nothing else reads process.env.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: int(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  EMBEDDED_DB_PORT: int(1).max(65535).default(54329),
+  DB_POOL_MAX: int(1).default(10),
+  CATALOG_PATH: z.string().default('data/corridors.json'),
+  SERVICE_NAME: z.string().regex(/^[A-Z0-9]{2,20}$/).default('PAYOUT'),
+  SANDBOX_API_KEY: apiKey.optional(),
+  ADMIN_API_KEY: apiKey.optional(),
+  QUOTE_TTL_SECONDS: int(1).default(60),
+  IDEMPOTENCY_TTL_HOURS: int(1).default(24),
+  SANDBOX_ACCEPT_DELAY_MS: int(0).default(1000),
+  SANDBOX_RESULT_DELAY_MS: int(0).default(2000),
+  WORKER_ENABLED: bool.default(true),
+  WORKER_POLL_INTERVAL_MS: int(10).default(200),
+  WORKER_BATCH_SIZE: int(1).max(1000).default(50),
+  WORKER_LEASE_MS: int(100).default(30_000),
+  BODY_LIMIT: z.string().default('1mb'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Parses `env` (normally process.env); throws one readable error listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}

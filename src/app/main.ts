@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { purgeExpiredIdempotencyKeys } from '../adapters/persistence/idempotency.store';
+import { sha256Hasher } from '../adapters/providers/system';
+import { loadConfig } from './config';
+import { buildContainer } from './container';
+import { openDatabase } from './database';
+import { createLogger } from './logger';
+import { seedSandbox } from './seed';
+
+const PURGE_EVERY_MS = 15 * 60_000;
+
+/** Starts the service (README): database, migrations, seed, HTTP server and workers. */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase(config, (msg) => logger.info(msg));
+  const container = buildContainer(config, database.orm, logger);
+
+  const seeded = await seedSandbox(container.keys, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
+    ids: container.ids, hasher: sha256Hasher, clock: container.clock,
+  });
+  if (seeded.issuerKey || seeded.adminKey) {
+    // Printed once, on the first start only, to the terminal rather than the log stream: these are secrets.
+    process.stdout.write(
+      `\nSandbox tenant ${seeded.tenantId} created. Save these keys now; they are not shown again.\n` +
+        (seeded.issuerKey ? `  issuer key: ${seeded.issuerKey}\n` : '') +
+        (seeded.adminKey ? `  admin key:  ${seeded.adminKey}\n` : '') + '\n',
+    );
+  }
+
+  if (config.WORKER_ENABLED) container.payoutWorker.start();
+  const purge = setInterval(() => {
+    purgeExpiredIdempotencyKeys(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'idempotency purge failed'));
+  }, PURGE_EVERY_MS);
+  purge.unref();
+
+  const server: Server = container.http.listen(config.PORT, config.HOST, () => {
+    logger.info({ port: config.PORT, database: database.embedded ? 'embedded' : 'external' }, 'payout gateway listening');
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    clearInterval(purge);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await container.payoutWorker.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', (s) => void shutdown(s));
+  process.on('SIGINT', (s) => void shutdown(s));
+}
+
+main().catch((error) => {
+  process.stderr.write(`payout gateway failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});
