@@ -1,43 +1,21 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import path from 'node:path';
 import { ormOptions } from '../adapters/persistence/mikro-orm.config';
 import type { HealthProbe } from '../adapters/http/health.routes';
-import type { Config } from './config';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 
-/** An open, migrated database: the ORM, and the embedded server when one was started. */
+/** An open, migrated database. */
 export interface Database {
   readonly orm: MikroORM;
-  readonly url: string;
-  readonly embedded?: EmbeddedDatabase;
   close(): Promise<void>;
 }
 
 /**
- * Opens the database (DESIGN.md 13): DATABASE_URL when set, else an embedded PostgreSQL under
- * DATA_DIR; then applies pending migrations.
+ * Opens PostgreSQL at `url` with at most `poolMax` connections and applies pending migrations
+ * (DESIGN.md 13). The embedded server, when used, is started by main before this.
  */
-export async function openDatabase(config: Config, log: (msg: string) => void): Promise<Database> {
-  const embedded = config.DATABASE_URL
-    ? undefined
-    : await startEmbeddedDatabase({
-        dataDir: path.resolve(config.DATA_DIR),
-        port: config.EMBEDDED_DB_PORT,
-        databaseName: 'payout',
-        log,
-      });
-  const url = config.DATABASE_URL ?? embedded!.url;
-  const orm = await MikroORM.init(ormOptions(url, config.DB_POOL_MAX));
+export async function openDatabase(url: string, poolMax: number): Promise<Database> {
+  const orm = await MikroORM.init(ormOptions(url, poolMax));
   await orm.getMigrator().up();
-  return {
-    orm,
-    url,
-    embedded,
-    close: async () => {
-      await orm.close(true);
-      await embedded?.stop();
-    },
-  };
+  return { orm, close: () => orm.close(true) };
 }
 
 /** Readiness (DESIGN.md 10): the database answers and no migration is pending. */

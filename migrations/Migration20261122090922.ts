@@ -1,13 +1,13 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122090251 extends Migration {
+export class Migration20261122090922 extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "api_keys" ("id" varchar(40) not null, "tenant_id" varchar(40) null, "scope" varchar(10) not null, "lookup" varchar(12) not null, "secret_hash" varchar(64) not null, "label" varchar(200) not null, "created_at" timestamptz not null, "revoked_at" timestamptz null, constraint "api_keys_pkey" primary key ("id"));`);
     this.addSql(`create index "api_keys_tenant_id_index" on "api_keys" ("tenant_id");`);
     this.addSql(`alter table "api_keys" add constraint "api_keys_lookup_unique" unique ("lookup");`);
 
-    this.addSql(`create table "idempotency_keys" ("tenant_id" varchar(40) not null, "key" varchar(64) not null, "operation" varchar(40) not null, "fingerprint" text not null, "response_status" int not null, "response_body" jsonb not null, "resource_id" varchar(40) not null, "created_at" timestamptz not null, "expires_at" timestamptz not null, constraint "idempotency_keys_pkey" primary key ("tenant_id", "key"));`);
+    this.addSql(`create table "idempotency_keys" ("tenant_id" varchar(40) not null, "key" varchar(64) not null, "operation" varchar(40) not null, "fingerprint" text not null, "response_status" int not null, "response_body" json not null, "resource_id" varchar(40) not null, "created_at" timestamptz not null, "expires_at" timestamptz not null, constraint "idempotency_keys_pkey" primary key ("tenant_id", "key"));`);
     this.addSql(`create index "idempotency_keys_expires_at_index" on "idempotency_keys" ("expires_at");`);
 
     this.addSql(`create table "outbox_events" ("id" uuid not null, "tenant_id" varchar(40) not null, "type" varchar(40) not null, "entity_id" varchar(40) not null, "payload" jsonb not null, "created_at" timestamptz not null, constraint "outbox_events_pkey" primary key ("id"));`);

@@ -1,0 +1,139 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { randomUUID } from 'node:crypto';
+import { generateApiKey, storedKey } from '../../src/app/api-keys';
+import { loadConfig, type Config } from '../../src/app/config';
+import { buildContainer, type Container, type ContainerOverrides } from '../../src/app/container';
+import { openDatabase, type Database } from '../../src/app/database';
+import { sha256Hasher } from '../../src/adapters/providers/system';
+import { Tenant } from '../../src/core/auth/tenant';
+
+/** A running service on the test database, listening on a random local port. */
+export interface TestService {
+  readonly baseUrl: string;
+  readonly container: Container;
+  readonly database: Database;
+  readonly config: Config;
+  /** A new tenant with an issuer key; returns the key in clear. */
+  newTenant(): Promise<{ tenantId: string; apiKey: string }>;
+  /** An admin key (no tenant). */
+  newAdminKey(): Promise<string>;
+  /** fetch against the service with JSON helpers. */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface CallOptions {
+  apiKey?: string;
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON tests). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/**
+ * Starts the real service (same wiring as main) against TEST_DATABASE_URL. `env` overrides
+ * configuration; by default the sandbox is fast (50 ms delays) and the worker runs.
+ */
+export async function startTestService(env: Record<string, string> = {}, overrides: ContainerOverrides = {}): Promise<TestService> {
+  const config = loadConfig({
+    DATABASE_URL: process.env.TEST_DATABASE_URL,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DB_POOL_MAX: '10',
+    SANDBOX_ACCEPT_DELAY_MS: '50',
+    SANDBOX_RESULT_DELAY_MS: '50',
+    WORKER_POLL_INTERVAL_MS: '20',
+    ...env,
+  });
+  const logger = pino({ level: 'silent' });
+  const database = await openDatabase(config.DATABASE_URL!, config.DB_POOL_MAX);
+  const container = buildContainer(config, database.orm, logger, overrides);
+  if (config.WORKER_ENABLED) container.payoutWorker.start();
+  const server: Server = await new Promise((resolve) => {
+    const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const keyDeps = () => ({ ids: container.ids, hasher: sha256Hasher, now: new Date() });
+
+  return {
+    baseUrl,
+    container,
+    database,
+    config,
+    async newTenant() {
+      const tenant = new Tenant({ id: container.ids.next('ten'), name: `Tenant ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
+      const apiKey = generateApiKey('sandbox');
+      await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'test', keyDeps())]);
+      return { tenantId: tenant.id, apiKey };
+    },
+    async newAdminKey() {
+      const apiKey = generateApiKey('sandbox');
+      await container.keys.createTenantWithKeys(undefined, [storedKey(apiKey, 'admin', null, 'test admin', keyDeps())]);
+      return apiKey;
+    },
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+      let body: string | undefined;
+      if (options.rawBody !== undefined) body = options.rawBody;
+      else if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
+      const response = await fetch(baseUrl + path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await container.payoutWorker.stop();
+      await database.close();
+    },
+  };
+}
+
+/** The interface's money-out example body (Kenya, M-PESA), with a fresh reference. */
+export function moneyOutBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    fiatAmount: 1500,
+    sourceCurrency: 'USDC',
+    destinationCurrency: 'KES',
+    country: 'KE',
+    blockchain: 'SOLANA',
+    paymentMethod: 'MOMO',
+    accountName: 'Jane Wanjiku',
+    accountNumber: '254712345678',
+    paymentCode: 'MPESA',
+    reference: `ref-${randomUUID()}`,
+    refundAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
+    optionalIssuerFee: 'NO',
+    ...overrides,
+  };
+}
+
+/** Polls `probe` every 25 ms until it returns a value or `timeoutMs` passes (then throws). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
