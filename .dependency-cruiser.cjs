@@ -1,0 +1,34 @@
+/**
+ * Import rules (DESIGN.md 1), checked in CI by `npm run lint`:
+ * the core imports only the core and small pure libraries; adapters never import the app.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment: 'src/core may import only src/core and pure libraries (decimal arithmetic, ulid).',
+      from: { path: '^src/core' },
+      to: { pathNot: ['^src/core', '^node_modules/(decimal\\.js|ulid)/'] },
+    },
+    {
+      name: 'adapters-do-not-import-app',
+      severity: 'error',
+      comment: 'The composition root depends on adapters, never the other way round.',
+      from: { path: '^src/adapters' },
+      to: { path: '^src/app' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
