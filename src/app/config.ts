@@ -31,6 +31,13 @@ export const configSchema = z.object({
   WORKER_BATCH_SIZE: int(1).max(1000).default(50),
   WORKER_LEASE_MS: int(100).default(30_000),
   BODY_LIMIT: z.string().default('1mb'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  WEBHOOK_SECRET_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be base64 of 32 bytes').optional(),
+  WEBHOOK_RETRY_SCHEDULE_MS: z.string().regex(/^\d+(,\d+)*$/, 'comma-separated milliseconds').optional(),
+  WEBHOOK_WORKER_ENABLED: bool.default(true),
+  WEBHOOK_TIMEOUT_MS: int(100).max(60_000).default(15_000),
+  WEBHOOK_POLL_INTERVAL_MS: int(10).default(100),
+  WEBHOOK_BATCH_SIZE: int(1).max(1000).default(200),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -40,5 +47,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = configSchema.safeParse(cleaned);
   if (!parsed.success) throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
+  }
   return parsed.data;
 }

@@ -3,29 +3,43 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/http-app';
 import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
+import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
+import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
+import { AesGcmSecretBox } from '../adapters/providers/secret-box';
 import { sha256Hasher, systemClock, ulidGenerator } from '../adapters/providers/system';
-import { PayoutWorker } from '../adapters/workers/payout.worker';
+import { DnsTargetGuard } from '../adapters/providers/target-guard';
+import { UndiciWebhookTransport } from '../adapters/providers/webhook-transport';
+import { PollingWorker } from '../adapters/workers/polling-worker';
 import { createApplication, type Application } from '../core/application';
-import type { AdvanceDeps } from '../core/payments/advance-payment';
+import { processDuePayments, type AdvanceDeps } from '../core/payments/advance-payment';
 import type { Clock, IdGenerator } from '../core/shared/clock';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/webhooks/delivery-policy';
+import { deliverDueWebhooks, type DeliveryDeps } from '../core/webhooks/deliver-webhooks';
 import type { Config } from './config';
 import { databaseProbe } from './database';
+import { webhookSecretKey } from './secret-key';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
   readonly application: Application;
   readonly http: Express;
-  readonly payoutWorker: PayoutWorker;
+  readonly payoutWorker: PollingWorker;
+  readonly webhookWorker: PollingWorker;
   readonly keys: ApiKeyRepository;
   readonly advanceDeps: AdvanceDeps;
+  readonly deliveryDeps: DeliveryDeps;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Starts the workers the configuration enables. */
+  startWorkers(): void;
+  /** Stops workers and releases transport resources (the ORM is closed by its owner). */
+  stop(): Promise<void>;
 }
 
 /** Overridable edges for tests (a fixed clock, a scripted provider). */
@@ -33,6 +47,7 @@ export interface ContainerOverrides {
   readonly clock?: Clock;
   readonly provider?: AdvanceDeps['provider'];
 }
+
 
 /** Composition root (DESIGN.md 1): builds every adapter and binds the core's use cases to them. */
 export function buildContainer(config: Config, orm: MikroORM, logger: Logger, overrides: ContainerOverrides = {}): Container {
@@ -43,18 +58,35 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const uow = new MikroUnitOfWork(em);
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em);
+  const secrets = new AesGcmSecretBox(webhookSecretKey(config));
+  const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
   const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
 
+  const deliveryDeps: DeliveryDeps = {
+    queue: new DeliveryMikroQueue(em),
+    transport,
+    clock,
+    schedule: config.WEBHOOK_RETRY_SCHEDULE_MS?.split(',').map(Number) ?? DEFAULT_RETRY_SCHEDULE_MS,
+    // The lease must outlast a send that runs into its timeout.
+    leaseMs: config.WEBHOOK_TIMEOUT_MS * 4,
+    random: Math.random,
+  };
+  const webhookWorker = new PollingWorker('webhooks', (n) => deliverDueWebhooks(deliveryDeps, n), {
+    pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+    batchSize: config.WEBHOOK_BATCH_SIZE,
+  }, logger);
+
   const advanceDeps: AdvanceDeps = {
     uow, queue: new PaymentQueueRepository(em), payments, provider, clock, ids, leaseMs: config.WORKER_LEASE_MS,
+    onPaymentMoved: () => webhookWorker.wake(),
   };
-  const payoutWorker = new PayoutWorker(advanceDeps, {
+  const payoutWorker = new PollingWorker('payouts', (n) => processDuePayments(advanceDeps, n), {
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
-  }, logger.child({ worker: 'payout' }));
+  }, logger);
 
   const application = createApplication({
     catalog,
@@ -69,7 +101,22 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
     onPaymentCreated: () => payoutWorker.wake(),
+    webhooks: new WebhookMikroRepository(em),
+    targets: new DnsTargetGuard(),
+    secrets,
+    allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    onDeliveryScheduled: () => webhookWorker.wake(),
   });
   const http = createHttpApp({ app: application, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT });
-  return { application, http, payoutWorker, keys, advanceDeps, clock, ids };
+  return {
+    application, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
+    startWorkers() {
+      if (config.WORKER_ENABLED) payoutWorker.start();
+      if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
+    },
+    async stop() {
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop()]);
+      await transport.close();
+    },
+  };
 }

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     );
   }
 
-  if (config.WORKER_ENABLED) container.payoutWorker.start();
+  container.startWorkers();
   const purge = setInterval(() => {
     purgeExpiredIdempotencyKeys(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'idempotency purge failed'));
   }, PURGE_EVERY_MS);
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down');
     clearInterval(purge);
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await container.payoutWorker.stop();
+    await container.stop();
     await database.close();
     await embedded?.stop();
     process.exit(0);

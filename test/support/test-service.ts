@@ -54,12 +54,15 @@ export async function startTestService(env: Record<string, string> = {}, overrid
     SANDBOX_ACCEPT_DELAY_MS: '50',
     SANDBOX_RESULT_DELAY_MS: '50',
     WORKER_POLL_INTERVAL_MS: '20',
+    WEBHOOK_POLL_INTERVAL_MS: '20',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
     ...env,
   });
   const logger = pino({ level: 'silent' });
   const database = await openDatabase(config.DATABASE_URL!, config.DB_POOL_MAX);
   const container = buildContainer(config, database.orm, logger, overrides);
-  if (config.WORKER_ENABLED) container.payoutWorker.start();
+  container.startWorkers();
   const server: Server = await new Promise((resolve) => {
     const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -102,7 +105,7 @@ export async function startTestService(env: Record<string, string> = {}, overrid
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
-      await container.payoutWorker.stop();
+      await container.stop();
       await database.close();
     },
   };

@@ -9,6 +9,7 @@ import { healthRoutes, type HealthProbe } from './health.routes';
 import { sendShapeA } from './http-errors';
 import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
+import { webhookRoutes } from './webhook.routes';
 import { expressPath, type RouteSpec } from './route';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
@@ -22,7 +23,7 @@ export interface HttpAppDeps {
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
-  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app)];
+  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...webhookRoutes(deps.app)];
 }
 
 /**

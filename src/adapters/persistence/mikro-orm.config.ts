@@ -5,9 +5,11 @@ import { PaymentSchema } from './schemas/payment.schema';
 import { QuoteSchema } from './schemas/quote.schema';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import { IdempotencyKeySchema, OutboxEventSchema } from './schemas/outbox.schema';
+import { WebhookDeliverySchema, WebhookRegistrationSchema } from './schemas/webhook.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
-export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema];
+export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
+  WebhookRegistrationSchema, WebhookDeliverySchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -12,7 +12,8 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
     tenantId: { type: 'string', length: 40 },
     type: { type: 'string', length: 40 },
     entityId: { type: 'string', length: 40 },
-    payload: { type: 'json' },
+    // json keeps the payload's key order, so webhook bodies read like the REST resource.
+    payload: { type: 'json', columnType: 'json' },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261122090922 extends Migration {
+export class Migration20261122091515 extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "api_keys" ("id" varchar(40) not null, "tenant_id" varchar(40) null, "scope" varchar(10) not null, "lookup" varchar(12) not null, "secret_hash" varchar(64) not null, "label" varchar(200) not null, "created_at" timestamptz not null, "revoked_at" timestamptz null, constraint "api_keys_pkey" primary key ("id"));`);
@@ -10,7 +10,7 @@ export class Migration20261122090922 extends Migration {
     this.addSql(`create table "idempotency_keys" ("tenant_id" varchar(40) not null, "key" varchar(64) not null, "operation" varchar(40) not null, "fingerprint" text not null, "response_status" int not null, "response_body" json not null, "resource_id" varchar(40) not null, "created_at" timestamptz not null, "expires_at" timestamptz not null, constraint "idempotency_keys_pkey" primary key ("tenant_id", "key"));`);
     this.addSql(`create index "idempotency_keys_expires_at_index" on "idempotency_keys" ("expires_at");`);
 
-    this.addSql(`create table "outbox_events" ("id" uuid not null, "tenant_id" varchar(40) not null, "type" varchar(40) not null, "entity_id" varchar(40) not null, "payload" jsonb not null, "created_at" timestamptz not null, constraint "outbox_events_pkey" primary key ("id"));`);
+    this.addSql(`create table "outbox_events" ("id" uuid not null, "tenant_id" varchar(40) not null, "type" varchar(40) not null, "entity_id" varchar(40) not null, "payload" json not null, "created_at" timestamptz not null, constraint "outbox_events_pkey" primary key ("id"));`);
     this.addSql(`create index "outbox_events_entity_idx" on "outbox_events" ("entity_id", "created_at");`);
 
     this.addSql(`create table "payments" ("id" varchar(40) not null, "tenant_id" varchar(40) not null, "status" varchar(20) not null, "payment_method" varchar(10) not null, "source_currency" varchar(4) not null, "destination_currency" varchar(3) not null, "country" varchar(2) not null, "blockchain" varchar(10) not null, "amount_stablecoin" numeric(38,6) not null, "fiat_amount" numeric(38,6) not null, "exchange_rate" numeric(38,6) not null, "payout_fee" numeric(38,6) not null, "account_name" varchar(140) not null, "account_number" varchar(34) not null, "payment_code" varchar(20) not null, "business_number" varchar(6) null, "reference" varchar(128) null, "refund_address" varchar(64) not null, "optional_issuer_fee" varchar(3) not null, "quote_id" varchar(40) null, "provider_ref" varchar(100) null, "failure_reason" text null, "next_action_at" timestamptz null, "attempts" int not null default 0, "accepted_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "payments_pkey" primary key ("id"), constraint payments_status_check check (status in ('initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded')), constraint payments_amounts_positive_check check (amount_stablecoin > 0 and fiat_amount > 0 and payout_fee >= 0));`);
@@ -23,6 +23,14 @@ export class Migration20261122090922 extends Migration {
     this.addSql(`create index "quotes_expires_at_index" on "quotes" ("expires_at");`);
 
     this.addSql(`create table "tenants" ("id" varchar(40) not null, "name" varchar(200) not null, "environment" varchar(10) not null, "created_at" timestamptz not null, constraint "tenants_pkey" primary key ("id"));`);
+
+    this.addSql(`create table "webhook_deliveries" ("id" uuid not null, "tenant_id" varchar(40) not null, "event_id" uuid not null, "registration_id" uuid not null, "event_type" varchar(40) not null, "entity_id" varchar(40) not null, "url" text not null, "status" varchar(10) not null, "attempt" int not null default 0, "last_error" text null, "next_retry_at" timestamptz null, "created_at" timestamptz not null, "updated_at" timestamptz not null, constraint "webhook_deliveries_pkey" primary key ("id"), constraint webhook_deliveries_status_check check (status in ('pending', 'delivered', 'failed')));`);
+    this.addSql(`create index "webhook_deliveries_registration_id_index" on "webhook_deliveries" ("registration_id");`);
+    this.addSql(`create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_retry_at") where "status" = 'pending';`);
+    this.addSql(`create index "webhook_deliveries_log_idx" on "webhook_deliveries" ("tenant_id", "created_at", "id");`);
+
+    this.addSql(`create table "webhook_registrations" ("id" uuid not null, "tenant_id" varchar(40) not null, "url" text not null, "events" jsonb not null, "secret_ciphertext" text not null, "status" varchar(10) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "deleted_at" timestamptz null, constraint "webhook_registrations_pkey" primary key ("id"));`);
+    this.addSql(`create index "webhook_registrations_tenant_idx" on "webhook_registrations" ("tenant_id", "created_at");`);
   }
 
 }

@@ -1,30 +1,31 @@
 import type { Logger } from 'pino';
-import { processDuePayments, type AdvanceDeps } from '../../core/payments/advance-payment';
 
-/** Settings of the payout worker loop (WORKER_* configuration). */
-export interface PayoutWorkerOptions {
-  /** Idle wait between polls, in milliseconds. */
+/** Settings of a polling worker loop. */
+export interface PollingWorkerOptions {
+  /** Idle wait between passes that found less than a full batch, in milliseconds. */
   readonly pollIntervalMs: number;
-  /** Most payments claimed per pass. */
+  /** Most items one pass claims; a full batch means more may be due, so the next pass starts at once. */
   readonly batchSize: number;
 }
 
 /**
- * Drives payments through the payout provider (DESIGN.md 5): claims due payments with
- * FOR UPDATE SKIP LOCKED, so any number of workers and replicas can run on one database, and
- * payments a crash left behind come due again when their lease ends. `wake()` shortens the idle
- * wait when a new payment commits in this process.
+ * Runs `pass` in a loop (DESIGN.md 5, 8): each pass claims due rows with FOR UPDATE SKIP LOCKED,
+ * so any number of workers and replicas share the work, and rows a crashed worker leased come due
+ * again when the lease ends. `wake()` cuts the idle wait short when this process just committed
+ * new work. A failing pass is logged and retried after the idle wait.
  */
-export class PayoutWorker {
+export class PollingWorker {
   private running = false;
   private loop?: Promise<void>;
   private wakeUp?: () => void;
+  private woken = false;
   /** When the last pass finished (a heartbeat for /health), or undefined before the first. */
   lastPassAt?: Date;
 
   constructor(
-    private readonly deps: AdvanceDeps,
-    private readonly options: PayoutWorkerOptions,
+    readonly name: string,
+    private readonly pass: (batchSize: number) => Promise<number>,
+    private readonly options: PollingWorkerOptions,
     private readonly logger: Logger,
   ) {}
 
@@ -42,19 +43,21 @@ export class PayoutWorker {
   }
 
   wake(): void {
+    this.woken = true;
     this.wakeUp?.();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      this.woken = false;
       try {
-        claimed = await processDuePayments(this.deps, this.options.batchSize);
+        claimed = await this.pass(this.options.batchSize);
         this.lastPassAt = new Date();
       } catch (error) {
-        this.logger.error({ err: error }, 'payout worker pass failed');
+        this.logger.error({ err: error, worker: this.name }, 'worker pass failed');
       }
-      if (this.running && claimed < this.options.batchSize) await this.idle();
+      if (this.running && claimed < this.options.batchSize && !this.woken) await this.idle();
     }
   }
 

@@ -1,0 +1,81 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { Application } from '../../core/application';
+import type { WebhookErrorCode } from '../../core/webhooks/manage-webhooks';
+import { AUTH_ERRORS, ErrorA } from './common.schema';
+import { sendShapeA, type ShapeACode } from './http-errors';
+import { defineRoute, type RouteSpec } from './route';
+import {
+  RegisteredWebhookResponse, RegisterWebhookBody, WebhookEventEntryResponse, WebhookEventIdParams, WebhookEventsQuery,
+  WebhookIdParams, WebhookListItem,
+} from './webhook.schema';
+
+/** Every webhook failure code mapped to shape A; exhaustive by type. */
+const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = { validation_error: 'validation_error', not_found: 'not_found' };
+
+const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
+const tenantOf = (principal: { tenantId: string | null } | undefined) => principal?.tenantId ?? '';
+
+/** `Link: <...>; rel="next"` for the event log's next page, keeping the caller's filters. */
+function nextLink(req: Request, query: z.infer<typeof WebhookEventsQuery>, cursor: string): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...query, cursor })) if (value !== undefined) params.set(key, String(value));
+  return `<${req.baseUrl}${req.path}?${params.toString()}>; rel="next"`;
+}
+
+/** Routes of the Webhooks tag (interface 4.10, 4.11; DESIGN.md 8). */
+export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
+  return [
+    defineRoute<z.infer<typeof RegisterWebhookBody>>({
+      method: 'post', path: '/v1/webhooks/register', operationId: 'registerWebhook', tags: ['Webhooks'], auth: 'issuer',
+      summary: 'Register an HTTPS endpoint for signed event notifications; the secret is shown once',
+      body: RegisterWebhookBody,
+      responses: { '201': { description: 'Registered', schema: RegisteredWebhookResponse }, ...AUTH_ERRORS },
+      handler: async (req, res) => {
+        const result = await app.registerWebhook(tenantOf(req.principal), req.body);
+        if (!result.ok) return fail(res, result);
+        res.status(201).json(result.value);
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/v1/webhooks', operationId: 'listWebhooks', tags: ['Webhooks'], auth: 'issuer',
+      summary: "List the tenant's webhook registrations (never their secrets)",
+      responses: { '200': { description: 'Registrations', schema: z.array(WebhookListItem) }, ...AUTH_ERRORS },
+      handler: async (req, res) => void res.json(await app.listWebhooks(tenantOf(req.principal))),
+    }),
+    defineRoute<undefined, undefined, z.infer<typeof WebhookIdParams>>({
+      method: 'delete', path: '/v1/webhooks/{webhookId}', operationId: 'deleteWebhook', tags: ['Webhooks'], auth: 'issuer',
+      summary: 'Delete a registration; its pending deliveries end failed',
+      params: WebhookIdParams,
+      responses: { '204': { description: 'Deleted' }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
+      handler: async (req, res) => {
+        const result = await app.deleteWebhook(tenantOf(req.principal), req.params.webhookId);
+        if (!result.ok) return fail(res, result);
+        res.status(204).end();
+      },
+    }),
+    defineRoute<undefined, z.infer<typeof WebhookEventsQuery>>({
+      method: 'get', path: '/v1/webhooks/events', operationId: 'listWebhookEvents', tags: ['Webhooks'], auth: 'issuer',
+      summary: 'Event delivery log, newest first; the next page is in the Link header',
+      query: WebhookEventsQuery,
+      responses: { '200': { description: 'One page of entries', schema: z.array(WebhookEventEntryResponse) }, ...AUTH_ERRORS },
+      handler: async (req, res) => {
+        const result = await app.listWebhookEvents(tenantOf(req.principal), req.query);
+        if (!result.ok) return fail(res, result);
+        if (result.value.nextCursor) res.set('Link', nextLink(req.raw, req.query, result.value.nextCursor));
+        res.json(result.value.entries);
+      },
+    }),
+    defineRoute<undefined, undefined, z.infer<typeof WebhookEventIdParams>>({
+      method: 'post', path: '/v1/webhooks/events/{id}/retry', operationId: 'retryWebhookEvent', tags: ['Webhooks'], auth: 'issuer',
+      summary: 'Redeliver one event log entry now',
+      params: WebhookEventIdParams,
+      responses: { '202': { description: 'Scheduled', schema: WebhookEventEntryResponse }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
+      handler: async (req, res) => {
+        const result = await app.retryWebhookEvent(tenantOf(req.principal), req.params.id);
+        if (!result.ok) return fail(res, result);
+        res.status(202).json(result.value);
+      },
+    }),
+  ];
+}

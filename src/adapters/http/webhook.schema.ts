@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
+import { DELIVERY_STATUSES } from '../../core/webhooks/webhook';
+
+/** Body of POST /v1/webhooks/register (interface 4.10). */
+export const RegisterWebhookBody = z
+  .strictObject({
+    url: z.string().min(1).max(2048).meta({ description: 'HTTPS endpoint that receives POST requests', example: 'https://issuer.example/hooks/payouts' }),
+    events: z.array(z.string().max(64)).max(20).optional()
+      .meta({ description: `Event types (${WEBHOOK_EVENT_TYPES.join(', ')}); empty or absent subscribes to all` }),
+  })
+  .meta({ id: 'RegisterWebhookRequest' });
+
+/** Webhook registration (interface 2.9); `secret` appears only in the 201 response. */
+export const RegisteredWebhookResponse = z
+  .object({
+    webhookId: z.uuid(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    secret: z.string().meta({ description: 'whsec_<base64>: HMAC signing secret, returned once only' }),
+  })
+  .meta({ id: 'WebhookRegistration' });
+
+/** A registration as listed, without its secret. */
+export const WebhookListItem = z
+  .object({
+    webhookId: z.uuid(),
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+    status: z.enum(['active', 'disabled']),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook' });
+
+/** Event log entry (interface 2.10, plus eventId and webhookId). */
+export const WebhookEventEntryResponse = z
+  .object({
+    id: z.uuid().meta({ description: 'Delivery id; sent as webhook-id on every attempt' }),
+    eventId: z.uuid().meta({ description: 'The event id carried as `id` in the delivered body' }),
+    eventType: z.string(),
+    entityId: z.string(),
+    webhookId: z.uuid(),
+    url: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempt: z.number().int(),
+    lastError: z.string().nullable(),
+    nextRetryAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'WebhookEvent' });
+
+/** Query of GET /v1/webhooks/events (DESIGN.md 8). */
+export const WebhookEventsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional().meta({ description: 'From the Link rel="next" header of the previous page' }),
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  eventType: z.string().max(64).optional(),
+  entityId: z.string().max(64).optional(),
+});
+
+export const WebhookIdParams = z.object({ webhookId: z.string().max(64) });
+export const WebhookEventIdParams = z.object({ id: z.string().max(64) });

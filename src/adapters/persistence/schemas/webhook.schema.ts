@@ -1,0 +1,66 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { WebhookRegistration, type DeliveryStatus } from '../../../core/webhooks/webhook';
+
+/** Table `webhook_registrations` (interface 2.9, DESIGN.md 8); `events` is a jsonb array of type names. */
+export const WebhookRegistrationSchema = new EntitySchema<WebhookRegistration>({
+  class: WebhookRegistration,
+  tableName: 'webhook_registrations',
+  indexes: [{ name: 'webhook_registrations_tenant_idx', properties: ['tenantId', 'createdAt'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    tenantId: { type: 'string', length: 40 },
+    url: { type: 'text' },
+    events: { type: 'json' },
+    secretCiphertext: { type: 'text' },
+    status: { type: 'string', length: 10 },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});
+
+/** A row of `webhook_deliveries`: one event to one registration, with its attempts (interface 2.10). */
+export interface WebhookDeliveryRow {
+  id: string;
+  tenantId: string;
+  eventId: string;
+  registrationId: string;
+  eventType: string;
+  entityId: string;
+  url: string;
+  status: DeliveryStatus;
+  attempt: number;
+  lastError: string | null;
+  nextRetryAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * Table `webhook_deliveries`, written in the transaction of the state change that produced the
+ * event (transactional outbox). The partial index serves the workers' claim of due rows.
+ */
+export const WebhookDeliverySchema = new EntitySchema<WebhookDeliveryRow>({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_deliveries',
+  indexes: [
+    { name: 'webhook_deliveries_due_idx', properties: ['nextRetryAt'], expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_retry_at") where "status" = 'pending'` },
+    { name: 'webhook_deliveries_log_idx', properties: ['tenantId', 'createdAt', 'id'] },
+  ],
+  checks: [{ name: 'webhook_deliveries_status_check', expression: "status in ('pending', 'delivered', 'failed')" }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    tenantId: { type: 'string', length: 40 },
+    eventId: { type: 'uuid' },
+    registrationId: { type: 'uuid', index: true },
+    eventType: { type: 'string', length: 40 },
+    entityId: { type: 'string', length: 40 },
+    url: { type: 'text' },
+    status: { type: 'string', length: 10 },
+    attempt: { type: 'integer', default: 0 },
+    lastError: { type: 'text', nullable: true },
+    nextRetryAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DeliveryStatus, WebhookEventEntry, WebhookRegistration } from '../../core/webhooks/webhook';
+import type { EventLogQuery, WebhookRepository } from '../../core/webhooks/webhook-ports';
+import { WebhookRegistrationSchema } from './schemas/webhook.schema';
+
+interface DeliveryDbRow {
+  id: string; event_id: string; event_type: string; entity_id: string; registration_id: string; url: string;
+  status: DeliveryStatus; attempt: number; last_error: string | null; next_retry_at: Date | null; created_at: Date; updated_at: Date;
+}
+
+/** Maps a `webhook_deliveries` row to its event log entry (interface 2.10). */
+export function toEntry(row: DeliveryDbRow): WebhookEventEntry {
+  return {
+    id: row.id, eventId: row.event_id, eventType: row.event_type, entityId: row.entity_id, webhookId: row.registration_id,
+    url: row.url, status: row.status, attempt: row.attempt, lastError: row.last_error,
+    nextRetryAt: row.status === 'pending' && row.next_retry_at ? new Date(row.next_retry_at).toISOString() : null,
+    createdAt: new Date(row.created_at).toISOString(), updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** Cursor = base64url of "<created_at ISO>|<id>" of the last entry shown. */
+function encodeCursor(row: DeliveryDbRow): string {
+  return Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): [Date, string] | undefined {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const when = new Date(at ?? '');
+  return id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(when.getTime()) ? [when, id] : undefined;
+}
+
+/** Registrations and the event log on PostgreSQL (WebhookRepository port), always tenant-scoped. */
+export class WebhookMikroRepository implements WebhookRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async insert(registration: WebhookRegistration): Promise<void> {
+    await this.em.fork().insert(WebhookRegistrationSchema, registration);
+  }
+
+  async listForTenant(tenantId: string): Promise<WebhookRegistration[]> {
+    return this.em.fork().find(WebhookRegistrationSchema, { tenantId, deletedAt: null }, { orderBy: { createdAt: 'asc' } });
+  }
+
+  async delete(tenantId: string, webhookId: string, now: Date): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/i.test(webhookId)) return false;
+    const count = await this.em.fork().nativeUpdate(
+      WebhookRegistrationSchema,
+      { id: webhookId, tenantId, deletedAt: null },
+      { deletedAt: now, updatedAt: now },
+    );
+    return count > 0;
+  }
+
+  async listEvents(tenantId: string, query: EventLogQuery) {
+    const where = ['tenant_id = ?'];
+    const params: unknown[] = [tenantId];
+    if (query.status) { where.push('status = ?'); params.push(query.status); }
+    if (query.eventType) { where.push('event_type = ?'); params.push(query.eventType); }
+    if (query.entityId) { where.push('entity_id = ?'); params.push(query.entityId); }
+    if (query.cursor) {
+      const cursor = decodeCursor(query.cursor);
+      if (!cursor) return 'bad_cursor' as const;
+      where.push('(created_at, id) < (?, ?)');
+      params.push(...cursor);
+    }
+    const rows = await this.em.fork().execute<DeliveryDbRow[]>(
+      `select * from webhook_deliveries where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+      [...params, query.limit + 1],
+    );
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return { entries: page.map(toEntry), ...(rows.length > query.limit && last ? { nextCursor: encodeCursor(last) } : {}) };
+  }
+
+  async retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined> {
+    if (!/^[0-9a-f-]{36}$/i.test(deliveryId)) return undefined;
+    const rows = await this.em.fork().execute<DeliveryDbRow[]>(
+      `update webhook_deliveries set status = 'pending', next_retry_at = ?, updated_at = ?
+        where id = ? and tenant_id = ? returning *`,
+      [now, now, deliveryId, tenantId],
+    );
+    return rows[0] ? toEntry(rows[0]) : undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import { createHmac } from 'node:crypto';
+import { isIP } from 'node:net';
+import { Agent, request } from 'undici';
+import type { DeliveryJob, SecretBox, SendResult, WebhookTransport } from '../../core/webhooks/webhook-ports';
+import { blockedAddressReason, guardedLookup, hostOf } from './target-guard';
+
+const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
+/** The two signature header sets of one delivery (DESIGN.md 8). `timestamp` in Unix seconds. */
+export function signatureHeaders(secret: string, deliveryId: string, timestamp: number, body: string): Record<string, string> {
+  const standardKey = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return {
+    'service-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    'webhook-id': deliveryId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${createHmac('sha256', standardKey).update(`${deliveryId}.${timestamp}.${body}`).digest('base64')}`,
+  };
+}
+
+/** Retry-After as milliseconds from `now` (delta seconds or an HTTP date), capped at 24 h. */
+export function parseRetryAfter(value: string | string[] | undefined, now: Date): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : Date.parse(text) - now.getTime();
+  return Number.isFinite(ms) ? Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS) : undefined;
+}
+
+/**
+ * Sends webhooks with undici's request API over keep-alive pools (DESIGN.md 8): signed, 15 s
+ * timeout, redirects never followed, and the target's address checked at connect time unless
+ * private targets are allowed (development and tests).
+ */
+export class UndiciWebhookTransport implements WebhookTransport {
+  private readonly agent: Agent;
+  private readonly secrets = new Map<string, string>();
+
+  /** `timeoutMs`: connect, headers and body together (DESIGN.md 8: 15 000). */
+  constructor(private readonly box: SecretBox, private readonly allowPrivateTargets: boolean, private readonly timeoutMs = 15_000) {
+    this.agent = new Agent({
+      keepAliveTimeout: 30_000,
+      connections: 64,
+      ...(allowPrivateTargets ? {} : { connect: { lookup: guardedLookup as never } }),
+    });
+  }
+
+  async send(job: DeliveryJob, body: string, now: Date): Promise<SendResult> {
+    const url = new URL(job.url);
+    if (!this.allowPrivateTargets && isIP(hostOf(url))) {
+      const refused = blockedAddressReason(hostOf(url));
+      if (refused) return { error: `refused target: ${refused}` };
+    }
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'payout-gateway-webhooks/0.5.0',
+      ...signatureHeaders(this.secretOf(job), job.id, Math.floor(now.getTime() / 1000), body),
+    };
+    try {
+      const response = await request(url, {
+        method: 'POST', headers, body, dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.timeoutMs), headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs,
+      });
+      await response.body.dump();
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], now);
+      return { statusCode: response.statusCode, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    } catch (error) {
+      return { error: describe(error, this.timeoutMs) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private secretOf(job: DeliveryJob): string {
+    let secret = this.secrets.get(job.secretCiphertext);
+    if (!secret) {
+      secret = this.box.open(job.secretCiphertext);
+      this.secrets.set(job.secretCiphertext, secret);
+    }
+    return secret;
+  }
+}
+
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: string }).code;
+    if (error.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return `timeout after ${timeoutMs} ms`;
+    const cause = (error as { cause?: Error }).cause;
+    return `${code ?? error.name}: ${(cause ?? error).message}`.slice(0, 500);
+  }
+  return String(error).slice(0, 500);
+}

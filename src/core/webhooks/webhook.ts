@@ -1,0 +1,68 @@
+import type { WebhookEventType } from '../events/outbox-event';
+
+/** Lifecycle of a registration: `disabled` after a 410 Gone; deleted registrations are gone from reads. */
+export type RegistrationStatus = 'active' | 'disabled';
+
+/**
+ * A webhook registration (interface 2.9, DESIGN.md 8). `id` is a uuid (the interface's
+ * `webhookId`). `events` empty means every event type. The signing secret is kept only encrypted
+ * (`secretCiphertext`, AES-256-GCM); it is shown once at registration.
+ */
+export class WebhookRegistration {
+  id!: string;
+  tenantId!: string;
+  url!: string;
+  events!: WebhookEventType[];
+  secretCiphertext!: string;
+  status!: RegistrationStatus;
+  createdAt!: Date;
+  updatedAt!: Date;
+  deletedAt!: Date | null;
+
+  constructor(props: { [K in keyof WebhookRegistration]: WebhookRegistration[K] }) {
+    Object.assign(this, props);
+  }
+}
+
+/** Delivery states (interface 2.10): pending until a 2xx (delivered) or the last attempt (failed). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event log entry: the delivery of one event to one registration (interface 2.10). `id` is the
+ * delivery's uuid, sent as `webhook-id` on every attempt. Times are ISO 8601 UTC.
+ */
+export interface WebhookEventEntry {
+  id: string;
+  eventId: string;
+  eventType: string;
+  entityId: string;
+  webhookId: string;
+  url: string;
+  status: DeliveryStatus;
+  attempt: number;
+  lastError: string | null;
+  nextRetryAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A registration as listed (never with its secret). */
+export interface WebhookView {
+  webhookId: string;
+  url: string;
+  events: WebhookEventType[];
+  status: RegistrationStatus;
+  createdAt: string;
+}
+
+/** Maps a registration to its listed view. Pure. */
+export function toWebhookView(registration: WebhookRegistration): WebhookView {
+  return {
+    webhookId: registration.id,
+    url: registration.url,
+    events: registration.events,
+    status: registration.status,
+    createdAt: registration.createdAt.toISOString(),
+  };
+}
