@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/http-app';
 import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
+import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
@@ -55,9 +56,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const clock = overrides.clock ?? systemClock;
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
-  const uow = new MikroUnitOfWork(em);
+  const uow = new MikroUnitOfWork(em, ids);
   const payments = new PaymentReadRepository(em);
-  const keys = new ApiKeyRepository(em);
+  const keys = new ApiKeyRepository(em, ids);
   const secrets = new AesGcmSecretBox(webhookSecretKey(config));
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
   const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
@@ -95,6 +96,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     payments,
     keys,
     hasher: sha256Hasher,
+    ledger: new LedgerReadRepository(em),
     uow,
     clock,
     ids,

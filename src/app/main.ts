@@ -11,6 +11,8 @@ import { createLogger } from './logger';
 import { seedSandbox } from './seed';
 
 const PURGE_EVERY_MS = 15 * 60_000;
+/** Opening balance of the seeded sandbox tenant, per stablecoin. */
+const SANDBOX_FUNDING = '100000';
 
 /** Starts the service (README): database, migrations, seed, HTTP server and workers. */
 async function main(): Promise<void> {
@@ -28,6 +30,14 @@ async function main(): Promise<void> {
   const seeded = await seedSandbox(container.keys, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
     ids: container.ids, hasher: sha256Hasher, clock: container.clock,
   });
+  if (seeded.tenantId) {
+    // Sandbox tenants start funded (DESIGN.md 10) so the walk-through can pay out at once.
+    for (const currency of ['USDC', 'USDT'] as const) {
+      await container.application.recordDeposit(seeded.tenantId, {
+        currency, amount: SANDBOX_FUNDING, blockchain: 'SOLANA', txHash: `sandbox-initial-funding-${currency}`,
+      });
+    }
+  }
   if (seeded.issuerKey || seeded.adminKey) {
     // Printed once, on the first start only, to the terminal rather than the log stream: these are secrets.
     process.stdout.write(

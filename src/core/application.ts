@@ -7,7 +7,9 @@ import type { PaymentReader } from './payments/payment-ports';
 import type { PaymentView } from './payments/payment-view';
 import { getFxQuote, type FxQuoteDeps, type FxQuoteErrorCode, type FxQuoteQuery } from './quotes/get-fx-quote';
 import type { Quote } from './quotes/quote';
-import type { Result } from './shared/result';
+import { err, ok, type Result } from './shared/result';
+import type { BalanceView, LedgerReader, LedgerTransactionView } from './ledger/ledger';
+import { recordDeposit, type DepositCommand, type DepositErrorCode } from './ledger/record-deposit';
 import {
   deleteWebhook, listWebhookEvents, listWebhooks, registerWebhook, retryWebhookEvent,
   type RegisteredWebhook, type WebhookDeps, type WebhookErrorCode,
@@ -21,6 +23,7 @@ export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps 
   readonly payments: PaymentReader;
   readonly keys: ApiKeyReader;
   readonly hasher: SecretHasher;
+  readonly ledger: LedgerReader;
 }
 
 /**
@@ -33,6 +36,9 @@ export interface Application {
   getFxQuote(tenantId: string, query: FxQuoteQuery): Promise<Result<Quote, FxQuoteErrorCode>>;
   createMoneyOut(tenantId: string, idempotencyKey: string | undefined, command: MoneyOutCommand): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>>;
   getPayment(tenantId: string, paymentId: string): Promise<Result<PaymentView, 'not_found'>>;
+  getBalances(tenantId: string): Promise<BalanceView[]>;
+  listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
+  recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode>>;
   registerWebhook(tenantId: string, input: { url: string; events?: string[] }): Promise<Result<RegisteredWebhook, WebhookErrorCode>>;
   listWebhooks(tenantId: string): Promise<WebhookView[]>;
   deleteWebhook(tenantId: string, webhookId: string): Promise<Result<void, WebhookErrorCode>>;
@@ -48,6 +54,12 @@ export function createApplication(deps: ApplicationDeps): Application {
     getFxQuote: (tenantId, query) => getFxQuote(deps, tenantId, query),
     createMoneyOut: (tenantId, key, command) => createMoneyOut(deps, tenantId, key, command),
     getPayment: (tenantId, paymentId) => getPayment(deps.payments, tenantId, paymentId),
+    getBalances: (tenantId) => deps.ledger.balances(tenantId),
+    listLedgerTransactions: async (tenantId, limit, cursor) => {
+      const page = await deps.ledger.transactions(tenantId, limit, cursor);
+      return page === 'bad_cursor' ? err('validation_error', 'cursor is not valid', { field: 'cursor' }) : ok(page);
+    },
+    recordDeposit: (tenantId, command) => recordDeposit(deps, tenantId, command),
     registerWebhook: (tenantId, input) => registerWebhook(deps, tenantId, input),
     listWebhooks: (tenantId) => listWebhooks(deps, tenantId),
     deleteWebhook: (tenantId, webhookId) => deleteWebhook(deps, tenantId, webhookId),

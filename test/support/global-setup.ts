@@ -4,12 +4,13 @@ import { Client } from 'pg';
 import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/app/embedded-database';
 
-const TEST_DATABASE = 'payout_test';
+// One database per run: parallel runs on one server (several engineers, CI) never share one.
+const TEST_DATABASE = `payout_test_${process.pid}`;
 
 /**
  * Once per run: finds a PostgreSQL server (DATABASE_URL, else an embedded one under
- * .data/test-pg), creates a fresh `payout_test` database on it and applies the migrations.
- * Test files read the result from TEST_DATABASE_URL.
+ * .data/test), creates a fresh `payout_test_<pid>` database on it and applies the migrations.
+ * Test files read the result from TEST_DATABASE_URL; global-teardown drops it.
  */
 export default async function globalSetup(): Promise<void> {
   let serverUrl = process.env.DATABASE_URL;
@@ -31,6 +32,7 @@ export default async function globalSetup(): Promise<void> {
   const url = new URL(serverUrl);
   url.pathname = `/${TEST_DATABASE}`;
   process.env.TEST_DATABASE_URL = url.toString();
+  (globalThis as { __testDb?: { serverUrl: string; name: string } }).__testDb = { serverUrl, name: TEST_DATABASE };
   const orm = await MikroORM.init(ormOptions(url.toString(), 2));
   await orm.getMigrator().up();
   await orm.close(true);

@@ -15,8 +15,8 @@ export interface TestService {
   readonly container: Container;
   readonly database: Database;
   readonly config: Config;
-  /** A new tenant with an issuer key; returns the key in clear. */
-  newTenant(): Promise<{ tenantId: string; apiKey: string }>;
+  /** A new tenant with an issuer key, funded with `funding` of USDC and of USDT (default 1,000,000); returns the key in clear. */
+  newTenant(funding?: string): Promise<{ tenantId: string; apiKey: string }>;
   /** An admin key (no tenant). */
   newAdminKey(): Promise<string>;
   /** fetch against the service with JSON helpers. */
@@ -74,10 +74,16 @@ export async function startTestService(env: Record<string, string> = {}, overrid
     container,
     database,
     config,
-    async newTenant() {
+    async newTenant(funding = '1000000') {
       const tenant = new Tenant({ id: container.ids.next('ten'), name: `Tenant ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
       const apiKey = generateApiKey('sandbox');
       await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'test', keyDeps())]);
+      if (Number(funding) > 0) {
+        for (const currency of ['USDC', 'USDT'] as const) {
+          const deposit = await container.application.recordDeposit(tenant.id, { currency, amount: funding, blockchain: 'SOLANA', txHash: `funding-${randomUUID()}` });
+          if (!deposit.ok) throw new Error(deposit.message);
+        }
+      }
       return { tenantId: tenant.id, apiKey };
     },
     async newAdminKey() {

@@ -10,6 +10,7 @@ import { sendShapeA } from './http-errors';
 import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
 import { webhookRoutes } from './webhook.routes';
+import { balanceRoutes } from './balance.routes';
 import { expressPath, type RouteSpec } from './route';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
@@ -23,7 +24,7 @@ export interface HttpAppDeps {
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
-  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...webhookRoutes(deps.app)];
+  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app)];
 }
 
 /**

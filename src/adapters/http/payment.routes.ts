@@ -16,6 +16,7 @@ const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   idempotency_key_in_use: 'idempotency_key_in_use',
   idempotency_key_reused: 'idempotency_key_reused',
   provider_unavailable: 'provider_unavailable',
+  insufficient_balance: 'insufficient_balance',
 };
 
 /** Seconds a client should wait before retrying a key that is still in flight. */
@@ -38,7 +39,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         '201': { description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse },
         ...AUTH_ERRORS,
         '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA },
-        '422': { description: 'idempotency_key_reused, quote_expired, unsupported_corridor', schema: ErrorA },
+        '422': { description: 'idempotency_key_reused, quote_expired, unsupported_corridor, insufficient_balance', schema: ErrorA },
         '503': { description: 'provider_unavailable', schema: ErrorA },
       },
       handler: async (req, res) => {

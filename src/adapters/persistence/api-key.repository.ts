@@ -2,19 +2,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey, ApiKeyReader } from '../../core/auth/api-key';
 import type { Tenant } from '../../core/auth/tenant';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
+import type { IdGenerator } from '../../core/shared/clock';
+import { createLedgerAccounts } from './ledger.repository';
 
 /** API keys and tenants on PostgreSQL (DESIGN.md 9). */
 export class ApiKeyRepository implements ApiKeyReader {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
   async findByLookup(lookup: string): Promise<ApiKey | undefined> {
     return (await this.em.fork().findOne(ApiKeySchema, { lookup }, { disableIdentityMap: true })) ?? undefined;
   }
 
-  /** Inserts a tenant with its first keys in one transaction. */
+  /** Inserts a tenant, its ledger accounts (all zero) and its first keys in one transaction. */
   async createTenantWithKeys(tenant: Tenant | undefined, keys: ApiKey[]): Promise<void> {
     await this.em.fork().transactional(async (tem) => {
-      if (tenant) await tem.insert(TenantSchema, tenant);
+      if (tenant) {
+        await tem.insert(TenantSchema, tenant);
+        await createLedgerAccounts(tem, tenant.id, this.ids, tenant.createdAt);
+      }
       if (keys.length > 0) await tem.insertMany(ApiKeySchema, keys);
     });
   }

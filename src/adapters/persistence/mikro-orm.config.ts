@@ -6,10 +6,11 @@ import { QuoteSchema } from './schemas/quote.schema';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import { IdempotencyKeySchema, OutboxEventSchema } from './schemas/outbox.schema';
 import { WebhookDeliverySchema, WebhookRegistrationSchema } from './schemas/webhook.schema';
+import { LedgerAccountSchema, LedgerEntrySchema, LedgerTransactionSchema } from './schemas/ledger.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
-  WebhookRegistrationSchema, WebhookDeliverySchema];
+  WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { IdGenerator } from '../../core/shared/clock';
+import { LedgerTxStore } from './ledger.repository';
 import type { Result } from '../../core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../core/shared/unit-of-work';
 import { IdempotencyTxStore } from './idempotency.store';
@@ -10,13 +12,13 @@ class Rollback extends Error {}
 
 /** UnitOfWork port on MikroORM: one forked manager and one PostgreSQL transaction per call. */
 export class MikroUnitOfWork implements UnitOfWork {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
   async transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>> {
     let result: Result<T, C> | undefined;
     try {
       await this.em.fork().transactional(async (tem) => {
-        result = await work(contextFor(tem));
+        result = await work(contextFor(tem, this.ids));
         // An error result must undo whatever the work wrote before it decided to fail.
         if (!result.ok) throw new Rollback();
       });
@@ -27,11 +29,12 @@ export class MikroUnitOfWork implements UnitOfWork {
   }
 }
 
-function contextFor(em: EntityManager): TransactionContext {
+function contextFor(em: EntityManager, ids: IdGenerator): TransactionContext {
   return {
     payments: new PaymentTxRepository(em),
     idempotency: new IdempotencyTxStore(em),
     quotes: new QuoteMikroRepository(em),
     outbox: new OutboxTxWriter(em),
+    ledger: new LedgerTxStore(em, ids),
   };
 }

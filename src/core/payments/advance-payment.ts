@@ -5,6 +5,7 @@ import { isFinal, type Payment } from './payment';
 import type { PaymentQueue, PaymentReader } from './payment-ports';
 import { transition, type PaymentMove } from './payment-state';
 import { toPaymentView } from './payment-view';
+import { LEDGER_MOVES } from '../ledger/ledger';
 import type { PayoutProvider, StatusOutcome, SubmitOutcome } from './payout-provider';
 
 export interface AdvanceDeps {
@@ -75,7 +76,7 @@ async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number):
 
 /**
  * Applies one provider result to a payment (DESIGN.md 5): moves it through `transition()`, and in
- * one transaction writes the new state and its outbox event. Results for a state already passed
+ * one transaction writes the new state, its outbox event and its ledger transfer (DESIGN.md 10). Results for a state already passed
  * are ignored, so a result delivered twice or out of order is applied at most once.
  * Used by the worker, by provider callbacks and by the admin simulation.
  * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
@@ -104,6 +105,12 @@ export async function applyMove(
       id: deps.ids.uuid(), tenantId: updated.tenantId, type: rule.value.event, entityId: updated.id,
       payload: { ...toPaymentView(updated) }, createdAt: now,
     });
+    const posted = await tx.ledger.post({
+      tenantId: updated.tenantId, currency: updated.sourceCurrency, amount: updated.amountStablecoin,
+      ...LEDGER_MOVES[move], paymentId: updated.id, at: now,
+    });
+    // The status guard above already makes a move apply once; the ledger's unique (payment, kind) backs it.
+    if (posted !== 'posted') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: ${posted}`);
     return ok(updated);
   });
   if (moved.ok) deps.onPaymentMoved?.(moved.value);

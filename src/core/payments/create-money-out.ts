@@ -1,4 +1,5 @@
 import type { Catalog } from '../catalog/catalog';
+import { HOLD_MOVE } from '../ledger/ledger';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import { price } from '../quotes/pricing';
 import type { RateSource } from '../quotes/rate-source';
@@ -17,7 +18,8 @@ export type MoneyOutErrorCode =
   | 'duplicate_reference'
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
-  | 'provider_unavailable';
+  | 'provider_unavailable'
+  | 'insufficient_balance';
 
 /** A created or replayed money-out: the response body, its status, and whether it is a replay. */
 export interface MoneyOutOutcome {
@@ -45,12 +47,13 @@ const CREATED = 201;
 /**
  * Creates a money-out (interface 4.8; DESIGN.md 5, 6): validates it, and in one transaction takes
  * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given), inserts the
- * payment in `initiated` with its outbox event, and stores the response under the key.
+ * payment in `initiated` with its outbox event, stores the response under the key, and last holds
+ * `amountStablecoin` on the tenant's balance (DESIGN.md 10).
  * The same key with the same command returns the stored response (`replayed: true`).
  * Errors: `validation_error` (key not a UUID, any field rule, unknown or mismatched quote),
  * `unsupported_corridor`, `quote_expired`, `duplicate_reference`, `idempotency_key_in_use` (first
  * request still in flight), `idempotency_key_reused` (same key, other command), `provider_unavailable`
- * (no rate could be had).
+ * (no rate could be had), `insufficient_balance` (the available balance does not cover the amount).
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -142,6 +145,14 @@ async function insertPayment(
     tenantId, key, operation: OPERATION, fingerprint, responseStatus: CREATED, responseBody: view,
     resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
   });
+  // Last, so the tenant's hot balance row stays locked only from here to commit (DESIGN.md 10).
+  const hold = await tx.ledger.post({
+    tenantId, currency: payment.sourceCurrency, amount: payment.amountStablecoin, ...HOLD_MOVE,
+    paymentId: payment.id, requireFunds: true, at: now,
+  });
+  if (hold !== 'posted') {
+    return err('insufficient_balance', `Available ${payment.sourceCurrency} balance does not cover ${payment.amountStablecoin}`);
+  }
   return ok({ payment: view, status: CREATED, replayed: false });
 }
 

@@ -3,6 +3,7 @@ import type { OutboxWriter } from '../events/outbox-event';
 import type { IdempotencyStore } from '../idempotency/idempotency';
 import type { PaymentStore } from '../payments/payment-ports';
 import type { QuoteRepository } from '../quotes/quote';
+import type { LedgerStore } from '../ledger/ledger';
 
 /** Repositories bound to one database transaction. */
 export interface TransactionContext {
@@ -10,6 +11,8 @@ export interface TransactionContext {
   readonly idempotency: IdempotencyStore;
   readonly quotes: QuoteRepository;
   readonly outbox: OutboxWriter;
+  /** Post ledger transfers last in a transaction: they lock the tenant's balance rows until commit. */
+  readonly ledger: LedgerStore;
 }
 
 /**

@@ -1,0 +1,61 @@
+import type { Request } from 'express';
+import { z } from 'zod';
+import type { Application } from '../../core/application';
+import { ACCOUNT_KINDS } from '../../core/ledger/ledger';
+import { STABLECOINS } from '../../core/shared/money';
+import { AUTH_ERRORS, DecimalString } from './common.schema';
+import { sendShapeA } from './http-errors';
+import { defineRoute, type RouteSpec } from './route';
+
+const Balance = z
+  .object({ currency: z.enum(STABLECOINS), available: DecimalString, held: DecimalString, inTransit: DecimalString })
+  .meta({ id: 'Balance', description: 'Stablecoin balance: available to spend, held by initiated payouts, in transit to the provider' });
+
+const LedgerTransaction = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['deposit', 'hold', 'send', 'release', 'settle', 'return']),
+    currency: z.enum(STABLECOINS),
+    amount: DecimalString,
+    from: z.enum(ACCOUNT_KINDS),
+    to: z.enum(ACCOUNT_KINDS),
+    paymentId: z.string().nullable(),
+    txHash: z.string().nullable().meta({ description: 'For deposits: <blockchain>:<onchain hash>' }),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'LedgerTransaction' });
+
+const PageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+const tenantOf = (principal: { tenantId: string | null } | undefined) => principal?.tenantId ?? '';
+
+function nextLink(req: Request, limit: number, cursor: string): string {
+  return `<${req.path}?${new URLSearchParams({ limit: String(limit), cursor }).toString()}>; rel="next"`;
+}
+
+/** Routes of the Balances tag (DESIGN.md 10). */
+export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
+  return [
+    defineRoute({
+      method: 'get', path: '/v1/balances', operationId: 'getBalances', tags: ['Balances'], auth: 'issuer',
+      summary: "The tenant's stablecoin balances",
+      responses: { '200': { description: 'One entry per stablecoin', schema: z.array(Balance) }, ...AUTH_ERRORS },
+      handler: async (req, res) => void res.json(await app.getBalances(tenantOf(req.principal))),
+    }),
+    defineRoute<undefined, z.infer<typeof PageQuery>>({
+      method: 'get', path: '/v1/balances/transactions', operationId: 'listBalanceTransactions', tags: ['Balances'], auth: 'issuer',
+      summary: 'Ledger transactions of the tenant, newest first; the next page is in the Link header',
+      query: PageQuery,
+      responses: { '200': { description: 'One page', schema: z.array(LedgerTransaction) }, ...AUTH_ERRORS },
+      handler: async (req, res) => {
+        const result = await app.listLedgerTransactions(tenantOf(req.principal), req.query.limit, req.query.cursor);
+        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        if (result.value.nextCursor) res.set('Link', nextLink(req.raw, req.query.limit, result.value.nextCursor));
+        res.json(result.value.entries);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,92 @@
+import { EntitySchema } from '@mikro-orm/core';
+import { PlainDecimalType } from './plain-decimal.type';
+
+/** Row of `ledger_accounts`: one balance per (tenant, stablecoin, kind) (DESIGN.md 10). */
+export interface LedgerAccountRow {
+  id: string;
+  tenantId: string;
+  currency: string;
+  kind: string;
+  balance: string;
+  updatedAt: Date;
+}
+
+/** Row of `ledger_transactions`: one transfer, unique per (payment, kind) and per (tenant, deposit hash). */
+export interface LedgerTransactionRow {
+  id: string;
+  tenantId: string;
+  currency: string;
+  kind: string;
+  amount: string;
+  fromKind: string;
+  toKind: string;
+  paymentId: string | null;
+  externalRef: string | null;
+  createdAt: Date;
+}
+
+/** Row of `ledger_entries`: a signed amount on one account; a transaction's entries sum to zero. */
+export interface LedgerEntryRow {
+  id: number;
+  transactionId: string;
+  accountId: string;
+  amount: string;
+  createdAt: Date;
+}
+
+export const LedgerAccountSchema = new EntitySchema<LedgerAccountRow>({
+  name: 'LedgerAccount',
+  tableName: 'ledger_accounts',
+  uniques: [{ name: 'ledger_accounts_owner_unique', properties: ['tenantId', 'currency', 'kind'] }],
+  checks: [
+    // The tenant's own balances can never go negative; only the funding counter-account does.
+    { name: 'ledger_accounts_non_negative_check', expression: "kind = 'funding' or balance >= 0" },
+  ],
+  properties: {
+    id: { type: 'string', primary: true, length: 40 },
+    tenantId: { type: 'string', length: 40 },
+    currency: { type: 'string', length: 4 },
+    kind: { type: 'string', length: 12 },
+    balance: { type: PlainDecimalType, default: 0 },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
+export const LedgerTransactionSchema = new EntitySchema<LedgerTransactionRow>({
+  name: 'LedgerTransaction',
+  tableName: 'ledger_transactions',
+  indexes: [{ name: 'ledger_transactions_tenant_created_idx', properties: ['tenantId', 'createdAt', 'id'] }],
+  uniques: [
+    { name: 'ledger_transactions_payment_kind_unique', properties: ['paymentId', 'kind'] },
+    { name: 'ledger_transactions_external_ref_unique', properties: ['tenantId', 'externalRef'] },
+  ],
+  checks: [{ name: 'ledger_transactions_amount_positive_check', expression: 'amount > 0' }],
+  properties: {
+    id: { type: 'string', primary: true, length: 40 },
+    tenantId: { type: 'string', length: 40 },
+    currency: { type: 'string', length: 4 },
+    kind: { type: 'string', length: 12 },
+    amount: { type: PlainDecimalType },
+    fromKind: { type: 'string', length: 12 },
+    toKind: { type: 'string', length: 12 },
+    paymentId: { type: 'string', length: 40, nullable: true },
+    externalRef: { type: 'string', length: 100, nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
+export const LedgerEntrySchema = new EntitySchema<LedgerEntryRow>({
+  name: 'LedgerEntry',
+  tableName: 'ledger_entries',
+  indexes: [
+    { name: 'ledger_entries_transaction_idx', properties: ['transactionId'] },
+    { name: 'ledger_entries_account_idx', properties: ['accountId'] },
+  ],
+  properties: {
+    id: { type: 'bigint', primary: true, autoincrement: true },
+    transactionId: { type: 'string', length: 40 },
+    accountId: { type: 'string', length: 40 },
+    amount: { type: PlainDecimalType },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

@@ -1,0 +1,83 @@
+import type { Stablecoin } from '../shared/money';
+import type { PaymentMove } from '../payments/payment-state';
+
+/**
+ * Ledger accounts of one tenant in one stablecoin (DESIGN.md 10). The first three are the tenant's
+ * balance; the last three are the service's counter-accounts, kept per tenant so no single row is
+ * shared by every tenant. `funding` goes negative by what was deposited.
+ */
+export const ACCOUNT_KINDS = ['available', 'held', 'in_transit', 'funding', 'settled', 'refunded'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/** Why money moved. */
+export type LedgerTransactionKind = 'deposit' | 'hold' | 'send' | 'release' | 'settle' | 'return';
+
+/**
+ * One double-entry transfer: `amount` (positive decimal string, stablecoin units) leaves `from`
+ * and enters `to`, as one ledger transaction of two entries summing to zero.
+ */
+export interface Transfer {
+  readonly tenantId: string;
+  readonly currency: Stablecoin;
+  readonly from: AccountKind;
+  readonly to: AccountKind;
+  readonly amount: string;
+  readonly kind: LedgerTransactionKind;
+  readonly paymentId?: string;
+  /** Onchain transaction hash of a deposit; a deposit is credited once per hash. */
+  readonly externalRef?: string;
+  /** Refuse (`insufficient_funds`) instead of letting `from` go below zero. */
+  readonly requireFunds?: boolean;
+  readonly at: Date;
+}
+
+/** Port: posts transfers inside the caller's transaction (DESIGN.md 10). */
+export interface LedgerStore {
+  /**
+   * Posts `transfer`. Returns `insufficient_funds` when `requireFunds` and `from` holds less than the
+   * amount (decided atomically by one conditional update, taken last and briefly), `duplicate` when
+   * the external reference or the payment's move was already posted.
+   */
+  post(transfer: Transfer): Promise<'posted' | 'insufficient_funds' | 'duplicate'>;
+}
+
+/** Funds move for a money-out's creation: available to held, refused when it does not fit. */
+export const HOLD_MOVE = { from: 'available', to: 'held', kind: 'hold' } as const;
+
+/** How each payment move moves its held funds (DESIGN.md 10). Data, like the state machine. */
+export const LEDGER_MOVES: Readonly<Record<PaymentMove, { from: AccountKind; to: AccountKind; kind: LedgerTransactionKind }>> = {
+  accept: { from: 'held', to: 'in_transit', kind: 'send' },
+  reject: { from: 'held', to: 'available', kind: 'release' },
+  complete: { from: 'in_transit', to: 'settled', kind: 'settle' },
+  fail: { from: 'in_transit', to: 'refunded', kind: 'return' },
+  refund: { from: 'in_transit', to: 'refunded', kind: 'return' },
+};
+
+/** A tenant's balance in one stablecoin, decimal strings at scale 6 (GET /v1/balances). */
+export interface BalanceView {
+  currency: Stablecoin;
+  available: string;
+  held: string;
+  inTransit: string;
+}
+
+/** A ledger transaction as listed (GET /v1/balances/transactions). */
+export interface LedgerTransactionView {
+  id: string;
+  kind: LedgerTransactionKind;
+  currency: Stablecoin;
+  /** Positive decimal string at scale 6. */
+  amount: string;
+  from: AccountKind;
+  to: AccountKind;
+  paymentId: string | null;
+  txHash: string | null;
+  createdAt: string;
+}
+
+/** Port: balance reads, tenant-scoped. */
+export interface LedgerReader {
+  balances(tenantId: string): Promise<BalanceView[]>;
+  /** Newest first; `nextCursor` when more follow; 'bad_cursor' for a cursor this store did not issue. */
+  transactions(tenantId: string, limit: number, cursor?: string): Promise<{ entries: LedgerTransactionView[]; nextCursor?: string } | 'bad_cursor'>;
+}
