@@ -18,6 +18,8 @@ import { DnsTargetGuard } from '../adapters/providers/target-guard';
 import { UndiciWebhookTransport } from '../adapters/providers/webhook-transport';
 import { PollingWorker } from '../adapters/workers/polling-worker';
 import { createApplication, type Application } from '../core/application';
+import { createAdminApplication, type AdminApplication } from '../core/admin/admin-application';
+import { generateApiKey } from './api-keys';
 import { processDuePayments, type AdvanceDeps } from '../core/payments/advance-payment';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/webhooks/delivery-policy';
@@ -29,6 +31,7 @@ import { webhookSecretKey } from './secret-key';
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
   readonly application: Application;
+  readonly admin: AdminApplication;
   readonly http: Express;
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
@@ -109,9 +112,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     onDeliveryScheduled: () => webhookWorker.wake(),
   });
-  const http = createHttpApp({ app: application, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT });
+  const admin = createAdminApplication({
+    tenantAdmin: keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
+    onPaymentMoved: advanceDeps.onPaymentMoved,
+  });
+  const http = createHttpApp({ app: application, admin, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT });
   return {
-    application, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
+    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
     startWorkers() {
       if (config.WORKER_ENABLED) payoutWorker.start();
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();

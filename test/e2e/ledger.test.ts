@@ -93,7 +93,7 @@ describe('balances ledger', () => {
     for (const id of ids) {
       const rows = await service.database.orm.em.fork().getConnection().execute(
         'select kind from ledger_transactions where payment_id = ? order by created_at, kind', [id]);
-      const kinds = rows.map((r: { kind: string }) => r.kind);
+      const kinds = (rows as { kind: string }[]).map((r) => r.kind);
       expect(kinds[0]).toBe('hold');
       expect(new Set(kinds).size).toBe(kinds.length);
       expect(kinds.length).toBeLessThanOrEqual(3);
@@ -102,10 +102,10 @@ describe('balances ledger', () => {
 
   it('refuses an unbalanced ledger transaction in the database itself', async () => {
     const em = service.database.orm.em.fork();
-    const [account] = await em.getConnection().execute('select id from ledger_accounts limit 1');
+    const [account] = (await em.getConnection().execute('select id from ledger_accounts limit 1')) as { id: string }[];
     await expect(em.transactional(async (tem) => {
       await tem.execute(
-        `insert into ledger_entries (transaction_id, account_id, amount, created_at) values ('ldg_bogus', ?, 5, now())`, [account.id]);
+        `insert into ledger_entries (transaction_id, account_id, amount, created_at) values ('ldg_bogus', ?, 5, now())`, [account!.id]);
     })).rejects.toThrow(/does not balance/);
     await expect(em.getConnection().execute('update ledger_entries set amount = 0 where id = (select min(id) from ledger_entries)'))
       .rejects.toThrow(/append-only/);

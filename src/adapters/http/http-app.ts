@@ -11,11 +11,14 @@ import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
 import { webhookRoutes } from './webhook.routes';
 import { balanceRoutes } from './balance.routes';
+import { adminRoutes } from './admin.routes';
+import type { AdminApplication } from '../../core/admin/admin-application';
 import { expressPath, type RouteSpec } from './route';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
   readonly app: Application;
+  readonly admin: AdminApplication;
   readonly probe: HealthProbe;
   readonly logger: Logger;
   /** Largest accepted JSON body, e.g. '1mb'. */
@@ -24,7 +27,7 @@ export interface HttpAppDeps {
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
-  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app)];
+  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...adminRoutes(deps.admin)];
 }
 
 /**

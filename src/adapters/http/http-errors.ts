@@ -10,6 +10,8 @@ export const SHAPE_A_STATUS = {
   unsupported_media_type: 415,
   duplicate_reference: 409,
   idempotency_key_in_use: 409,
+  duplicate_deposit: 409,
+  invalid_state: 409,
   idempotency_key_reused: 422,
   quote_expired: 422,
   insufficient_balance: 422,
@@ -36,4 +38,25 @@ export function sendShapeA(res: Response, code: ShapeACode, message: string): vo
 /** Body of error shape D: `{error: <numeric code>, message, details}` (interface part 7; FX). */
 export function sendShapeD(res: Response, status: number, message: string, details: Record<string, unknown> = {}): void {
   res.status(status).json({ error: status, message, details });
+}
+
+/** Codes of error shape C (DESIGN.md 7: the resolve and transfer-request endpoints), each with its HTTP status. */
+export const SHAPE_C_STATUS = {
+  account_not_found: 404,
+  upstream_unavailable: 502,
+} as const;
+export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
+
+/** Body of error shape C: `{message, error, details, statusCode}` (interface part 7); `error` is the code, `details` a hint. */
+export interface ShapeC {
+  message: string;
+  error: ShapeCCode;
+  details: string;
+  statusCode: number;
+}
+
+/** Sends error shape C with the status its code implies. */
+export function sendShapeC(res: Response, code: ShapeCCode, message: string, details = ''): void {
+  const statusCode = SHAPE_C_STATUS[code];
+  res.status(statusCode).json({ message, error: code, details, statusCode } satisfies ShapeC);
 }

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey, ApiKeyReader } from '../../core/auth/api-key';
 import type { Tenant } from '../../core/auth/tenant';
+import type { TenantAdminStore } from '../../core/admin/tenant-admin';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import type { IdGenerator } from '../../core/shared/clock';
 import { createLedgerAccounts } from './ledger.repository';
 
-/** API keys and tenants on PostgreSQL (DESIGN.md 9). */
-export class ApiKeyRepository implements ApiKeyReader {
+/** API keys and tenants on PostgreSQL (DESIGN.md 9): authentication lookups and administration. */
+export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
   async findByLookup(lookup: string): Promise<ApiKey | undefined> {
@@ -30,6 +31,29 @@ export class ApiKeyRepository implements ApiKeyReader {
 
   async oldestTenant(): Promise<Tenant | undefined> {
     return (await this.em.fork().findOne(TenantSchema, { id: { $ne: null } }, { orderBy: { createdAt: 'asc' } })) ?? undefined;
+  }
+
+  async createTenant(tenant: Tenant): Promise<void> {
+    await this.createTenantWithKeys(tenant, []);
+  }
+
+  async listTenants(): Promise<Tenant[]> {
+    return this.em.fork().find(TenantSchema, { id: { $ne: null } }, { orderBy: { createdAt: 'asc' } });
+  }
+
+  async insertKey(key: ApiKey): Promise<void> {
+    await this.em.fork().insert(ApiKeySchema, key);
+  }
+
+  async listKeys(tenantId: string): Promise<ApiKey[]> {
+    return this.em.fork().find(ApiKeySchema, { tenantId }, { orderBy: { createdAt: 'asc' } });
+  }
+
+  async revokeKey(keyId: string, at: Date): Promise<boolean> {
+    const em = this.em.fork();
+    if (!(await em.findOne(ApiKeySchema, { id: keyId }))) return false;
+    await em.nativeUpdate(ApiKeySchema, { id: keyId, revokedAt: null }, { revokedAt: at });
+    return true;
   }
 
   async countTenants(): Promise<number> {

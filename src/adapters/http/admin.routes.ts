@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { API_KEY_SCOPES } from '../../core/auth/api-key';
+import type { AdminApplication } from '../../core/admin/admin-application';
+import type { AdminErrorCode } from '../../core/admin/tenant-admin';
+import { SIMULATED_OUTCOMES, type SimulateErrorCode } from '../../core/admin/simulate-payment';
+import { BLOCKCHAINS } from '../../core/catalog/catalog';
+import type { DepositErrorCode } from '../../core/ledger/record-deposit';
+import { STABLECOINS } from '../../core/shared/money';
+import { AmountInput, AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
+import { sendShapeA, type ShapeACode } from './http-errors';
+import { PaymentResponse } from './payment.schema';
+import { defineRoute, type RouteSpec } from './route';
+
+/** Every admin failure code mapped to shape A; exhaustive by type. */
+const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
+  validation_error: 'validation_error',
+  not_found: 'not_found',
+  duplicate_deposit: 'duplicate_deposit',
+  forbidden: 'forbidden',
+  invalid_state: 'invalid_state',
+};
+
+const TenantView = z.object({ tenantId: z.string(), name: z.string(), environment: z.enum(['sandbox', 'live']), createdAt: z.iso.datetime() }).meta({ id: 'Tenant' });
+const KeyView = z.object({
+  keyId: z.string(), tenantId: z.string().nullable(), scope: z.enum(API_KEY_SCOPES), label: z.string(), prefix: z.string(),
+  createdAt: z.iso.datetime(), revokedAt: z.iso.datetime().nullable(),
+}).meta({ id: 'ApiKey' });
+const IssuedKey = KeyView.extend({ apiKey: z.string().meta({ description: 'The key; shown once, never again' }) }).meta({ id: 'IssuedApiKey' });
+const TenantParams = z.object({ tenantId: z.string().max(64) });
+const NOT_FOUND = { '404': { description: 'not_found', schema: ErrorA } } as const;
+
+/** Routes of the Admin tag (DESIGN.md 9, 10); every one needs an admin-scoped key. */
+export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[] {
+  const common = { tags: ['Admin'], auth: 'admin' } as const;
+  const fail = (res: Parameters<RouteSpec['handler']>[1], e: { code: keyof typeof ADMIN_ERRORS; message: string }) => sendShapeA(res, ADMIN_ERRORS[e.code], e.message);
+  return [
+    defineRoute<{ name: string; environment?: 'sandbox' | 'live' }>({
+      ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant', summary: 'Create a tenant (wallet issuer)',
+      body: z.strictObject({ name: z.string().min(1).max(200), environment: z.enum(['sandbox', 'live']).optional() }),
+      responses: { '201': { description: 'Created', schema: TenantView }, ...AUTH_ERRORS },
+      handler: async (req, res) => {
+        const result = await admin.createTenant(req.body);
+        if (!result.ok) return fail(res, result);
+        res.status(201).json(result.value);
+      },
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/v1/admin/tenants', operationId: 'listTenants', summary: 'List tenants',
+      responses: { '200': { description: 'Tenants, oldest first', schema: z.array(TenantView) }, ...AUTH_ERRORS },
+      handler: async (_req, res) => void res.json(await admin.listTenants()),
+    }),
+    defineRoute<{ scope: 'issuer' | 'admin'; label?: string }, undefined, { tenantId: string }>({
+      ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'issueApiKey', summary: 'Issue an API key; shown once',
+      params: TenantParams, body: z.strictObject({ scope: z.enum(API_KEY_SCOPES), label: z.string().max(200).optional() }),
+      responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS, ...NOT_FOUND },
+      handler: async (req, res) => {
+        const result = await admin.issueApiKey(req.params.tenantId, req.body);
+        if (!result.ok) return fail(res, result);
+        res.status(201).json(result.value);
+      },
+    }),
+    defineRoute<undefined, undefined, { tenantId: string }>({
+      ...common, method: 'get', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'listApiKeys', summary: "List a tenant's keys (no secrets)",
+      params: TenantParams,
+      responses: { '200': { description: 'Keys', schema: z.array(KeyView) }, ...AUTH_ERRORS, ...NOT_FOUND },
+      handler: async (req, res) => {
+        const result = await admin.listApiKeys(req.params.tenantId);
+        if (!result.ok) return fail(res, result);
+        res.json(result.value);
+      },
+    }),
+    defineRoute<undefined, undefined, { keyId: string }>({
+      ...common, method: 'delete', path: '/v1/admin/api-keys/{keyId}', operationId: 'revokeApiKey', summary: 'Revoke a key at once, everywhere',
+      params: z.object({ keyId: z.string().max(64) }),
+      responses: { '204': { description: 'Revoked' }, ...AUTH_ERRORS, ...NOT_FOUND },
+      handler: async (req, res) => {
+        const result = await admin.revokeApiKey(req.params.keyId);
+        if (!result.ok) return fail(res, result);
+        res.status(204).end();
+      },
+    }),
+    defineRoute<{ currency: 'USDC' | 'USDT'; amount: number | string; blockchain: 'BSC' | 'SOLANA'; txHash: string }, undefined, { tenantId: string }>({
+      ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/deposits', operationId: 'recordDeposit',
+      summary: "Credit an onchain deposit to a tenant's available balance, once per txHash",
+      params: TenantParams,
+      body: z.strictObject({ currency: z.enum(STABLECOINS), amount: AmountInput, blockchain: z.enum(BLOCKCHAINS), txHash: z.string().min(1).max(90) }),
+      responses: {
+        '201': { description: 'Credited', schema: z.object({ currency: z.enum(STABLECOINS), amount: DecimalString, txHash: z.string() }) },
+        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit', schema: ErrorA },
+      },
+      handler: async (req, res) => {
+        const result = await admin.recordDeposit(req.params.tenantId, req.body);
+        if (!result.ok) return fail(res, result);
+        res.status(201).json(result.value);
+      },
+    }),
+    defineRoute<undefined, undefined, { paymentId: string }>({
+      ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment', summary: "Any tenant's payment",
+      params: z.object({ paymentId: z.string().max(64) }),
+      responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({ tenantId: z.string() }) }, ...AUTH_ERRORS, ...NOT_FOUND },
+      handler: async (req, res) => {
+        const result = await admin.getPayment(req.params.paymentId);
+        if (!result.ok) return fail(res, result);
+        res.json(result.value);
+      },
+    }),
+    defineRoute<{ outcome: (typeof SIMULATED_OUTCOMES)[number] }, undefined, { paymentId: string }>({
+      ...common, method: 'post', path: '/v1/admin/payments/{paymentId}/simulate', operationId: 'simulatePayment',
+      summary: 'Force a provider result on a sandbox payment',
+      params: z.object({ paymentId: z.string().max(64) }), body: z.strictObject({ outcome: z.enum(SIMULATED_OUTCOMES) }),
+      responses: {
+        '200': { description: 'The payment after the move', schema: PaymentResponse }, ...AUTH_ERRORS, ...NOT_FOUND,
+        '409': { description: 'invalid_state: already final', schema: ErrorA },
+      },
+      handler: async (req, res) => {
+        const result = await admin.simulatePayment(req.params.paymentId, req.body.outcome);
+        if (!result.ok) return fail(res, result);
+        res.json(result.value);
+      },
+    }),
+  ];
+}

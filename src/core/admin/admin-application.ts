@@ -1,0 +1,48 @@
+import type { DepositCommand, DepositErrorCode } from '../ledger/record-deposit';
+import { recordDeposit } from '../ledger/record-deposit';
+import type { AdvanceDeps } from '../payments/advance-payment';
+import { toPaymentView, type PaymentView } from '../payments/payment-view';
+import { err, ok, type Result } from '../shared/result';
+import { simulatePayment, type SimulatedOutcome, type SimulateErrorCode } from './simulate-payment';
+import {
+  createTenant, issueApiKey, listApiKeys, listTenants, revokeApiKey,
+  type AdminDeps, type AdminErrorCode, type ApiKeyView, type TenantView,
+} from './tenant-admin';
+import type { ApiKeyScope } from '../auth/api-key';
+
+export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'>;
+
+/** Admin-scoped use cases (DESIGN.md 9, 10): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
+export interface AdminApplication {
+  createTenant(input: { name: string; environment?: 'sandbox' | 'live' }): Promise<Result<TenantView, AdminErrorCode>>;
+  listTenants(): Promise<TenantView[]>;
+  issueApiKey(tenantId: string, input: { scope: ApiKeyScope; label?: string }): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>>;
+  listApiKeys(tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>>;
+  revokeApiKey(keyId: string): Promise<Result<void, AdminErrorCode>>;
+  /** Credits a deposit. Errors: `not_found` (tenant), `validation_error`, `duplicate_deposit`. */
+  recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode | 'not_found'>>;
+  /** Any tenant's payment, with its tenant id. Errors: `not_found`. */
+  getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string }, 'not_found'>>;
+  simulatePayment(paymentId: string, outcome: SimulatedOutcome): Promise<Result<PaymentView, SimulateErrorCode>>;
+}
+
+/** Binds the admin use cases to `deps`. */
+export function createAdminApplication(deps: AdminApplicationDeps): AdminApplication {
+  const isSandboxTenant = async (tenantId: string) => (await deps.tenantAdmin.findTenant(tenantId))?.environment === 'sandbox';
+  return {
+    createTenant: (input) => createTenant(deps, input),
+    listTenants: () => listTenants(deps),
+    issueApiKey: (tenantId, input) => issueApiKey(deps, tenantId, input),
+    listApiKeys: (tenantId) => listApiKeys(deps, tenantId),
+    revokeApiKey: (keyId) => revokeApiKey(deps, keyId),
+    recordDeposit: async (tenantId, command) => {
+      if (!(await deps.tenantAdmin.findTenant(tenantId))) return err('not_found', `Tenant ${tenantId} not found`);
+      return recordDeposit(deps, tenantId, command);
+    },
+    getPayment: async (paymentId) => {
+      const payment = await deps.payments.findById(paymentId);
+      return payment ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId }) : err('not_found', `Payment ${paymentId} not found`);
+    },
+    simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
+  };
+}

@@ -1,0 +1,112 @@
+import { ApiKey, lookupOf, type ApiKeyScope, type SecretHasher } from '../auth/api-key';
+import { Tenant } from '../auth/tenant';
+import type { Clock, IdGenerator } from '../shared/clock';
+import { err, ok, type Result } from '../shared/result';
+
+/** Closed set of expected failures of tenant and key administration (DESIGN.md 9). */
+export type AdminErrorCode = 'validation_error' | 'not_found';
+
+/** Port: tenants and keys, across tenants (admin scope only). */
+export interface TenantAdminStore {
+  /** Inserts the tenant with its ledger accounts (and no keys). */
+  createTenant(tenant: Tenant): Promise<void>;
+  listTenants(): Promise<Tenant[]>;
+  findTenant(tenantId: string): Promise<Tenant | undefined>;
+  insertKey(key: ApiKey): Promise<void>;
+  listKeys(tenantId: string): Promise<ApiKey[]>;
+  /** Sets revokedAt once; returns false when no such key exists. */
+  revokeKey(keyId: string, at: Date): Promise<boolean>;
+}
+
+/** Port: makes new random keys `sk_<environment>_<random>` (DESIGN.md 9). */
+export interface ApiKeyFactory {
+  generate(environment: 'sandbox' | 'live'): string;
+}
+
+export interface AdminDeps {
+  readonly tenantAdmin: TenantAdminStore;
+  readonly keyFactory: ApiKeyFactory;
+  readonly hasher: SecretHasher;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Called after a key is revoked, e.g. to close its open subscriptions on every replica. */
+  readonly onKeyRevoked?: (keyId: string) => void | Promise<void>;
+}
+
+/** A key as listed: never the secret, only a recognisable prefix. */
+export interface ApiKeyView {
+  keyId: string;
+  tenantId: string | null;
+  scope: ApiKeyScope;
+  label: string;
+  /** e.g. `sk_sandbox_AbCdEfGhIjKl...`: the lookup prefix, enough to recognise a key. */
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A tenant as listed. */
+export interface TenantView {
+  tenantId: string;
+  name: string;
+  environment: 'sandbox' | 'live';
+  createdAt: string;
+}
+
+const toTenantView = (t: Tenant): TenantView => ({ tenantId: t.id, name: t.name, environment: t.environment, createdAt: t.createdAt.toISOString() });
+
+function toKeyView(key: ApiKey, environment: string): ApiKeyView {
+  return {
+    keyId: key.id, tenantId: key.tenantId, scope: key.scope, label: key.label, prefix: `sk_${environment}_${key.lookup}...`,
+    createdAt: key.createdAt.toISOString(), revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** Creates a tenant (wallet issuer) with empty balances. Errors: `validation_error` (blank name). */
+export async function createTenant(
+  deps: AdminDeps,
+  input: { name: string; environment?: 'sandbox' | 'live' },
+): Promise<Result<TenantView, AdminErrorCode>> {
+  if (input.name.trim() === '') return err('validation_error', 'name must not be blank', { field: 'name' });
+  const tenant = new Tenant({ id: deps.ids.next('ten'), name: input.name.trim(), environment: input.environment ?? 'sandbox', createdAt: deps.clock.now() });
+  await deps.tenantAdmin.createTenant(tenant);
+  return ok(toTenantView(tenant));
+}
+
+export async function listTenants(deps: AdminDeps): Promise<TenantView[]> {
+  return (await deps.tenantAdmin.listTenants()).map(toTenantView);
+}
+
+/**
+ * Issues a key for a tenant (DESIGN.md 9). The clear key is in the result once and never stored:
+ * only its lookup prefix and SHA-256. Errors: `not_found` (no such tenant).
+ */
+export async function issueApiKey(
+  deps: AdminDeps,
+  tenantId: string,
+  input: { scope: ApiKeyScope; label?: string },
+): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>> {
+  const tenant = await deps.tenantAdmin.findTenant(tenantId);
+  if (!tenant) return err('not_found', `Tenant ${tenantId} not found`);
+  const apiKey = deps.keyFactory.generate(tenant.environment);
+  const key = new ApiKey({
+    id: deps.ids.next('key'), tenantId, scope: input.scope, lookup: lookupOf(apiKey)!, secretHash: deps.hasher.hash(apiKey),
+    label: input.label ?? `${input.scope} key`, createdAt: deps.clock.now(), revokedAt: null,
+  });
+  await deps.tenantAdmin.insertKey(key);
+  return ok({ ...toKeyView(key, tenant.environment), apiKey });
+}
+
+/** Lists a tenant's keys without secrets. Errors: `not_found` (no such tenant). */
+export async function listApiKeys(deps: AdminDeps, tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>> {
+  const tenant = await deps.tenantAdmin.findTenant(tenantId);
+  if (!tenant) return err('not_found', `Tenant ${tenantId} not found`);
+  return ok((await deps.tenantAdmin.listKeys(tenantId)).map((k) => toKeyView(k, tenant.environment)));
+}
+
+/** Revokes a key at once: the next request with it is 401, its open subscriptions close. Errors: `not_found`. */
+export async function revokeApiKey(deps: AdminDeps, keyId: string): Promise<Result<void, AdminErrorCode>> {
+  if (!(await deps.tenantAdmin.revokeKey(keyId, deps.clock.now()))) return err('not_found', `API key ${keyId} not found`);
+  await deps.onKeyRevoked?.(keyId);
+  return ok(undefined);
+}
