@@ -1,0 +1,119 @@
+/**
+ * Money-out throughput benchmark: POST /v1/payments/moneyout on the real service versus a raw
+ * express 5 + pg baseline doing the same three inserts in one transaction (bench/raw-server.ts),
+ * on the same fresh PostgreSQL database `payout_bench`, both with a pool of 10 connections.
+ * Each target gets a 2 s warm-up, then a measured autocannon run; every request carries a fresh
+ * Idempotency-Key and reference. Prints req/s, p50/p99 latency and non-2xx counts per target, the
+ * service/raw ratios and the targets (throughput ratio >= 0.8, p99 <= 1.5x raw).
+ * The service runs with its workers off: the request path is measured, not the payout worker.
+ *
+ * Run:  npm run bench:moneyout                       (embedded PostgreSQL under .data/bench, port 54349)
+ *       DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:moneyout
+ * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION seconds (10), BENCH_WORKERS autocannon threads (1; 0 = main thread).
+ * Exits 0 unless it crashes or more than 1% of the measured responses are not 2xx (socket errors count too).
+ */
+import { randomUUID } from 'node:crypto';
+import { moneyOutBody } from '../test/support/test-service';
+import { openBenchDatabase, type BenchDatabase } from './bench-database';
+import { runLoad, type LoadSummary } from './load';
+import { startRawServer, type RawServer } from './raw-server';
+import { SERVICE_ENV, startServiceServer, type ServiceServer } from './service-server';
+
+const POOL_MAX = 10;
+const WARMUP_S = 2;
+const TARGET_RATIO = 0.8;
+const TARGET_P99_FACTOR = 1.5;
+const MAX_BAD_FRACTION = 0.01;
+
+function intEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
+  return value;
+}
+
+async function main(): Promise<number> {
+  const connections = intEnv('BENCH_CONNECTIONS', 20, 1);
+  const durationS = intEnv('BENCH_DURATION', 10, 1);
+  const workers = intEnv('BENCH_WORKERS', 1, 0);
+  // Hard bound: nothing here should ever hang the caller.
+  const watchdog = setTimeout(() => {
+    process.stderr.write('bench:moneyout: watchdog expired, aborting\n');
+    process.exit(2);
+  }, (2 * (durationS + WARMUP_S) + 60) * 1000);
+  watchdog.unref();
+
+  let db: BenchDatabase | undefined;
+  let raw: RawServer | undefined;
+  let service: ServiceServer | undefined;
+  try {
+    db = await openBenchDatabase(POOL_MAX);
+    raw = await startRawServer(db.url, POOL_MAX);
+    service = await startServiceServer(db.database, db.url, POOL_MAX);
+
+    const bodyTemplate = JSON.stringify(moneyOutBody({ reference: '__REFERENCE__' }));
+    const auth = { authorization: `Bearer ${service.apiKey}` };
+    await expectCreated('raw', raw.baseUrl, bodyTemplate, auth);
+    await expectCreated('service', service.baseUrl, bodyTemplate, auth);
+
+    console.log('money-out benchmark: POST /v1/payments/moneyout');
+    console.log(`  database: PostgreSQL ${db.version}, ${db.where}, fresh database payout_bench, pool ${POOL_MAX} per server`);
+    console.log(`  load: ${connections} connections, ${WARMUP_S} s warm-up + ${durationS} s measured per target, ` +
+      `autocannon ${workers > 0 ? `in ${workers} worker thread(s)` : 'on the main thread'}, fresh Idempotency-Key and reference per request`);
+    console.log(`  service: ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}: ` +
+      'the request path is measured, not the payout worker');
+    console.log('  raw: express 5 + pg.Pool, 3 inserts (idempotency_keys, payments, outbox_events) in one transaction, no validation/auth/ledger');
+
+    const load = { bodyTemplate, headers: auth, connections, durationS, warmupS: WARMUP_S, workers };
+    await db.checkpoint();
+    const rawResult = await runLoad({ ...load, url: raw.baseUrl });
+    await db.checkpoint();
+    const serviceResult = await runLoad({ ...load, url: service.baseUrl });
+
+    console.log('');
+    report('raw    ', rawResult);
+    report('service', serviceResult);
+    const ratio = serviceResult.reqPerSec / rawResult.reqPerSec;
+    const p99Ratio = rawResult.p99Ms > 0 ? serviceResult.p99Ms / rawResult.p99Ms : Number.NaN;
+    console.log(`ratio: ${ratio.toFixed(2)}`);
+    console.log(`p99 ratio: ${Number.isNaN(p99Ratio) ? 'n/a (raw p99 is 0 ms)' : p99Ratio.toFixed(2)}`);
+    console.log(`target throughput ratio >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`);
+    console.log(`target p99 <= ${TARGET_P99_FACTOR}x raw: ${p99Ratio <= TARGET_P99_FACTOR ? 'PASS' : 'MISS'}`);
+
+    const bad = [rawResult, serviceResult].filter((r) => (r.non2xx + r.errors) > MAX_BAD_FRACTION * Math.max(1, r.responses + r.errors));
+    if (bad.length > 0) {
+      console.log(`FAILED: more than ${MAX_BAD_FRACTION * 100}% of the responses were not 2xx; the figures above are not meaningful`);
+      return 1;
+    }
+    return 0;
+  } finally {
+    await service?.close().catch((e) => console.error('closing the service failed:', e));
+    await raw?.close().catch((e) => console.error('closing the raw server failed:', e));
+    await db?.close().catch((e) => console.error('closing the database failed:', e));
+  }
+}
+
+/** One request before the load: a benchmark of error responses would be worthless. */
+async function expectCreated(name: string, baseUrl: string, bodyTemplate: string, headers: Record<string, string>): Promise<void> {
+  const response = await fetch(`${baseUrl}/v1/payments/moneyout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...headers },
+    body: bodyTemplate.replace('__REFERENCE__', `ref-${randomUUID()}`),
+  });
+  if (response.status !== 201) throw new Error(`${name}: first money-out answered ${response.status}: ${await response.text()}`);
+}
+
+function report(name: string, r: LoadSummary): void {
+  const codes = Object.entries(r.statusCodes).map(([code, n]) => `${code}: ${n}`).join(', ');
+  console.log(`${name}  req/s ${r.reqPerSec.toFixed(1)}  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  non-2xx ${r.non2xx}` +
+    `  (responses ${r.responses} [${codes}], socket errors ${r.errors}, timeouts ${r.timeouts})`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`bench:moneyout crashed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,78 @@
+/**
+ * The real service for the money-out benchmark (bench/moneyout.bench.ts), wired as main.ts and
+ * test/support/test-service.ts do (loadConfig, buildContainer, listen on 127.0.0.1:<random>), with
+ * LOG_LEVEL=silent and both background workers off (WORKER_ENABLED=false, WEBHOOK_WORKER_ENABLED=false)
+ * so only the request path of POST /v1/payments/moneyout is measured, not the payout worker.
+ * Creates one funded sandbox tenant with an issuer key, as test-service.ts does.
+ * Started in-process by `npm run bench:moneyout`.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256Hasher } from '../src/adapters/providers/system';
+import { generateApiKey, storedKey } from '../src/app/api-keys';
+import { loadConfig } from '../src/app/config';
+import { buildContainer } from '../src/app/container';
+import type { Database } from '../src/app/database';
+import { createLogger } from '../src/app/logger';
+import { Tenant } from '../src/core/auth/tenant';
+
+/** Settings the service runs with here, printed by the benchmark. */
+export const SERVICE_ENV = {
+  LOG_LEVEL: 'silent',
+  WORKER_ENABLED: 'false',
+  WEBHOOK_WORKER_ENABLED: 'false',
+} as const;
+
+/** Per stablecoin: enough that no benchmark run meets `insufficient_balance` (a payment holds ~12 USDC). */
+const FUNDING = '1000000000';
+
+export interface ServiceServer {
+  readonly baseUrl: string;
+  /** Issuer key of the benchmark tenant, in clear. */
+  readonly apiKey: string;
+  /** Stops the HTTP server and the container; the database is closed by its owner. */
+  close(): Promise<void>;
+}
+
+/** Starts the service on `database` (already migrated, opened with the pool size given in `poolMax`). */
+export async function startServiceServer(database: Database, databaseUrl: string, poolMax: number): Promise<ServiceServer> {
+  const config = loadConfig({
+    ...SERVICE_ENV,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DB_POOL_MAX: String(poolMax),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+  });
+  const container = buildContainer(config, database.orm, createLogger(config.LOG_LEVEL));
+  container.startWorkers();
+
+  const tenant = new Tenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
+  const apiKey = generateApiKey('sandbox');
+  await container.keys.createTenantWithKeys(tenant, [
+    storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
+  ]);
+  for (const currency of ['USDC', 'USDT'] as const) {
+    const deposit = await container.application.recordDeposit(tenant.id, {
+      currency, amount: FUNDING, blockchain: 'SOLANA', txHash: `bench-funding-${randomUUID()}`,
+    });
+    if (!deposit.ok) throw new Error(`funding the bench tenant failed: ${deposit.message}`);
+  }
+
+  const server: Server = await new Promise((resolve) => {
+    const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await container.stop();
+    },
+  };
+}
