@@ -8,8 +8,12 @@
  */
 const { randomUUID } = require('node:crypto');
 
+// Comma-separated issuer keys to spread the load over several tenants (set by the bench).
+const keys = (process.env.BENCH_API_KEYS || '').split(',').filter(Boolean);
+
 module.exports = function setupRequest(request) {
   request.headers['Idempotency-Key'] = randomUUID();
+  if (keys.length > 0) request.headers.authorization = `Bearer ${keys[Math.floor(Math.random() * keys.length)]}`;
   request.body = request.body.replace('__REFERENCE__', `ref-${randomUUID()}`);
   return request;
 };

@@ -9,7 +9,8 @@
  *
  * Run:  npm run bench:moneyout                       (embedded PostgreSQL under .data/bench, port 54349)
  *       DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:moneyout
- * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION seconds (10), BENCH_WORKERS autocannon threads (1; 0 = main thread).
+ * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION seconds (10), BENCH_WORKERS autocannon threads (1; 0 = main thread),
+ *       BENCH_TENANTS (20): a second service run spreads the requests over this many funded tenants.
  * Exits 0 unless it crashes or more than 1% of the measured responses are not 2xx (socket errors count too).
  */
 import { randomUUID } from 'node:crypto';
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
   const connections = intEnv('BENCH_CONNECTIONS', 20, 1);
   const durationS = intEnv('BENCH_DURATION', 10, 1);
   const workers = intEnv('BENCH_WORKERS', 1, 0);
+  const tenants = intEnv('BENCH_TENANTS', 20, 1);
   // Hard bound: nothing here should ever hang the caller.
   const watchdog = setTimeout(() => {
     process.stderr.write('bench:moneyout: watchdog expired, aborting\n');
@@ -50,7 +52,7 @@ async function main(): Promise<number> {
   try {
     db = await openBenchDatabase(POOL_MAX);
     raw = await startRawServer(db.url, POOL_MAX);
-    service = await startServiceServer(db.database, db.url, POOL_MAX);
+    service = await startServiceServer(db.database, db.url, POOL_MAX, tenants);
 
     const bodyTemplate = JSON.stringify(moneyOutBody({ reference: '__REFERENCE__' }));
     const auth = { authorization: `Bearer ${service.apiKey}` };
@@ -70,18 +72,27 @@ async function main(): Promise<number> {
     const rawResult = await runLoad({ ...load, url: raw.baseUrl });
     await db.checkpoint();
     const serviceResult = await runLoad({ ...load, url: service.baseUrl });
+    // Same load spread over many issuers: each tenant's balance row is locked from its hold to
+    // commit, so one tenant's payouts serialise on it while different tenants' do not.
+    await db.checkpoint();
+    process.env.BENCH_API_KEYS = service.apiKeys.join(',');
+    const spreadResult = await runLoad({ ...load, url: service.baseUrl });
+    delete process.env.BENCH_API_KEYS;
 
     console.log('');
     report('raw    ', rawResult);
     report('service', serviceResult);
+    report(`service, ${tenants} tenants`, spreadResult);
     const ratio = serviceResult.reqPerSec / rawResult.reqPerSec;
     const p99Ratio = rawResult.p99Ms > 0 ? serviceResult.p99Ms / rawResult.p99Ms : Number.NaN;
     console.log(`ratio: ${ratio.toFixed(2)}`);
     console.log(`p99 ratio: ${Number.isNaN(p99Ratio) ? 'n/a (raw p99 is 0 ms)' : p99Ratio.toFixed(2)}`);
+    console.log(`ratio, ${tenants} tenants: ${(spreadResult.reqPerSec / rawResult.reqPerSec).toFixed(2)}  ` +
+      `p99 ratio, ${tenants} tenants: ${(spreadResult.p99Ms / Math.max(1, rawResult.p99Ms)).toFixed(2)}`);
     console.log(`target throughput ratio >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`);
     console.log(`target p99 <= ${TARGET_P99_FACTOR}x raw: ${p99Ratio <= TARGET_P99_FACTOR ? 'PASS' : 'MISS'}`);
 
-    const bad = [rawResult, serviceResult].filter((r) => (r.non2xx + r.errors) > MAX_BAD_FRACTION * Math.max(1, r.responses + r.errors));
+    const bad = [rawResult, serviceResult, spreadResult].filter((r) => (r.non2xx + r.errors) > MAX_BAD_FRACTION * Math.max(1, r.responses + r.errors));
     if (bad.length > 0) {
       console.log(`FAILED: more than ${MAX_BAD_FRACTION * 100}% of the responses were not 2xx; the figures above are not meaningful`);
       return 1;

@@ -29,14 +29,16 @@ const FUNDING = '1000000000';
 
 export interface ServiceServer {
   readonly baseUrl: string;
-  /** Issuer key of the benchmark tenant, in clear. */
+  /** Issuer key of the first benchmark tenant, in clear. */
   readonly apiKey: string;
+  /** Issuer keys of every benchmark tenant (`tenants` of them), in clear. */
+  readonly apiKeys: string[];
   /** Stops the HTTP server and the container; the database is closed by its owner. */
   close(): Promise<void>;
 }
 
 /** Starts the service on `database` (already migrated, opened with the pool size given in `poolMax`). */
-export async function startServiceServer(database: Database, databaseUrl: string, poolMax: number): Promise<ServiceServer> {
+export async function startServiceServer(database: Database, databaseUrl: string, poolMax: number, tenants = 1): Promise<ServiceServer> {
   const config = loadConfig({
     ...SERVICE_ENV,
     NODE_ENV: 'production',
@@ -49,16 +51,20 @@ export async function startServiceServer(database: Database, databaseUrl: string
   const container = buildContainer(config, database.orm, createLogger(config.LOG_LEVEL));
   container.startWorkers();
 
-  const tenant = new Tenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
-  const apiKey = generateApiKey('sandbox');
-  await container.keys.createTenantWithKeys(tenant, [
-    storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
-  ]);
-  for (const currency of ['USDC', 'USDT'] as const) {
-    const deposit = await container.application.recordDeposit(tenant.id, {
-      currency, amount: FUNDING, blockchain: 'SOLANA', txHash: `bench-funding-${randomUUID()}`,
-    });
-    if (!deposit.ok) throw new Error(`funding the bench tenant failed: ${deposit.message}`);
+  const apiKeys: string[] = [];
+  for (let i = 0; i < tenants; i++) {
+    const tenant = new Tenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
+    const apiKey = generateApiKey('sandbox');
+    apiKeys.push(apiKey);
+    await container.keys.createTenantWithKeys(tenant, [
+      storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
+    ]);
+    for (const currency of ['USDC', 'USDT'] as const) {
+      const deposit = await container.application.recordDeposit(tenant.id, {
+        currency, amount: FUNDING, blockchain: 'SOLANA', txHash: `bench-funding-${randomUUID()}`,
+      });
+      if (!deposit.ok) throw new Error(`funding the bench tenant failed: ${deposit.message}`);
+    }
   }
 
   const server: Server = await new Promise((resolve) => {
@@ -66,7 +72,8 @@ export async function startServiceServer(database: Database, databaseUrl: string
   });
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    apiKey,
+    apiKey: apiKeys[0]!,
+    apiKeys,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

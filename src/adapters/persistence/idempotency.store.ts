@@ -1,6 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IdempotencyLock, IdempotencyRecord, IdempotencyStore } from '../../core/idempotency/idempotency';
 import { IdempotencyKeySchema } from './schemas/outbox.schema';
+import { insertStatement } from './raw-insert';
+
+interface IdempotencyRow {
+  operation: string; fingerprint: string; response_status: number; response_body: unknown; resource_id: string;
+  created_at: Date; expires_at: Date;
+}
+
+const UPSERT = `on conflict (tenant_id, key) do update set operation = excluded.operation, fingerprint = excluded.fingerprint,
+  response_status = excluded.response_status, response_body = excluded.response_body, resource_id = excluded.resource_id,
+  created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 /**
  * Idempotency store (DESIGN.md 6) on PostgreSQL. The in-flight lock is a transaction-scoped
@@ -11,22 +21,28 @@ export class IdempotencyTxStore implements IdempotencyStore {
   constructor(private readonly em: EntityManager) {}
 
   async lock(tenantId: string, key: string): Promise<IdempotencyLock> {
-    const [row] = await this.em.execute<{ locked: boolean }[]>(
+    const [lock] = await this.em.execute<{ locked: boolean }[]>(
       'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
       [`idem:${tenantId}:${key}`],
     );
-    if (!row?.locked) return { kind: 'busy' };
-    const record = await this.em.findOne(
-      IdempotencyKeySchema,
-      { tenantId, key, expiresAt: { $gt: new Date() } },
-      { disableIdentityMap: true },
+    if (!lock?.locked) return { kind: 'busy' };
+    const [row] = await this.em.execute<IdempotencyRow[]>(
+      'select fingerprint, response_status, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where tenant_id = ? and key = ? and expires_at > ?',
+      [tenantId, key, new Date()],
     );
-    return { kind: 'free', record: record ?? undefined };
+    return {
+      kind: 'free',
+      record: row && {
+        tenantId, key, operation: row.operation, fingerprint: row.fingerprint, responseStatus: row.response_status,
+        responseBody: row.response_body, resourceId: row.resource_id, createdAt: row.created_at, expiresAt: row.expires_at,
+      },
+    };
   }
 
   async save(record: IdempotencyRecord): Promise<void> {
     // An expired row may still be there until the purge: replace it.
-    await this.em.upsert(IdempotencyKeySchema, { ...record }, { onConflictFields: ['tenantId', 'key'], onConflictAction: 'merge' });
+    const [sql, values] = insertStatement(this.em, IdempotencyKeySchema, record, UPSERT);
+    await this.em.execute(sql, values);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WEBHOOK_EVENT_TYPES, type OutboxEvent, type OutboxWriter } from '../../core/events/outbox-event';
 import { OutboxEventSchema } from './schemas/outbox.schema';
+import { insertStatement } from './raw-insert';
 
 /**
  * Appends outbox events inside the caller's transaction (DESIGN.md 5, 8) and fans each webhook
@@ -11,16 +12,21 @@ export class OutboxTxWriter implements OutboxWriter {
   constructor(private readonly em: EntityManager) {}
 
   async append(event: OutboxEvent): Promise<void> {
-    await this.em.insert(OutboxEventSchema, { ...event });
-    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return;
+    const [insertEvent, eventValues] = insertStatement(this.em, OutboxEventSchema, event);
+    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) {
+      await this.em.execute(insertEvent, eventValues);
+      return;
+    }
+    // One round trip: the event row, then its deliveries, as one statement.
     await this.em.execute(
-      `insert into webhook_deliveries
+      `with event as (${insertEvent} returning id)
+       insert into webhook_deliveries
          (id, tenant_id, event_id, registration_id, event_type, entity_id, url, status, attempt, next_retry_at, created_at, updated_at)
        select gen_random_uuid(), r.tenant_id, ?, r.id, ?, ?, r.url, 'pending', 0, ?, ?, ?
          from webhook_registrations r
         where r.tenant_id = ? and r.status = 'active' and r.deleted_at is null
           and (r.events = '[]'::jsonb or r.events @> jsonb_build_array(?::text))`,
-      [event.id, event.type, event.entityId, event.createdAt, event.createdAt, event.createdAt, event.tenantId, event.type],
+      [...eventValues, event.id, event.type, event.entityId, event.createdAt, event.createdAt, event.createdAt, event.tenantId, event.type],
     );
   }
 }

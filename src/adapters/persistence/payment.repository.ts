@@ -3,6 +3,7 @@ import { Payment, type PaymentStatus } from '../../core/payments/payment';
 import type { PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
 import { err, ok, type Result } from '../../core/shared/result';
 import { PaymentSchema } from './schemas/payment.schema';
+import { insertStatement } from './raw-insert';
 
 const PATCHABLE: Record<keyof PaymentPatch, string> = {
   status: 'status',
@@ -32,7 +33,7 @@ export class PaymentTxRepository implements PaymentStore {
 
   async insert(payment: Payment): Promise<Result<void, 'duplicate_reference'>> {
     try {
-      await this.em.insert(PaymentSchema, payment);
+      await this.em.execute(...insertStatement(this.em, PaymentSchema, payment));
       return ok(undefined);
     } catch (e) {
       if (e instanceof UniqueConstraintViolationException && e.message.includes('payments_tenant_reference_unique')) {
