@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/http-app';
 import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
+import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
@@ -12,12 +13,14 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
+import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
+import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
 import { sha256Hasher, systemClock, ulidGenerator } from '../adapters/providers/system';
 import { DnsTargetGuard } from '../adapters/providers/target-guard';
 import { UndiciWebhookTransport } from '../adapters/providers/webhook-transport';
 import { PollingWorker } from '../adapters/workers/polling-worker';
-import { createApplication, type Application } from '../core/application';
+import { createApplication, type Application, type ApplicationDeps } from '../core/application';
 import { createAdminApplication, type AdminApplication } from '../core/admin/admin-application';
 import { generateApiKey } from './api-keys';
 import { processDuePayments, type AdvanceDeps } from '../core/payments/advance-payment';
@@ -50,6 +53,8 @@ export interface Container {
 export interface ContainerOverrides {
   readonly clock?: Clock;
   readonly provider?: AdvanceDeps['provider'];
+  readonly accountDirectory?: ApplicationDeps['accounts'];
+  readonly issuerDirectory?: ApplicationDeps['issuers'];
 }
 
 
@@ -62,6 +67,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const uow = new MikroUnitOfWork(em, ids);
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
+  const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
   const secrets = new AesGcmSecretBox(webhookSecretKey(config));
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
   const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
@@ -97,7 +103,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     rates: new CatalogRateSource(catalog),
     quotes: new QuoteMikroRepository(em, true),
     payments,
-    keys,
+    keys: cachedKeys,
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     uow,
@@ -111,10 +117,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     secrets,
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     onDeliveryScheduled: () => webhookWorker.wake(),
+    accounts: overrides.accountDirectory ?? new SandboxAccountDirectory(),
+    issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
+    serviceName: config.SERVICE_NAME,
   });
   const admin = createAdminApplication({
     tenantAdmin: keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
+    onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
   });
   const http = createHttpApp({ app: application, admin, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT });
   return {

@@ -1,5 +1,5 @@
 import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } from './auth/api-key';
-import type { Catalog } from './catalog/catalog';
+import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
 import { getPayment } from './payments/get-payment';
 import type { MoneyOutCommand } from './payments/money-out-rules';
@@ -16,9 +16,14 @@ import {
 } from './webhooks/manage-webhooks';
 import type { WebhookEventEntry, WebhookView } from './webhooks/webhook';
 import type { EventLogQuery } from './webhooks/webhook-ports';
+import { listBanks } from './resolution/list-banks';
+import type { BankAccountResolution, IdentifierResolution, MomoResolution, MomoResolveErrorCode, ResolveErrorCode } from './resolution/resolution';
+import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolveQuery } from './resolution/resolve-bank-account';
+import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQuery } from './resolution/resolve-identifier';
+import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
 
 /** Everything the use cases need from outside the core: ports and settings (DESIGN.md 1). */
-export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps {
+export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
   readonly keys: ApiKeyReader;
@@ -44,6 +49,10 @@ export interface Application {
   deleteWebhook(tenantId: string, webhookId: string): Promise<Result<void, WebhookErrorCode>>;
   listWebhookEvents(tenantId: string, query: EventLogQuery): Promise<Result<{ entries: WebhookEventEntry[]; nextCursor?: string }, WebhookErrorCode>>;
   retryWebhookEvent(tenantId: string, deliveryId: string): Promise<Result<WebhookEventEntry, WebhookErrorCode>>;
+  listBanks(country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
+  resolveMomo(query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
+  resolveBankAccount(query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
+  resolveIdentifier(query: IdentifierResolveQuery): Promise<Result<IdentifierResolution, ResolveErrorCode>>;
 }
 
 /** Binds the use cases to `deps`. */
@@ -65,5 +74,9 @@ export function createApplication(deps: ApplicationDeps): Application {
     deleteWebhook: (tenantId, webhookId) => deleteWebhook(deps, tenantId, webhookId),
     listWebhookEvents: (tenantId, query) => listWebhookEvents(deps, tenantId, query),
     retryWebhookEvent: (tenantId, deliveryId) => retryWebhookEvent(deps, tenantId, deliveryId),
+    listBanks: async (country) => listBanks(deps.catalog, country),
+    resolveMomo: (query) => resolveMomo(deps, query),
+    resolveBankAccount: (query) => resolveBankAccount(deps, query),
+    resolveIdentifier: (query) => resolveIdentifier(deps, query),
   };
 }

@@ -28,13 +28,30 @@ export const catalogSchema = z.strictObject({
     currency: z.enum(FIAT_CURRENCIES),
     methods: z.partialRecord(z.enum(PAYMENT_METHODS), methodOffer),
     banks: z.array(z.strictObject({ bankCode: z.string().min(1), bankName: z.string().min(1) })),
+    dialCode: z.string().regex(/^[1-9]\d{0,2}$/, 'an international dialling code of 1 to 3 digits, no +'),
   })),
+  resolutionBankCodes: z.array(z.string().regex(/^\d{3,6}$/, 'a bank code of 3 to 6 digits')).min(1),
+  walletIssuers: z.array(z.strictObject({
+    key: z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a lower-case key such as issuer_a'),
+    country: z.string().min(1),
+    currency: z.enum([...FIAT_CURRENCIES, ...STABLECOINS]),
+  })).min(1),
 }).superRefine((catalog, ctx) => {
   for (const [code, country] of Object.entries(catalog.countries)) {
     if (country && !catalog.rates[country.currency]) {
       ctx.addIssue({ code: 'custom', message: `country ${code} pays in ${country.currency}, which has no rate` });
     }
   }
+}).superRefine((catalog, ctx) => {
+  // Dialling codes are prefix-free (E.164), so a phone number maps to at most one country.
+  const codes = Object.entries(catalog.countries).map(([country, c]) => [country, c?.dialCode ?? ''] as const);
+  for (const [country, code] of codes) {
+    const clash = codes.find(([other, o]) => other !== country && o.startsWith(code));
+    if (clash) ctx.addIssue({ code: 'custom', message: `dialCode ${code} of ${country} is a prefix of ${clash[0]}'s ${clash[1]}` });
+  }
+  const duplicated = (values: string[]) => values.filter((v, i) => values.indexOf(v) !== i);
+  for (const key of duplicated(catalog.walletIssuers.map((i) => i.key))) ctx.addIssue({ code: 'custom', message: `wallet issuer ${key} is listed twice` });
+  for (const code of duplicated(catalog.resolutionBankCodes)) ctx.addIssue({ code: 'custom', message: `resolution bank code ${code} is listed twice` });
 });
 
 /**

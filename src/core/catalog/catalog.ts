@@ -47,6 +47,18 @@ export interface CountryCorridor {
   readonly currency: FiatCurrency;
   readonly methods: Partial<Record<PaymentMethod, MethodOffer>>;
   readonly banks: readonly BankEntry[];
+  /** International dialling code without `+` (e.g. "254"); maps a phone number to its country (interface 4.3). */
+  readonly dialCode: string;
+}
+
+/** A wallet issuer whose users `POST /id/resolve` resolves (interface 2.8, DESIGN.md 4). */
+export interface WalletIssuer {
+  /** Issuer key as the API spells it, e.g. `issuer_a`. */
+  readonly key: string;
+  /** Country name in full, e.g. "Kenya". */
+  readonly country: string;
+  /** What the issuer's addresses receive: a fiat they auto-convert to (NGN, ZAR, KES) or a stablecoin. */
+  readonly currency: FiatCurrency | Stablecoin;
 }
 
 /** Fee table, all amounts in stablecoin units as decimal strings (DESIGN.md 3). */
@@ -66,6 +78,10 @@ export interface Catalog {
   readonly fees: FeeTable;
   readonly defaultBlockchain: Blockchain;
   readonly rates: Partial<Record<FiatCurrency, Partial<Record<Stablecoin, string>>>>;
+  /** Bank codes `POST /account/resolve` accepts (interface 2.11: the seven resolution bank codes). */
+  readonly resolutionBankCodes: readonly string[];
+  /** Wallet issuers of `POST /id/resolve`, in the interface's order (interface 2.8). */
+  readonly walletIssuers: readonly WalletIssuer[];
 }
 
 /** The corridor of `country`, or undefined when the catalog does not serve it. */

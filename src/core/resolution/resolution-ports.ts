@@ -1,0 +1,48 @@
+import type { CountryCode } from '../catalog/catalog';
+import type { Result } from '../shared/result';
+import type { BankResolutionCurrency, DirectoryErrorCode, WalletNetwork } from './resolution';
+
+/** Merchant account kinds a directory looks up (interface 2.6). */
+export type MerchantType = 'paybill' | 'till';
+
+/** A bank account to look up (interface 4.4), already validated. */
+export interface BankAccountQuery {
+  /** 10 to 16 digits. */
+  readonly accountNumber: string;
+  readonly currency: BankResolutionCurrency;
+  /** One of the catalog's `resolutionBankCodes` (interface 2.11). */
+  readonly bankCode: string;
+}
+
+/**
+ * Port: who knows account holders (DESIGN.md 1, 11): mobile-money networks, merchant registries,
+ * banks. Every call answers `account_not_found` when the account does not exist and
+ * `upstream_unavailable` when the directory cannot be reached; an adapter catches its own
+ * transport faults and returns the latter (a throw is a bug, answered 500).
+ */
+export interface AccountDirectory {
+  /** Registered name of a paybill or till number (6 digits). */
+  merchant(type: MerchantType, accountNumber: string): Promise<Result<{ accountName: string }, DirectoryErrorCode>>;
+  /** Whether `phoneNumber` (digits with country code, no `+`) holds a mobile-money wallet in `country`. */
+  mobileWallet(country: CountryCode, phoneNumber: string): Promise<Result<void, DirectoryErrorCode>>;
+  /** The holder of a bank account. */
+  bankAccount(query: BankAccountQuery): Promise<Result<{ accountId: string; accountName: string }, DirectoryErrorCode>>;
+}
+
+/** A recipient identifier to look up at a wallet issuer (interface 4.5), already validated. */
+export interface IssuerLookup {
+  /** Key of a catalog wallet issuer, e.g. `issuer_a`. */
+  readonly issuer: string;
+  /** Username or wallet id at that issuer, as supplied. */
+  readonly username: string;
+  readonly network: WalletNetwork;
+}
+
+/**
+ * Port: the wallet issuers' directories (DESIGN.md 1, 4). Answers the stablecoin address of a
+ * user on a network: base58 for Solana, `0x` + 40 hex for Base. Same error contract as
+ * AccountDirectory.
+ */
+export interface IssuerDirectory {
+  walletAddress(lookup: IssuerLookup): Promise<Result<{ walletAddress: string }, DirectoryErrorCode>>;
+}
