@@ -15,7 +15,7 @@ import { loadConfig } from '../src/app/config';
 import { buildContainer } from '../src/app/container';
 import type { Database } from '../src/app/database';
 import { createLogger } from '../src/app/logger';
-import { Tenant } from '../src/core/auth/tenant';
+import { newTenant } from '../src/core/auth/tenant';
 
 /** Settings the service runs with here, printed by the benchmark. */
 export const SERVICE_ENV = {
@@ -53,7 +53,7 @@ export async function startServiceServer(database: Database, databaseUrl: string
 
   const apiKeys: string[] = [];
   for (let i = 0; i < tenants; i++) {
-    const tenant = new Tenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
+    const tenant = newTenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
     const apiKey = generateApiKey('sandbox');
     apiKeys.push(apiKey);
     await container.keys.createTenantWithKeys(tenant, [

@@ -1,6 +1,6 @@
 import type { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
 import { lookupOf, type SecretHasher } from '../core/auth/api-key';
-import { Tenant } from '../core/auth/tenant';
+import { newTenant } from '../core/auth/tenant';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import { generateApiKey, storedKey } from './api-keys';
 
@@ -26,7 +26,7 @@ export async function seedSandbox(
   const keyDeps = { ...deps, now };
   const firstStart = (await repo.countTenants()) === 0;
   const tenant = firstStart
-    ? new Tenant({ id: deps.ids.next('ten'), name: 'Sandbox issuer', environment: 'sandbox', createdAt: now })
+    ? newTenant({ id: deps.ids.next('ten'), name: 'Sandbox issuer', environment: 'sandbox', createdAt: now })
     : await repo.oldestTenant();
 
   const issuerKey = configured.sandboxKey ?? (firstStart ? generateApiKey('sandbox') : undefined);

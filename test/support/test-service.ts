@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../src/app/config';
 import { buildContainer, type Container, type ContainerOverrides } from '../../src/app/container';
 import { openDatabase, type Database } from '../../src/app/database';
 import { sha256Hasher } from '../../src/adapters/providers/system';
-import { Tenant } from '../../src/core/auth/tenant';
+import { newTenant } from '../../src/core/auth/tenant';
 
 /** A running service on the test database, listening on a random local port. */
 export interface TestService {
@@ -75,7 +75,7 @@ export async function startTestService(env: Record<string, string> = {}, overrid
     database,
     config,
     async newTenant(funding = '1000000') {
-      const tenant = new Tenant({ id: container.ids.next('ten'), name: `Tenant ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
+      const tenant = newTenant({ id: container.ids.next('ten'), name: `Tenant ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
       const apiKey = generateApiKey('sandbox');
       await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'test', keyDeps())]);
       if (Number(funding) > 0) {

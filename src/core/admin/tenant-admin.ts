@@ -1,5 +1,5 @@
 import { ApiKey, lookupOf, type ApiKeyScope, type SecretHasher } from '../auth/api-key';
-import { Tenant } from '../auth/tenant';
+import { newTenant, type Tenant } from '../auth/tenant';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 
@@ -68,7 +68,7 @@ export async function createTenant(
   input: { name: string; environment?: 'sandbox' | 'live' },
 ): Promise<Result<TenantView, AdminErrorCode>> {
   if (input.name.trim() === '') return err('validation_error', 'name must not be blank', { field: 'name' });
-  const tenant = new Tenant({ id: deps.ids.next('ten'), name: input.name.trim(), environment: input.environment ?? 'sandbox', createdAt: deps.clock.now() });
+  const tenant = newTenant({ id: deps.ids.next('ten'), name: input.name.trim(), environment: input.environment ?? 'sandbox', createdAt: deps.clock.now() });
   await deps.tenantAdmin.createTenant(tenant);
   return ok(toTenantView(tenant));
 }

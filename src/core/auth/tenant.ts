@@ -1,11 +1,38 @@
-/** A tenant: one wallet issuer using the service (DESIGN.md 9). `ten_<ULID>`. */
+/**
+ * A tenant: one wallet issuer using the service (DESIGN.md 9). `ten_<ULID>`. The payout settings
+ * fund legacy payouts (interface 4.1), whose requests name no stablecoin, chain or refund address.
+ */
 export class Tenant {
   id!: string;
   name!: string;
   environment!: 'sandbox' | 'live';
+  /** Stablecoin that funds legacy payouts (USDC or USDT). */
+  payoutSourceCurrency!: 'USDC' | 'USDT';
+  /** Chain of legacy payouts' stablecoin leg (SOLANA or BSC). */
+  payoutBlockchain!: 'SOLANA' | 'BSC';
+  /** Where a failed legacy payout's funds go; null until configured (legacy payouts are refused). */
+  payoutRefundAddress!: string | null;
   createdAt!: Date;
 
   constructor(props: { [K in keyof Tenant]: Tenant[K] }) {
     Object.assign(this, props);
   }
+}
+
+/** Refund address sandbox tenants start with, so legacy payouts work out of the box (a well-formed Solana address). */
+export const SANDBOX_REFUND_ADDRESS = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+
+/**
+ * A new tenant with default payout settings: USDC on SOLANA; sandbox tenants get
+ * SANDBOX_REFUND_ADDRESS, live tenants none until configured.
+ */
+export function newTenant(
+  props: Pick<Tenant, 'id' | 'name' | 'environment' | 'createdAt'> & Partial<Pick<Tenant, 'payoutSourceCurrency' | 'payoutBlockchain' | 'payoutRefundAddress'>>,
+): Tenant {
+  return new Tenant({
+    payoutSourceCurrency: 'USDC',
+    payoutBlockchain: 'SOLANA',
+    payoutRefundAddress: props.environment === 'sandbox' ? SANDBOX_REFUND_ADDRESS : null,
+    ...props,
+  });
 }

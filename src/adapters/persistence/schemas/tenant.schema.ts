@@ -10,6 +10,9 @@ export const TenantSchema = new EntitySchema<Tenant>({
     id: { type: 'string', primary: true, length: 40 },
     name: { type: 'string', length: 200 },
     environment: { type: 'string', length: 10 },
+    payoutSourceCurrency: { type: 'string', length: 4, default: 'USDC' },
+    payoutBlockchain: { type: 'string', length: 10, default: 'SOLANA' },
+    payoutRefundAddress: { type: 'string', length: 64, nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
