@@ -16,7 +16,7 @@ import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-prov
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
-import { sha256Hasher, systemClock, ulidGenerator } from '../adapters/providers/system';
+import { sha256Hasher, systemClock, ulidGenerator, uuidFor } from '../adapters/providers/system';
 import { DnsTargetGuard } from '../adapters/providers/target-guard';
 import { UndiciWebhookTransport } from '../adapters/providers/webhook-transport';
 import { PollingWorker } from '../adapters/workers/polling-worker';
@@ -106,6 +106,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     keys: cachedKeys,
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
+    findTenant: (tenantId) => keys.findTenant(tenantId),
+    uuidFor,
     uow,
     clock,
     ids,

@@ -2,6 +2,7 @@ import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } fr
 import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
 import { getPayment } from './payments/get-payment';
+import { createLegacyPayout, type LegacyPayoutCommand, type LegacyPayoutDeps, type LegacyPayoutErrorCode } from './payments/legacy-payout';
 import type { MoneyOutCommand } from './payments/money-out-rules';
 import type { PaymentReader } from './payments/payment-ports';
 import type { PaymentView } from './payments/payment-view';
@@ -23,7 +24,7 @@ import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQu
 import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
 
 /** Everything the use cases need from outside the core: ports and settings (DESIGN.md 1). */
-export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
+export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
   readonly keys: ApiKeyReader;
@@ -41,6 +42,7 @@ export interface Application {
   getFxQuote(tenantId: string, query: FxQuoteQuery): Promise<Result<Quote, FxQuoteErrorCode>>;
   createMoneyOut(tenantId: string, idempotencyKey: string | undefined, command: MoneyOutCommand): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>>;
   getPayment(tenantId: string, paymentId: string): Promise<Result<PaymentView, 'not_found'>>;
+  createLegacyPayout(tenantId: string, command: LegacyPayoutCommand): Promise<Result<{ transactionId: string; replayed: boolean }, LegacyPayoutErrorCode>>;
   getBalances(tenantId: string): Promise<BalanceView[]>;
   listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
   recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode>>;
@@ -63,6 +65,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     getFxQuote: (tenantId, query) => getFxQuote(deps, tenantId, query),
     createMoneyOut: (tenantId, key, command) => createMoneyOut(deps, tenantId, key, command),
     getPayment: (tenantId, paymentId) => getPayment(deps.payments, tenantId, paymentId),
+    createLegacyPayout: (tenantId, command) => createLegacyPayout(deps, tenantId, command),
     getBalances: (tenantId) => deps.ledger.balances(tenantId),
     listLedgerTransactions: async (tenantId, limit, cursor) => {
       const page = await deps.ledger.transactions(tenantId, limit, cursor);

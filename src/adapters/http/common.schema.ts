@@ -11,6 +11,11 @@ export const ErrorA = z
   })
   .meta({ id: 'ErrorA', description: 'Error shape A (interface part 7)' });
 
+/** Error shape B (interface part 7), used by POST /momo/payout refusals. */
+export const ErrorB = z
+  .object({ error: z.object({ code: z.string() }), message: z.string(), statusCode: z.number().int(), details: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'ErrorB', description: 'Error shape B (interface part 7)' });
+
 /** Error shape D (interface part 7), used by GET /fx/convert. */
 export const ErrorD = z
   .object({ error: z.number().int(), message: z.string(), details: z.record(z.string(), z.unknown()) })

@@ -35,6 +35,11 @@ export function sendShapeA(res: Response, code: ShapeACode, message: string): vo
   res.status(statusCode).json({ statusCode, message, code } satisfies ShapeA);
 }
 
+/** Body of error shape B: `{error: {code}, message, statusCode, details}` (interface part 7; legacy payout). */
+export function sendShapeB(res: Response, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
+  res.status(status).json({ error: { code }, message, statusCode: status, details });
+}
+
 /** Body of error shape D: `{error: <numeric code>, message, details}` (interface part 7; FX). */
 export function sendShapeD(res: Response, status: number, message: string, details: Record<string, unknown> = {}): void {
   res.status(status).json({ error: status, message, details });

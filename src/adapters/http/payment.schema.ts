@@ -51,7 +51,7 @@ export const PaymentResponse = z
     sourceCurrency: z.enum(STABLECOINS),
     amountStablecoin: DecimalString,
     fiatAmount: DecimalString,
-    destinationCurrency: z.enum(MONEY_OUT_CURRENCIES),
+    destinationCurrency: z.enum([...MONEY_OUT_CURRENCIES, 'ETB']).meta({ description: 'ETB only for legacy payouts (POST /momo/payout)' }),
     providerRef: z.string().nullable(),
     reference: z.string().nullable(),
     createdAt: z.iso.datetime(),

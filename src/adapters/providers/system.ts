@@ -12,6 +12,13 @@ export function ulidGenerator(): IdGenerator {
   return { next: (prefix: IdPrefix) => `${prefix}_${ulid()}`, uuid: () => randomUUID() };
 }
 
+/** A stable RFC 4122-shaped uuid (version 8, name-based) from SHA-256 of `text`. */
+export function uuidFor(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 /** SHA-256 hex of a key; keys are 190+ bits of randomness, so a fast hash is the right one. */
 export const sha256Hasher: SecretHasher = {
   hash: (secret) => createHash('sha256').update(secret).digest('hex'),

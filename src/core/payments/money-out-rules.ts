@@ -1,8 +1,8 @@
 import {
-  corridorOf, type Blockchain, type Catalog, type MoneyOutCountry, type MoneyOutCurrency, type PaymentMethod,
+  corridorOf, type Blockchain, type Catalog, type CountryCode, type PaymentMethod,
 } from '../catalog/catalog';
 import type { IssuerFeeOption } from '../quotes/pricing';
-import { Decimal, parseAmount, scaleOf, type Stablecoin } from '../shared/money';
+import { Decimal, parseAmount, scaleOf, type FiatCurrency, type Stablecoin } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 
 /** Field length limits of a money-out, shared by every transport's schema (interface 4.8). */
@@ -20,8 +20,9 @@ export interface MoneyOutCommand {
   /** Fiat amount the recipient receives (JSON number or decimal string), in destinationCurrency. */
   readonly fiatAmount: number | string;
   readonly sourceCurrency: Stablecoin;
-  readonly destinationCurrency: MoneyOutCurrency;
-  readonly country: MoneyOutCountry;
+  /** Any catalog currency: REST money-out narrows it to interface 2.1's nine; the legacy payout adds ETB. */
+  readonly destinationCurrency: FiatCurrency;
+  readonly country: CountryCode;
   readonly blockchain: Blockchain;
   readonly paymentMethod: PaymentMethod;
   readonly accountName: string;

@@ -1,6 +1,6 @@
-import type { Blockchain, CountryCode, MoneyOutCurrency, PaymentMethod } from '../catalog/catalog';
+import type { Blockchain, CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { IssuerFeeOption } from '../quotes/pricing';
-import type { Stablecoin } from '../shared/money';
+import type { FiatCurrency, Stablecoin } from '../shared/money';
 
 /** Payment states (interface part 3). */
 export const PAYMENT_STATUSES = ['initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded'] as const;
@@ -18,7 +18,7 @@ export class Payment {
   status!: PaymentStatus;
   paymentMethod!: PaymentMethod;
   sourceCurrency!: Stablecoin;
-  destinationCurrency!: MoneyOutCurrency;
+  destinationCurrency!: FiatCurrency;
   country!: CountryCode;
   blockchain!: Blockchain;
   amountStablecoin!: string;

@@ -1,0 +1,64 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import type { Application } from '../../core/application';
+import { LEGACY_COUNTRIES, LEGACY_CURRENCIES, LEGACY_DESTINATIONS, type LegacyPayoutErrorCode } from '../../core/payments/legacy-payout';
+import { AmountInput, AUTH_ERRORS, ErrorB } from './common.schema';
+import { sendShapeA, sendShapeB } from './http-errors';
+import { defineRoute, type RouteSpec } from './route';
+
+/** Body of POST /momo/payout (interface 4.1); which fields are required is not shown there: these are. */
+export const LegacyPayoutBody = z
+  .strictObject({
+    amount: AmountInput.meta({ description: 'Amount in local currency' }),
+    destination: z.enum(Object.keys(LEGACY_DESTINATIONS) as [keyof typeof LEGACY_DESTINATIONS]),
+    accountName: z.string().min(1).max(140),
+    accountNumber: z.string().min(1).max(34).meta({
+      description: 'Bank: 10-16 digits. MoMo: phone code and number, no plus sign. Paybill: 1-20 characters. Till: 6 digits.',
+    }),
+    reference: z.string().min(1).max(128).meta({ description: "Wallet issuer's unique reference; repeats with the same body return the same payout" }),
+    currency: z.enum(LEGACY_CURRENCIES),
+    country: z.enum(LEGACY_COUNTRIES),
+    businessNumber: z.string().meta({ description: 'Only for Paybill: 6 digits' }).optional(),
+    code: z.string().min(1).max(20).meta({ description: 'Operator or bank code valid for the country' }),
+  })
+  .meta({ id: 'LegacyPayoutRequest' });
+
+/** Shape B status per refusal (DESIGN.md 7); validation failures stay shape A. Exhaustive by type. */
+const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_error'>, { status: number; code: string }> = {
+  unsupported_corridor: { status: 422, code: 'unsupported_corridor' },
+  insufficient_balance: { status: 422, code: 'insufficient_balance' },
+  quote_expired: { status: 422, code: 'quote_expired' },
+  tenant_not_configured: { status: 422, code: 'tenant_not_configured' },
+  duplicate_reference: { status: 409, code: 'duplicate_reference' },
+  idempotency_key_reused: { status: 409, code: 'duplicate_reference' },
+  idempotency_key_in_use: { status: 409, code: 'payout_in_progress' },
+  provider_unavailable: { status: 503, code: 'provider_unavailable' },
+};
+
+/** Route of the legacy payout (interface 4.1, 2.2). */
+export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[] {
+  return [
+    defineRoute<z.infer<typeof LegacyPayoutBody>>({
+      method: 'post', path: '/momo/payout', operationId: 'legacyPayout', tags: ['Payments'], auth: 'issuer',
+      summary: 'Legacy payout: creates a payment (see GET /v1/payments/{id}) funded with the tenant\'s payout settings',
+      body: LegacyPayoutBody,
+      responses: {
+        '200': { description: 'Accepted; transactionId is the payment id', schema: z.object({ success: z.boolean(), transactionId: z.string() }).meta({ id: 'LegacyPayoutResult' }) },
+        ...AUTH_ERRORS,
+        '409': { description: 'The reference was used with another body (shape B)', schema: ErrorB },
+        '422': { description: 'Payout refused (shape B)', schema: ErrorB },
+        '503': { description: 'Provider unavailable (shape B)', schema: ErrorB },
+      },
+      handler: async (req, res: Response) => {
+        const result = await app.createLegacyPayout(req.principal?.tenantId ?? '', req.body);
+        if (!result.ok) {
+          if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message);
+          const mapped = LEGACY_ERRORS[result.code];
+          return sendShapeB(res, mapped.status, mapped.code, result.message);
+        }
+        if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
+        res.json({ success: true, transactionId: result.value.transactionId });
+      },
+    }),
+  ];
+}
