@@ -5,6 +5,8 @@ import { createHttpApp } from '../adapters/http/http-app';
 import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
+import { TransferRequestRepository } from '../adapters/persistence/transfer-request.repository';
+import { HmacLinkSigner } from '../adapters/providers/link-signer';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
@@ -68,7 +70,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
-  const secrets = new AesGcmSecretBox(webhookSecretKey(config));
+  const secretKey = webhookSecretKey(config);
+  const secrets = new AesGcmSecretBox(secretKey);
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
   const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
@@ -107,6 +110,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     findTenant: (tenantId) => keys.findTenant(tenantId),
+    transfers: new TransferRequestRepository(em),
+    linkSigner: new HmacLinkSigner(secretKey),
+    transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
     uuidFor,
     uow,
     clock,

@@ -2,6 +2,8 @@ import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } fr
 import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
 import { getPayment } from './payments/get-payment';
+import { createTransferRequest, getTransferRequest, type TransferDeps, type TransferErrorCode, type TransferRequestCommand } from './transfers/create-transfer-request';
+import type { TransferRequestView } from './transfers/transfer-request';
 import { createLegacyPayout, type LegacyPayoutCommand, type LegacyPayoutDeps, type LegacyPayoutErrorCode } from './payments/legacy-payout';
 import type { MoneyOutCommand } from './payments/money-out-rules';
 import type { PaymentReader } from './payments/payment-ports';
@@ -24,7 +26,7 @@ import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQu
 import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
 
 /** Everything the use cases need from outside the core: ports and settings (DESIGN.md 1). */
-export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
+export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
   readonly keys: ApiKeyReader;
@@ -42,6 +44,8 @@ export interface Application {
   getFxQuote(tenantId: string, query: FxQuoteQuery): Promise<Result<Quote, FxQuoteErrorCode>>;
   createMoneyOut(tenantId: string, idempotencyKey: string | undefined, command: MoneyOutCommand): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>>;
   getPayment(tenantId: string, paymentId: string): Promise<Result<PaymentView, 'not_found'>>;
+  createTransferRequest(tenantId: string, command: TransferRequestCommand): Promise<Result<{ link: string }, TransferErrorCode>>;
+  getTransferRequest(tenantId: string, reference: string): Promise<Result<TransferRequestView, TransferErrorCode>>;
   createLegacyPayout(tenantId: string, command: LegacyPayoutCommand): Promise<Result<{ transactionId: string; replayed: boolean }, LegacyPayoutErrorCode>>;
   getBalances(tenantId: string): Promise<BalanceView[]>;
   listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
@@ -65,6 +69,8 @@ export function createApplication(deps: ApplicationDeps): Application {
     getFxQuote: (tenantId, query) => getFxQuote(deps, tenantId, query),
     createMoneyOut: (tenantId, key, command) => createMoneyOut(deps, tenantId, key, command),
     getPayment: (tenantId, paymentId) => getPayment(deps.payments, tenantId, paymentId),
+    createTransferRequest: (tenantId, command) => createTransferRequest(deps, tenantId, command),
+    getTransferRequest: (tenantId, reference) => getTransferRequest(deps, tenantId, reference),
     createLegacyPayout: (tenantId, command) => createLegacyPayout(deps, tenantId, command),
     getBalances: (tenantId) => deps.ledger.balances(tenantId),
     listLedgerTransactions: async (tenantId, limit, cursor) => {

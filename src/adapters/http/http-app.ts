@@ -13,6 +13,7 @@ import { webhookRoutes } from './webhook.routes';
 import { balanceRoutes } from './balance.routes';
 import { adminRoutes } from './admin.routes';
 import { legacyPayoutRoutes } from './legacy-payout.routes';
+import { transferRequestRoutes } from './transfer-request.routes';
 import { resolutionRoutes } from './resolution.routes';
 import type { AdminApplication } from '../../core/admin/admin-application';
 import { expressPath, type RouteSpec } from './route';
@@ -29,7 +30,7 @@ export interface HttpAppDeps {
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
-  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...adminRoutes(deps.admin)];
+  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...adminRoutes(deps.admin)];
 }
 
 /**

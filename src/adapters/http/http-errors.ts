@@ -48,6 +48,8 @@ export function sendShapeD(res: Response, status: number, message: string, detai
 /** Codes of error shape C (DESIGN.md 7: the resolve and transfer-request endpoints), each with its HTTP status. */
 export const SHAPE_C_STATUS = {
   account_not_found: 404,
+  not_found: 404,
+  duplicate_reference: 409,
   upstream_unavailable: 502,
 } as const;
 export type ShapeCCode = keyof typeof SHAPE_C_STATUS;

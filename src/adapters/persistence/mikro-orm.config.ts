@@ -7,10 +7,12 @@ import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import { IdempotencyKeySchema, OutboxEventSchema } from './schemas/outbox.schema';
 import { WebhookDeliverySchema, WebhookRegistrationSchema } from './schemas/webhook.schema';
 import { LedgerAccountSchema, LedgerEntrySchema, LedgerTransactionSchema } from './schemas/ledger.schema';
+import { TransferRequestSchema } from './schemas/transfer-request.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
-  WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema];
+  WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema,
+  TransferRequestSchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

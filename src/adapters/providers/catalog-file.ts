@@ -31,6 +31,12 @@ export const catalogSchema = z.strictObject({
     dialCode: z.string().regex(/^[1-9]\d{0,2}$/, 'an international dialling code of 1 to 3 digits, no +'),
   })),
   resolutionBankCodes: z.array(z.string().regex(/^\d{3,6}$/, 'a bank code of 3 to 6 digits')).min(1),
+  paymentProcessors: z.array(z.string().regex(/^[A-Z0-9_]{2,32}$/)).min(1),
+  acquirers: z.array(z.strictObject({
+    key: z.string().regex(/^[A-Z0-9_]{2,32}$/),
+    name: z.string().min(1),
+    deeplinkTemplate: z.string().includes('{token}', { message: 'must contain {token}' }),
+  })).min(1),
   walletIssuers: z.array(z.strictObject({
     key: z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a lower-case key such as issuer_a'),
     country: z.string().min(1),

@@ -73,6 +73,13 @@ export interface FeeTable {
  * The corridor catalog (DESIGN.md 4): reference data loaded from a validated data file at boot.
  * Reference rates are units of fiat per 1 stablecoin, decimal strings.
  */
+/** A card/merchant acquirer that carries out transfer requests (interface 4.2). `{token}` in the template is replaced by a signed token. */
+export interface Acquirer {
+  readonly key: string;
+  readonly name: string;
+  readonly deeplinkTemplate: string;
+}
+
 export interface Catalog {
   readonly countries: Partial<Record<CountryCode, CountryCorridor>>;
   readonly fees: FeeTable;
@@ -82,6 +89,10 @@ export interface Catalog {
   readonly resolutionBankCodes: readonly string[];
   /** Wallet issuers of `POST /id/resolve`, in the interface's order (interface 2.8). */
   readonly walletIssuers: readonly WalletIssuer[];
+  /** Acquirers of transfer requests (interface 4.2: <ACQ_1> to <ACQ_3>). */
+  readonly acquirers: readonly Acquirer[];
+  /** The payment processor values of transfer requests (interface 4.2: a single value). */
+  readonly paymentProcessors: readonly string[];
 }
 
 /** The corridor of `country`, or undefined when the catalog does not serve it. */
