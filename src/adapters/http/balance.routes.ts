@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { ACCOUNT_KINDS } from '../../core/ledger/ledger';
@@ -6,6 +5,7 @@ import { STABLECOINS } from '../../core/shared/money';
 import { AUTH_ERRORS, DecimalString } from './common.schema';
 import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
+import { nextPageLink, PageQuery } from './pagination';
 
 const Balance = z
   .object({ currency: z.enum(STABLECOINS), available: DecimalString, held: DecimalString, inTransit: DecimalString })
@@ -25,16 +25,9 @@ const LedgerTransaction = z
   })
   .meta({ id: 'LedgerTransaction' });
 
-const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
-});
 
 const tenantOf = (principal: { tenantId: string | null } | undefined) => principal?.tenantId ?? '';
 
-function nextLink(req: Request, limit: number, cursor: string): string {
-  return `<${req.path}?${new URLSearchParams({ limit: String(limit), cursor }).toString()}>; rel="next"`;
-}
 
 /** Routes of the Balances tag (DESIGN.md 10). */
 export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
@@ -53,7 +46,7 @@ export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
       handler: async (req, res) => {
         const result = await app.listLedgerTransactions(tenantOf(req.principal), req.query.limit, req.query.cursor);
         if (!result.ok) return sendShapeA(res, result.code, result.message);
-        if (result.value.nextCursor) res.set('Link', nextLink(req.raw, req.query.limit, result.value.nextCursor));
+        if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);
       },
     }),

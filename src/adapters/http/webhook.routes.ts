@@ -1,10 +1,11 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
 import type { WebhookErrorCode } from '../../core/webhooks/manage-webhooks';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { sendShapeA, type ShapeACode } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
+import { nextPageLink } from './pagination';
 import {
   RegisteredWebhookResponse, RegisterWebhookBody, WebhookEventEntryResponse, WebhookEventIdParams, WebhookEventsQuery,
   WebhookIdParams, WebhookListItem,
@@ -16,12 +17,6 @@ const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = { validation_error:
 const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
 const tenantOf = (principal: { tenantId: string | null } | undefined) => principal?.tenantId ?? '';
 
-/** `Link: <...>; rel="next"` for the event log's next page, keeping the caller's filters. */
-function nextLink(req: Request, query: z.infer<typeof WebhookEventsQuery>, cursor: string): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries({ ...query, cursor })) if (value !== undefined) params.set(key, String(value));
-  return `<${req.baseUrl}${req.path}?${params.toString()}>; rel="next"`;
-}
 
 /** Routes of the Webhooks tag (interface 4.10, 4.11; DESIGN.md 8). */
 export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
@@ -62,7 +57,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       handler: async (req, res) => {
         const result = await app.listWebhookEvents(tenantOf(req.principal), req.query);
         if (!result.ok) return fail(res, result);
-        if (result.value.nextCursor) res.set('Link', nextLink(req.raw, req.query, result.value.nextCursor));
+        if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);
       },
     }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
 import { DELIVERY_STATUSES } from '../../core/webhooks/webhook';
+import { PageQuery } from './pagination';
 
 /** Body of POST /v1/webhooks/register (interface 4.10). */
 export const RegisterWebhookBody = z
@@ -51,9 +52,7 @@ export const WebhookEventEntryResponse = z
   .meta({ id: 'WebhookEvent' });
 
 /** Query of GET /v1/webhooks/events (DESIGN.md 8). */
-export const WebhookEventsQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional().meta({ description: 'From the Link rel="next" header of the previous page' }),
+export const WebhookEventsQuery = PageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
   eventType: z.string().max(64).optional(),
   entityId: z.string().max(64).optional(),

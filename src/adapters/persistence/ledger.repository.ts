@@ -3,6 +3,7 @@ import { ACCOUNT_KINDS, type BalanceView, type LedgerReader, type LedgerStore, t
 import type { IdGenerator } from '../../core/shared/clock';
 import { formatAmount, STABLECOINS, type Stablecoin } from '../../core/shared/money';
 import { LedgerAccountSchema } from './schemas/ledger.schema';
+import { decodeCursor, encodeCursor } from './keyset-cursor';
 
 /**
  * Posts a transfer as ONE statement (DESIGN.md 10): debit (conditional on funds when asked), credit,
@@ -85,11 +86,10 @@ export class LedgerReadRepository implements LedgerReader {
     const params: unknown[] = [tenantId];
     let after = '';
     if (cursor) {
-      const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-      const when = new Date(at ?? '');
-      if (!id?.startsWith('ldg_') || Number.isNaN(when.getTime())) return 'bad_cursor' as const;
+      const decoded = decodeCursor(cursor, /^ldg_[0-9A-Z]{26}$/);
+      if (!decoded) return 'bad_cursor' as const;
       after = 'and (created_at, id) < (?, ?)';
-      params.push(when, id);
+      params.push(...decoded);
     }
     const rows = await this.em.fork().execute<TxRow[]>(
       `select * from ledger_transactions where tenant_id = ? ${after} order by created_at desc, id desc limit ?`,
@@ -102,7 +102,7 @@ export class LedgerReadRepository implements LedgerReader {
         id: r.id, kind: r.kind, currency: r.currency, amount: formatAmount(r.amount, r.currency), from: r.from_kind, to: r.to_kind,
         paymentId: r.payment_id, txHash: r.external_ref, createdAt: new Date(r.created_at).toISOString(),
       })),
-      ...(rows.length > limit && last ? { nextCursor: Buffer.from(`${new Date(last.created_at).toISOString()}|${last.id}`).toString('base64url') } : {}),
+      ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}),
     };
   }
 }

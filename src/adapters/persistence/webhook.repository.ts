@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveryStatus, WebhookEventEntry, WebhookRegistration } from '../../core/webhooks/webhook';
 import type { EventLogQuery, WebhookRepository } from '../../core/webhooks/webhook-ports';
 import { WebhookRegistrationSchema } from './schemas/webhook.schema';
+import { decodeCursor, encodeCursor } from './keyset-cursor';
 
 interface DeliveryDbRow {
   id: string; event_id: string; event_type: string; entity_id: string; registration_id: string; url: string;
@@ -18,16 +19,6 @@ export function toEntry(row: DeliveryDbRow): WebhookEventEntry {
   };
 }
 
-/** Cursor = base64url of "<created_at ISO>|<id>" of the last entry shown. */
-function encodeCursor(row: DeliveryDbRow): string {
-  return Buffer.from(`${new Date(row.created_at).toISOString()}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [Date, string] | undefined {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const when = new Date(at ?? '');
-  return id && /^[0-9a-f-]{36}$/.test(id) && !Number.isNaN(when.getTime()) ? [when, id] : undefined;
-}
 
 /** Registrations and the event log on PostgreSQL (WebhookRepository port), always tenant-scoped. */
 export class WebhookMikroRepository implements WebhookRepository {
@@ -58,7 +49,7 @@ export class WebhookMikroRepository implements WebhookRepository {
     if (query.eventType) { where.push('event_type = ?'); params.push(query.eventType); }
     if (query.entityId) { where.push('entity_id = ?'); params.push(query.entityId); }
     if (query.cursor) {
-      const cursor = decodeCursor(query.cursor);
+      const cursor = decodeCursor(query.cursor, /^[0-9a-f-]{36}$/);
       if (!cursor) return 'bad_cursor' as const;
       where.push('(created_at, id) < (?, ?)');
       params.push(...cursor);
@@ -69,7 +60,7 @@ export class WebhookMikroRepository implements WebhookRepository {
     );
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
-    return { entries: page.map(toEntry), ...(rows.length > query.limit && last ? { nextCursor: encodeCursor(last) } : {}) };
+    return { entries: page.map(toEntry), ...(rows.length > query.limit && last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}) };
   }
 
   async retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined> {
