@@ -80,7 +80,7 @@ function parse(schema: z.ZodType | undefined, input: unknown, where: string, res
     .slice(0, 5)
     .map((issue) => `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`)
     .join('; ');
-  sendShapeA(res, 'validation_error', `Invalid request ${where === 'body' && input === undefined ? 'body: a JSON object is required' : detail}`);
+  sendShapeA(res, 'validation_error', where === 'body' && input === undefined ? 'Invalid request: a JSON object body is required' : `Invalid request: ${detail}`);
   return INVALID;
 }
 
