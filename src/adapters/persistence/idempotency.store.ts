@@ -40,10 +40,13 @@ export class IdempotencyTxStore implements IdempotencyStore {
   }
 
   async save(record: IdempotencyRecord): Promise<void> {
-    // An expired row may still be there until the purge: replace it.
-    const [sql, values] = insertStatement(this.em, IdempotencyKeySchema, record, UPSERT);
-    await this.em.execute(sql, values);
+    await this.em.execute(...idempotencySaveStatement(this.em, record));
   }
+}
+
+/** The statement that stores `record`; an expired row may still be there until the purge, so it replaces it. */
+export function idempotencySaveStatement(em: EntityManager, record: IdempotencyRecord): [string, unknown[]] {
+  return insertStatement(em, IdempotencyKeySchema, record, UPSERT);
 }
 
 /** Deletes idempotency records past their expiry; returns how many were removed. */

@@ -35,23 +35,31 @@ export class LedgerTxStore implements LedgerStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
   async post(t: Transfer): Promise<'posted' | 'insufficient_funds' | 'duplicate'> {
-    const a = t.amount;
-    const requireFunds = t.requireFunds === true;
     try {
-      const rows = await this.em.execute<unknown[]>(POST_SQL, [
-        a, t.at, t.tenantId, t.currency, t.from, requireFunds, a,
-        a, t.at, t.tenantId, t.currency, t.to,
-        this.ids.next('ldg'), t.tenantId, t.currency, t.kind, a, t.from, t.to, t.paymentId ?? null, t.externalRef ?? null, t.at,
-        a, t.at, a, t.at,
-      ]);
-      if (rows.length === 2) return 'posted';
-      if (requireFunds) return 'insufficient_funds';
-      throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
+      return postOutcome(t, await this.em.execute<unknown[]>(...ledgerPostStatement(t, this.ids)));
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) return 'duplicate';
       throw error;
     }
   }
+}
+
+/** The one statement that posts `t` (POST_SQL with its parameters). */
+export function ledgerPostStatement(t: Transfer, ids: IdGenerator): [string, unknown[]] {
+  const a = t.amount;
+  return [POST_SQL, [
+    a, t.at, t.tenantId, t.currency, t.from, t.requireFunds === true, a,
+    a, t.at, t.tenantId, t.currency, t.to,
+    ids.next('ldg'), t.tenantId, t.currency, t.kind, a, t.from, t.to, t.paymentId ?? null, t.externalRef ?? null, t.at,
+    a, t.at, a, t.at,
+  ]];
+}
+
+/** What the rows returned by ledgerPostStatement mean: two entries written, or a refused debit. */
+export function postOutcome(t: Transfer, rows: unknown[]): 'posted' | 'insufficient_funds' {
+  if (rows.length === 2) return 'posted';
+  if (t.requireFunds) return 'insufficient_funds';
+  throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
 }
 
 /** Creates the ledger accounts of a new tenant, all at zero, for every stablecoin. */

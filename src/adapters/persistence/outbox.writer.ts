@@ -12,13 +12,15 @@ export class OutboxTxWriter implements OutboxWriter {
   constructor(private readonly em: EntityManager) {}
 
   async append(event: OutboxEvent): Promise<void> {
-    const [insertEvent, eventValues] = insertStatement(this.em, OutboxEventSchema, event);
-    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) {
-      await this.em.execute(insertEvent, eventValues);
-      return;
-    }
-    // One round trip: the event row, then its deliveries, as one statement.
-    await this.em.execute(
+    await this.em.execute(...outboxStatement(this.em, event));
+  }
+}
+
+/** The statement that writes `event` and, for webhook types, its delivery rows: one round trip. */
+export function outboxStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
+  const [insertEvent, eventValues] = insertStatement(em, OutboxEventSchema, event);
+  if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return [insertEvent, eventValues];
+  return [
       `with event as (${insertEvent} returning id)
        insert into webhook_deliveries
          (id, tenant_id, event_id, registration_id, event_type, entity_id, url, status, attempt, next_retry_at, created_at, updated_at)
@@ -27,6 +29,5 @@ export class OutboxTxWriter implements OutboxWriter {
         where r.tenant_id = ? and r.status = 'active' and r.deleted_at is null
           and (r.events = '[]'::jsonb or r.events @> jsonb_build_array(?::text))`,
       [...eventValues, event.id, event.type, event.entityId, event.createdAt, event.createdAt, event.createdAt, event.tenantId, event.type],
-    );
-  }
+  ];
 }

@@ -1,7 +1,10 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Payment, type PaymentStatus } from '../../core/payments/payment';
-import type { PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
-import { err, ok, type Result } from '../../core/shared/result';
+import type { NewPaymentWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
+import type { IdGenerator } from '../../core/shared/clock';
+import { idempotencySaveStatement } from './idempotency.store';
+import { ledgerPostStatement, postOutcome } from './ledger.repository';
+import { outboxStatement } from './outbox.writer';
 import { PaymentSchema } from './schemas/payment.schema';
 import { insertStatement } from './raw-insert';
 
@@ -29,16 +32,23 @@ export class PaymentReadRepository implements PaymentReader {
 
 /** Payment writes inside one transaction (PaymentStore port); `em` is the transaction's manager. */
 export class PaymentTxRepository implements PaymentStore {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
-  async insert(payment: Payment): Promise<Result<void, 'duplicate_reference'>> {
+  async create(write: NewPaymentWrite): Promise<'created' | 'duplicate_reference' | 'insufficient_funds'> {
+    // Four statements sent as one simple query: one round trip, one socket write. Each runs
+    // after the previous one; the ledger hold, which locks the tenant's balance row, is last.
+    const platform = this.em.getPlatform();
+    const statements = [
+      insertStatement(this.em, PaymentSchema, write.payment),
+      outboxStatement(this.em, write.event),
+      idempotencySaveStatement(this.em, write.idempotency),
+      ledgerPostStatement(write.hold, this.ids),
+    ].map(([sql, params]) => platform.formatQuery(sql, params));
     try {
-      await this.em.execute(...insertStatement(this.em, PaymentSchema, payment));
-      return ok(undefined);
+      const results = await this.em.execute<unknown[][]>(statements.join(';\n'));
+      return postOutcome(write.hold, results[results.length - 1] ?? []) === 'posted' ? 'created' : 'insufficient_funds';
     } catch (e) {
-      if (e instanceof UniqueConstraintViolationException && e.message.includes('payments_tenant_reference_unique')) {
-        return err('duplicate_reference', `A payment with reference ${payment.reference} already exists`);
-      }
+      if (e instanceof UniqueConstraintViolationException && e.message.includes('payments_tenant_reference_unique')) return 'duplicate_reference';
       throw e;
     }
   }

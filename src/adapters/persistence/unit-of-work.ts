@@ -31,7 +31,7 @@ export class MikroUnitOfWork implements UnitOfWork {
 
 function contextFor(em: EntityManager, ids: IdGenerator): TransactionContext {
   return {
-    payments: new PaymentTxRepository(em),
+    payments: new PaymentTxRepository(em, ids),
     idempotency: new IdempotencyTxStore(em),
     quotes: new QuoteMikroRepository(em),
     outbox: new OutboxTxWriter(em),

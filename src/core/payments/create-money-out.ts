@@ -135,22 +135,22 @@ async function insertPayment(
     createdAt: now,
     updatedAt: now,
   });
-  const inserted = await tx.payments.insert(payment);
-  if (!inserted.ok) return inserted;
   const view = toPaymentView(payment);
-  await tx.outbox.append({
-    id: deps.ids.uuid(), tenantId, type: 'payment.initiated', entityId: payment.id, payload: { ...view }, createdAt: now,
+  const written = await tx.payments.create({
+    payment,
+    event: { id: deps.ids.uuid(), tenantId, type: 'payment.initiated', entityId: payment.id, payload: { ...view }, createdAt: now },
+    idempotency: {
+      tenantId, key, operation: OPERATION, fingerprint, responseStatus: CREATED, responseBody: view,
+      resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
+    },
+    // Last, so the tenant's hot balance row stays locked only from here to commit (DESIGN.md 10).
+    hold: {
+      tenantId, currency: payment.sourceCurrency, amount: payment.amountStablecoin, ...HOLD_MOVE,
+      paymentId: payment.id, requireFunds: true, at: now,
+    },
   });
-  await tx.idempotency.save({
-    tenantId, key, operation: OPERATION, fingerprint, responseStatus: CREATED, responseBody: view,
-    resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
-  });
-  // Last, so the tenant's hot balance row stays locked only from here to commit (DESIGN.md 10).
-  const hold = await tx.ledger.post({
-    tenantId, currency: payment.sourceCurrency, amount: payment.amountStablecoin, ...HOLD_MOVE,
-    paymentId: payment.id, requireFunds: true, at: now,
-  });
-  if (hold !== 'posted') {
+  if (written === 'duplicate_reference') return err('duplicate_reference', `A payment with reference ${payment.reference} already exists`);
+  if (written === 'insufficient_funds') {
     return err('insufficient_balance', `Available ${payment.sourceCurrency} balance does not cover ${payment.amountStablecoin}`);
   }
   return ok({ payment: view, status: CREATED, replayed: false });

@@ -1,5 +1,16 @@
-import type { Result } from '../shared/result';
+import type { OutboxEvent } from '../events/outbox-event';
+import type { IdempotencyRecord } from '../idempotency/idempotency';
+import type { Transfer } from '../ledger/ledger';
 import type { Payment, PaymentStatus } from './payment';
+
+/** Everything a new payment writes (DESIGN.md 5, 6, 10): the row, its event, the response under its key, the hold. */
+export interface NewPaymentWrite {
+  readonly payment: Payment;
+  readonly event: OutboxEvent;
+  readonly idempotency: IdempotencyRecord;
+  /** Posted last: it locks the tenant's balance row until commit. Must require funds. */
+  readonly hold: Transfer;
+}
 
 /** Columns a move or a reschedule may change. */
 export type PaymentPatch = Partial<
@@ -15,8 +26,12 @@ export interface PaymentReader {
 
 /** Port: payment writes inside a unit of work. */
 export interface PaymentStore {
-  /** Inserts a new payment. Errors: `duplicate_reference` when the tenant already used the reference. */
-  insert(payment: Payment): Promise<Result<void, 'duplicate_reference'>>;
+  /**
+   * Writes a new payment with its outbox event, idempotency record and balance hold, in the
+   * caller's transaction and in one round trip. `duplicate_reference` when the tenant already
+   * used the reference; `insufficient_funds` when the hold does not fit (the caller rolls back).
+   */
+  create(write: NewPaymentWrite): Promise<'created' | 'duplicate_reference' | 'insufficient_funds'>;
   /**
    * Applies `patch` only while the payment is still in `expectedStatus` (optimistic guard, so a
    * provider result delivered twice is applied once). Returns the updated payment, or undefined
