@@ -1,0 +1,99 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
+import { PaymentQueueRepository } from '../../src/adapters/persistence/payment.repository';
+import { MikroUnitOfWork } from '../../src/adapters/persistence/unit-of-work';
+import { ulidGenerator } from '../../src/adapters/providers/system';
+import { Payment } from '../../src/core/payments/payment';
+import { ok, err } from '../../src/core/shared/result';
+
+/** Repositories and the idempotency store against the real database, without HTTP. */
+describe('persistence', () => {
+  let orm: MikroORM;
+  const ids = ulidGenerator();
+  beforeAll(async () => {
+    orm = await MikroORM.init(ormOptions(process.env.TEST_DATABASE_URL!, 6));
+  });
+  afterAll(() => orm.close(true));
+
+  const uow = () => new MikroUnitOfWork(orm.em, ids);
+  const record = (tenantId: string, key: string, expiresAt: Date) => ({
+    tenantId, key, operation: 'moneyout', fingerprint: 'f1', responseStatus: 201, responseBody: { id: 'pay_x', b: 2, a: 1 },
+    resourceId: 'pay_x', createdAt: new Date(), expiresAt,
+  });
+
+  it('idempotency: a key held by an open transaction is busy; after commit its record is visible, key order kept', async () => {
+    const tenantId = `ten_${randomUUID()}`;
+    const key = randomUUID();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let busyDuringHold: string | undefined;
+    const first = uow().transact(async (tx) => {
+      expect((await tx.idempotency.lock(tenantId, key)).kind).toBe('free');
+      await tx.idempotency.save(record(tenantId, key, new Date(Date.now() + 60_000)));
+      await held;
+      return ok(undefined);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    await uow().transact(async (tx) => {
+      busyDuringHold = (await tx.idempotency.lock(tenantId, key)).kind;
+      return ok(undefined);
+    });
+    release();
+    await first;
+    expect(busyDuringHold).toBe('busy');
+    await uow().transact(async (tx) => {
+      const lock = await tx.idempotency.lock(tenantId, key);
+      expect(lock.kind === 'free' && lock.record?.fingerprint).toBe('f1');
+      expect(lock.kind === 'free' && JSON.stringify(lock.record?.responseBody)).toBe('{"id":"pay_x","b":2,"a":1}');
+      return ok(undefined);
+    });
+  });
+
+  it('idempotency: an expired record is ignored and replaced; an error result rolls back', async () => {
+    const tenantId = `ten_${randomUUID()}`;
+    const key = randomUUID();
+    await uow().transact(async (tx) => {
+      await tx.idempotency.save(record(tenantId, key, new Date(Date.now() - 1000)));
+      return ok(undefined);
+    });
+    const rolledBack = await uow().transact(async (tx) => {
+      const lock = await tx.idempotency.lock(tenantId, key);
+      expect(lock).toEqual({ kind: 'free', record: undefined });
+      await tx.idempotency.save({ ...record(tenantId, key, new Date(Date.now() + 60_000)), fingerprint: 'f2' });
+      return err('validation_error', 'changed our mind');
+    });
+    expect(rolledBack.ok).toBe(false);
+    const [row] = await orm.em.fork().getConnection().execute('select fingerprint from idempotency_keys where tenant_id = ? and key = ?', [tenantId, key]);
+    expect(row!.fingerprint).toBe('f1');
+  });
+
+  it('payment queue: concurrent claims never take the same payment, and a lease hides a claimed one', async () => {
+    const tenantId = `ten_${randomUUID()}`;
+    const now = new Date();
+    const payments = Array.from({ length: 20 }, (_, i) => new Payment({
+      id: ids.next('pay'), tenantId, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', destinationCurrency: 'KES',
+      country: 'KE', blockchain: 'SOLANA', amountStablecoin: '1', fiatAmount: '100', exchangeRate: '100', payoutFee: '0',
+      accountName: 'a', accountNumber: '254700000000', paymentCode: 'MPESA', businessNumber: null, reference: `r${i}-${randomUUID()}`,
+      refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, failureReason: null,
+      nextActionAt: new Date(now.getTime() - 1000), attempts: 0, acceptedAt: null, createdAt: now, updatedAt: now,
+    }));
+    await orm.em.fork().insertMany('Payment', payments);
+    const queue = new PaymentQueueRepository(orm.em);
+    const lease = new Date(now.getTime() + 60_000);
+    const claims = await Promise.all([1, 2, 3, 4].map(() => queue.claimDue(now, 50, lease)));
+    const mine = claims.flat().filter((p) => p.tenantId === tenantId);
+    expect(mine).toHaveLength(20);
+    expect(new Set(mine.map((p) => p.id)).size).toBe(20);
+    expect(mine.every((p) => p.attempts === 1 && p.nextActionAt?.getTime() === lease.getTime())).toBe(true);
+    expect((await queue.claimDue(now, 50, lease)).filter((p) => p.tenantId === tenantId)).toHaveLength(0);
+    const afterLease = await queue.claimDue(new Date(lease.getTime() + 1), 100, new Date(lease.getTime() + 60_000));
+    expect(afterLease.filter((p) => p.tenantId === tenantId)).toHaveLength(20);
+  });
+
+  it('payment store: a guarded update applies only from the expected status', async () => {
+    const [payment] = await orm.em.fork().getConnection().execute("select id from payments where status = 'initiated' limit 1");
+    const moved = await uow().transact(async (tx) => ok(await tx.payments.update(payment!.id, 'provider_accepted', { failureReason: 'x' })));
+    expect(moved.ok && moved.value).toBeUndefined();
+  });
+});
