@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import path from 'node:path';
-import { purgeExpiredIdempotencyKeys } from '../adapters/persistence/idempotency.store';
+import { purgeExpired } from '../adapters/workers/purge';
 import { sha256Hasher } from '../adapters/providers/system';
 import { loadConfig } from './config';
 import { buildContainer } from './container';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
 
   container.startWorkers();
   const purge = setInterval(() => {
-    purgeExpiredIdempotencyKeys(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'idempotency purge failed'));
+    purgeExpired(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'purge failed'));
   }, PURGE_EVERY_MS);
   purge.unref();
 

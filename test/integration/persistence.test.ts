@@ -6,6 +6,7 @@ import { MikroUnitOfWork } from '../../src/adapters/persistence/unit-of-work';
 import { ulidGenerator } from '../../src/adapters/providers/system';
 import { Payment } from '../../src/core/payments/payment';
 import { ok, err } from '../../src/core/shared/result';
+import { purgeExpired } from '../../src/adapters/workers/purge';
 
 /** Repositories and the idempotency store against the real database, without HTTP. */
 describe('persistence', () => {
@@ -95,5 +96,26 @@ describe('persistence', () => {
     const [payment] = await orm.em.fork().getConnection().execute("select id from payments where status = 'initiated' limit 1");
     const moved = await uow().transact(async (tx) => ok(await tx.payments.update(payment!.id, 'provider_accepted', { failureReason: 'x' })));
     expect(moved.ok && moved.value).toBeUndefined();
+  });
+});
+
+describe('purge', () => {
+  it('removes expired idempotency keys and long-expired quotes only', async () => {
+    const orm = await MikroORM.init(ormOptions(process.env.TEST_DATABASE_URL!, 2));
+    try {
+      const conn = orm.em.getConnection();
+      const tenantId = `ten_${randomUUID()}`;
+      const old = new Date(Date.now() - 8 * 86_400_000);
+      await conn.execute(
+        `insert into idempotency_keys (tenant_id, key, operation, fingerprint, response_status, response_body, resource_id, created_at, expires_at)
+         values (?, 'gone', 'moneyout', 'f', 201, '{}', 'pay_x', ?, ?), (?, 'kept', 'moneyout', 'f', 201, '{}', 'pay_x', now(), now() + interval '1 hour')`,
+        [tenantId, old, old, tenantId]);
+      const removed = await purgeExpired(orm.em, new Date());
+      expect(removed.idempotencyKeys).toBeGreaterThanOrEqual(1);
+      const left = await conn.execute('select key from idempotency_keys where tenant_id = ? order by key', [tenantId]);
+      expect(left).toEqual([{ key: 'kept' }]);
+    } finally {
+      await orm.close(true);
+    }
   });
 });
