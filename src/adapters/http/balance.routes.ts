@@ -26,7 +26,6 @@ const LedgerTransaction = z
   .meta({ id: 'LedgerTransaction' });
 
 
-const tenantOf = (principal: { tenantId: string | null } | undefined) => principal?.tenantId ?? '';
 
 
 /** Routes of the Balances tag (DESIGN.md 10). */
@@ -36,7 +35,7 @@ export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get', path: '/v1/balances', operationId: 'getBalances', tags: ['Balances'], auth: 'issuer',
       summary: "The tenant's stablecoin balances",
       responses: { '200': { description: 'One entry per stablecoin', schema: z.array(Balance) }, ...AUTH_ERRORS },
-      handler: async (req, res) => void res.json(await app.getBalances(tenantOf(req.principal))),
+      handler: async (req, res) => void res.json(await app.getBalances(req.tenantId)),
     }),
     defineRoute<undefined, z.infer<typeof PageQuery>>({
       method: 'get', path: '/v1/balances/transactions', operationId: 'listBalanceTransactions', tags: ['Balances'], auth: 'issuer',
@@ -44,7 +43,7 @@ export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
       query: PageQuery,
       responses: { '200': { description: 'One page', schema: z.array(LedgerTransaction) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
-        const result = await app.listLedgerTransactions(tenantOf(req.principal), req.query.limit, req.query.cursor);
+        const result = await app.listLedgerTransactions(req.tenantId, req.query.limit, req.query.cursor);
         if (!result.ok) return sendShapeA(res, result.code, result.message);
         if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);

@@ -56,7 +56,7 @@ export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
         '503': { description: 'Rates unavailable (shape D)', schema: ErrorD },
       },
       handler: async (req, res) => {
-        const result = await app.getFxQuote(req.principal?.tenantId ?? '', req.query);
+        const result = await app.getFxQuote(req.tenantId, req.query);
         if (!result.ok) return FX_ERRORS[result.code](res, result.message);
         const quote = result.value;
         res.json({

@@ -66,7 +66,7 @@ function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): Request
     if (query === INVALID) return;
     const body = parse(route.body, req.body, 'body', res);
     if (body === INVALID) return;
-    await route.handler({ body, query, params, principal: auth.principal, raw: req }, res);
+    await route.handler({ body, query, params, principal: auth.principal, tenantId: auth.principal?.tenantId ?? '', raw: req }, res);
   };
 }
 

@@ -50,7 +50,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
         '503': { description: 'Provider unavailable (shape B)', schema: ErrorB },
       },
       handler: async (req, res: Response) => {
-        const result = await app.createLegacyPayout(req.principal?.tenantId ?? '', req.body);
+        const result = await app.createLegacyPayout(req.tenantId, req.body);
         if (!result.ok) {
           if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message);
           const mapped = LEGACY_ERRORS[result.code];

@@ -24,7 +24,6 @@ const IN_FLIGHT_RETRY_AFTER_S = '1';
 
 /** Routes of the Payments tag (interface 4.8, 4.9). */
 export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
-  const tenantOf = (principal: { tenantId: string | null } | undefined): string => principal?.tenantId ?? '';
   return [
     defineRoute<z.infer<typeof MoneyOutBody>>({
       method: 'post',
@@ -43,7 +42,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         '503': { description: 'provider_unavailable', schema: ErrorA },
       },
       handler: async (req, res) => {
-        const result = await app.createMoneyOut(tenantOf(req.principal), req.raw.get('idempotency-key'), req.body);
+        const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);
         if (!result.ok) {
           if (result.code === 'idempotency_key_in_use') res.set('Retry-After', IN_FLIGHT_RETRY_AFTER_S);
           return sendShapeA(res, MONEY_OUT_ERRORS[result.code], result.message);
@@ -66,7 +65,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         '404': { description: 'No such payment for this tenant (not_found)', schema: ErrorA },
       },
       handler: async (req, res: Response) => {
-        const result = await app.getPayment(tenantOf(req.principal), req.params.paymentId);
+        const result = await app.getPayment(req.tenantId, req.params.paymentId);
         if (!result.ok) return sendShapeA(res, result.code, result.message);
         res.json(result.value);
       },

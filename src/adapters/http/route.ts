@@ -18,6 +18,8 @@ export interface ParsedRequest<B, Q, P> {
   readonly query: Q;
   readonly params: P;
   readonly principal: Principal | undefined;
+  /** The caller's tenant: always set on `issuer` routes (others get an empty string). */
+  readonly tenantId: string;
   readonly raw: Request;
 }
 

@@ -58,7 +58,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
         '409': { description: 'duplicate_reference (shape C)', schema: ErrorC },
       },
       handler: async (req, res) => {
-        const result = await app.createTransferRequest(req.principal?.tenantId ?? '', req.body);
+        const result = await app.createTransferRequest(req.tenantId, req.body);
         if (!result.ok) return fail(res, result);
         res.json(result.value);
       },
@@ -69,7 +69,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       params: z.object({ reference: z.string().min(1).max(TRANSFER_LIMITS.reference) }),
       responses: { '200': { description: 'The request', schema: TransferRequestState }, ...AUTH_ERRORS, '404': { description: 'not_found (shape C)', schema: ErrorC } },
       handler: async (req, res) => {
-        const result = await app.getTransferRequest(req.principal?.tenantId ?? '', req.params.reference);
+        const result = await app.getTransferRequest(req.tenantId, req.params.reference);
         if (!result.ok) return fail(res, result);
         res.json(result.value);
       },

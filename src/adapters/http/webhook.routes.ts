@@ -15,7 +15,6 @@ import {
 const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = { validation_error: 'validation_error', not_found: 'not_found' };
 
 const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
-const tenantOf = (principal: { tenantId: string | null } | undefined) => principal?.tenantId ?? '';
 
 
 /** Routes of the Webhooks tag (interface 4.10, 4.11; DESIGN.md 8). */
@@ -27,7 +26,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       body: RegisterWebhookBody,
       responses: { '201': { description: 'Registered', schema: RegisteredWebhookResponse }, ...AUTH_ERRORS },
       handler: async (req, res) => {
-        const result = await app.registerWebhook(tenantOf(req.principal), req.body);
+        const result = await app.registerWebhook(req.tenantId, req.body);
         if (!result.ok) return fail(res, result);
         res.status(201).json(result.value);
       },
@@ -36,7 +35,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get', path: '/v1/webhooks', operationId: 'listWebhooks', tags: ['Webhooks'], auth: 'issuer',
       summary: "List the tenant's webhook registrations (never their secrets)",
       responses: { '200': { description: 'Registrations', schema: z.array(WebhookListItem) }, ...AUTH_ERRORS },
-      handler: async (req, res) => void res.json(await app.listWebhooks(tenantOf(req.principal))),
+      handler: async (req, res) => void res.json(await app.listWebhooks(req.tenantId)),
     }),
     defineRoute<undefined, undefined, z.infer<typeof WebhookIdParams>>({
       method: 'delete', path: '/v1/webhooks/{webhookId}', operationId: 'deleteWebhook', tags: ['Webhooks'], auth: 'issuer',
@@ -44,7 +43,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       params: WebhookIdParams,
       responses: { '204': { description: 'Deleted' }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
       handler: async (req, res) => {
-        const result = await app.deleteWebhook(tenantOf(req.principal), req.params.webhookId);
+        const result = await app.deleteWebhook(req.tenantId, req.params.webhookId);
         if (!result.ok) return fail(res, result);
         res.status(204).end();
       },
@@ -55,7 +54,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       query: WebhookEventsQuery,
       responses: { '200': { description: 'One page of entries', schema: z.array(WebhookEventEntryResponse) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
-        const result = await app.listWebhookEvents(tenantOf(req.principal), req.query);
+        const result = await app.listWebhookEvents(req.tenantId, req.query);
         if (!result.ok) return fail(res, result);
         if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);
@@ -67,7 +66,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       params: WebhookEventIdParams,
       responses: { '202': { description: 'Scheduled', schema: WebhookEventEntryResponse }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
       handler: async (req, res) => {
-        const result = await app.retryWebhookEvent(tenantOf(req.principal), req.params.id);
+        const result = await app.retryWebhookEvent(req.tenantId, req.params.id);
         if (!result.ok) return fail(res, result);
         res.status(202).json(result.value);
       },

@@ -37,6 +37,6 @@ export function nextRetryDelayMs(
 ): number | undefined {
   const step = schedule[attempt];
   if (step === undefined) return undefined;
-  const jittered = Math.round(step * (0.9 + 0.2 * random));
+  const jittered = Math.trunc(step * (0.9 + 0.2 * random));
   return retryAfterMs !== undefined ? Math.max(jittered, retryAfterMs) : jittered;
 }
