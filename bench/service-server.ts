@@ -22,6 +22,8 @@ export const SERVICE_ENV = {
   LOG_LEVEL: 'silent',
   WORKER_ENABLED: 'false',
   WEBHOOK_WORKER_ENABLED: 'false',
+  // Counted as in production (one shared-store write per request), but high enough never to refuse.
+  RATE_LIMIT_PER_MINUTE: '100000000',
 } as const;
 
 /** Per stablecoin: enough that no benchmark run meets `insufficient_balance` (a payment holds ~12 USDC). */

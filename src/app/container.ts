@@ -32,6 +32,21 @@ import { deliverDueWebhooks, type DeliveryDeps } from '../core/webhooks/deliver-
 import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
+import { Metrics } from '../adapters/http/metrics';
+import { RateLimits } from '../adapters/http/rate-limit';
+
+/** A tenant's requests per minute (its override, else `fallback`), cached for 30 s per tenant. */
+function tenantLimits(keys: ApiKeyRepository, fallback: number): (tenantId: string | null) => Promise<number> {
+  const cache = new Map<string, { limit: number; until: number }>();
+  return async (tenantId) => {
+    if (tenantId === null) return fallback;
+    const hit = cache.get(tenantId);
+    if (hit && hit.until > Date.now()) return hit.limit;
+    const limit = (await keys.findTenant(tenantId))?.rateLimitPerMinute ?? fallback;
+    cache.set(tenantId, { limit, until: Date.now() + 30_000 });
+    return limit;
+  };
+}
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -70,6 +85,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
+  const metrics = new Metrics({
+    depths: async () => {
+      const [row] = await em.getConnection().execute<{ payments: number; deliveries: number }[]>(
+        `select (select count(*) from payments where next_action_at is not null)::int as payments,
+                (select count(*) from webhook_deliveries where status = 'pending')::int as deliveries`);
+      return row ?? { payments: 0, deliveries: 0 };
+    },
+  });
   const secretKey = webhookSecretKey(config);
   const secrets = new AesGcmSecretBox(secretKey);
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
@@ -86,6 +109,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     // The lease must outlast a send that runs into its timeout.
     leaseMs: config.WEBHOOK_TIMEOUT_MS * 4,
     random: Math.random,
+    onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
   };
   const webhookWorker = new PollingWorker('webhooks', (n) => deliverDueWebhooks(deliveryDeps, n), {
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
@@ -94,7 +118,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
 
   const advanceDeps: AdvanceDeps = {
     uow, queue: new PaymentQueueRepository(em), payments, provider, clock, ids, leaseMs: config.WORKER_LEASE_MS,
-    onPaymentMoved: () => webhookWorker.wake(),
+    onPaymentMoved: (payment) => {
+      metrics.paymentMoved(payment.status);
+      webhookWorker.wake();
+    },
   };
   const payoutWorker = new PollingWorker('payouts', (n) => processDuePayments(advanceDeps, n), {
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
@@ -119,7 +146,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     ids,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
-    onPaymentCreated: () => payoutWorker.wake(),
+    onPaymentCreated: () => {
+      metrics.paymentMoved('initiated');
+      payoutWorker.wake();
+    },
     webhooks: new WebhookMikroRepository(em),
     targets: new DnsTargetGuard(),
     secrets,
@@ -134,7 +164,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
   });
-  const http = createHttpApp({ app: application, admin, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT });
+  const http = createHttpApp({
+    app: application, admin, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT, metrics,
+    rateLimits: new RateLimits(em.getConnection().getKnex(), tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE)),
+  });
   return {
     application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
     startWorkers() {

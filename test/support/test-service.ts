@@ -55,6 +55,8 @@ export async function startTestService(env: Record<string, string> = {}, overrid
     SANDBOX_RESULT_DELAY_MS: '50',
     WORKER_POLL_INTERVAL_MS: '20',
     WEBHOOK_POLL_INTERVAL_MS: '20',
+    // Tests poll hard; the limit itself is tested with a tiny value of its own.
+    RATE_LIMIT_PER_MINUTE: '100000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
     ...env,

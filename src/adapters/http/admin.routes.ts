@@ -34,9 +34,12 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
   const common = { tags: ['Admin'], auth: 'admin' } as const;
   const fail = (res: Parameters<RouteSpec['handler']>[1], e: { code: keyof typeof ADMIN_ERRORS; message: string }) => sendShapeA(res, ADMIN_ERRORS[e.code], e.message);
   return [
-    defineRoute<{ name: string; environment?: 'sandbox' | 'live' }>({
+    defineRoute<{ name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }>({
       ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant', summary: 'Create a tenant (wallet issuer)',
-      body: z.strictObject({ name: z.string().min(1).max(200), environment: z.enum(['sandbox', 'live']).optional() }),
+      body: z.strictObject({
+        name: z.string().min(1).max(200), environment: z.enum(['sandbox', 'live']).optional(),
+        rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional().meta({ description: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE' }),
+      }),
       responses: { '201': { description: 'Created', schema: TenantView }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await admin.createTenant(req.body);

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
+import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import type { Application } from '../../core/application';
@@ -16,7 +17,9 @@ import { legacyPayoutRoutes } from './legacy-payout.routes';
 import { transferRequestRoutes } from './transfer-request.routes';
 import { resolutionRoutes } from './resolution.routes';
 import type { AdminApplication } from '../../core/admin/admin-application';
-import { expressPath, type RouteSpec } from './route';
+import { expressPath, defineRoute, type RouteSpec } from './route';
+import type { Metrics } from './metrics';
+import type { RateLimits } from './rate-limit';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -26,11 +29,16 @@ export interface HttpAppDeps {
   readonly logger: Logger;
   /** Largest accepted JSON body, e.g. '1mb'. */
   readonly bodyLimit?: string;
+  /** Per-key request limits; none when absent. */
+  readonly rateLimits?: RateLimits;
+  /** Prometheus metrics, served at /metrics to admin keys; none when absent. */
+  readonly metrics?: Metrics;
 }
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
-  return [...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...adminRoutes(deps.admin)];
+  const metrics = deps.metrics ? [metricsRoute(deps.metrics)] : [];
+  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...adminRoutes(deps.admin)];
 }
 
 /**
@@ -43,11 +51,16 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   const document = buildOpenApiDocument(routes);
   const app = express();
   app.disable('x-powered-by');
+  // Security headers; no CSP here: the API serves JSON, and /docs needs swagger-ui's inline bootstrap.
+  app.use(helmet({ contentSecurityPolicy: false }));
   app.set('etag', false);
   app.use(express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
   app.use(accessLog(deps.logger));
 
-  for (const route of routes) app[route.method](expressPath(route.path), handlerFor(deps, route));
+  for (const route of routes) {
+    const handlers = [...(deps.metrics ? [deps.metrics.observe(route.path)] : []), handlerFor(deps, route)];
+    app[route.method](expressPath(route.path), ...handlers);
+  }
   app.get('/openapi.json', (_req, res) => void res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
 
@@ -60,6 +73,9 @@ function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): Request
   return async (req, res) => {
     const auth = await authorize(deps.app.authenticate, route.auth, req, res);
     if (!auth.passed) return;
+    if (auth.principal && deps.rateLimits && !(await deps.rateLimits.allow(auth.principal, res))) {
+      return sendShapeA(res, 'rate_limited', 'Too many requests for this API key; retry after the Retry-After delay');
+    }
     const params = parse(route.params, req.params, 'path', res);
     if (params === INVALID) return;
     const query = parse(route.query, req.query, 'query', res);
@@ -110,4 +126,16 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     sendShapeA(res, 'internal_error', 'Internal error');
   };
+}
+
+/** GET /metrics in Prometheus text format; admin keys only (volumes are business data). */
+function metricsRoute(metrics: Metrics): RouteSpec<any, any, any> {
+  return defineRoute({
+    method: 'get', path: '/metrics', operationId: 'metrics', tags: ['Health'], auth: 'admin',
+    summary: 'Prometheus metrics: HTTP latency per route, payment transitions, webhook deliveries, queue depth',
+    responses: { '200': { description: 'Prometheus text exposition format' } },
+    handler: async (_req, res) => {
+      res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
+    },
+  });
 }

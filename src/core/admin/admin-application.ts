@@ -14,7 +14,7 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
 
 /** Admin-scoped use cases (DESIGN.md 9, 10): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
 export interface AdminApplication {
-  createTenant(input: { name: string; environment?: 'sandbox' | 'live' }): Promise<Result<TenantView, AdminErrorCode>>;
+  createTenant(input: { name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }): Promise<Result<TenantView, AdminErrorCode>>;
   listTenants(): Promise<TenantView[]>;
   issueApiKey(tenantId: string, input: { scope: ApiKeyScope; label?: string }): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>>;
   listApiKeys(tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>>;

@@ -65,10 +65,13 @@ function toKeyView(key: ApiKey, environment: string): ApiKeyView {
 /** Creates a tenant (wallet issuer) with empty balances. Errors: `validation_error` (blank name). */
 export async function createTenant(
   deps: AdminDeps,
-  input: { name: string; environment?: 'sandbox' | 'live' },
+  input: { name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number },
 ): Promise<Result<TenantView, AdminErrorCode>> {
   if (input.name.trim() === '') return err('validation_error', 'name must not be blank', { field: 'name' });
-  const tenant = newTenant({ id: deps.ids.next('ten'), name: input.name.trim(), environment: input.environment ?? 'sandbox', createdAt: deps.clock.now() });
+  const tenant = newTenant({
+    id: deps.ids.next('ten'), name: input.name.trim(), environment: input.environment ?? 'sandbox', createdAt: deps.clock.now(),
+    ...(input.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
+  });
   await deps.tenantAdmin.createTenant(tenant);
   return ok(toTenantView(tenant));
 }

@@ -12,6 +12,8 @@ export class Tenant {
   payoutBlockchain!: 'SOLANA' | 'BSC';
   /** Where a failed legacy payout's funds go; null until configured (legacy payouts are refused). */
   payoutRefundAddress!: string | null;
+  /** Requests per minute per key; null means the service default (RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute!: number | null;
   createdAt!: Date;
 
   constructor(props: { [K in keyof Tenant]: Tenant[K] }) {
@@ -27,12 +29,13 @@ export const SANDBOX_REFUND_ADDRESS = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosg
  * SANDBOX_REFUND_ADDRESS, live tenants none until configured.
  */
 export function newTenant(
-  props: Pick<Tenant, 'id' | 'name' | 'environment' | 'createdAt'> & Partial<Pick<Tenant, 'payoutSourceCurrency' | 'payoutBlockchain' | 'payoutRefundAddress'>>,
+  props: Pick<Tenant, 'id' | 'name' | 'environment' | 'createdAt'> & Partial<Pick<Tenant, 'payoutSourceCurrency' | 'payoutBlockchain' | 'payoutRefundAddress' | 'rateLimitPerMinute'>>,
 ): Tenant {
   return new Tenant({
     payoutSourceCurrency: 'USDC',
     payoutBlockchain: 'SOLANA',
     payoutRefundAddress: props.environment === 'sandbox' ? SANDBOX_REFUND_ADDRESS : null,
+    rateLimitPerMinute: null,
     ...props,
   });
 }

@@ -12,6 +12,8 @@ export interface DeliveryDeps {
   readonly leaseMs: number;
   /** Uniform random in [0, 1), for jitter. */
   readonly random: () => number;
+  /** Told the outcome of every attempt (for metrics). */
+  readonly onAttempt?: (outcome: 'delivered' | 'retry' | 'failed' | 'gone' | 'skipped') => void;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function deliverDueWebhooks(deps: DeliveryDeps, limit: number): Pro
 
 async function attempt(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
   if (!job.registrationActive) {
+    deps.onAttempt?.('skipped');
     await deps.queue.record(job.id, job.attempt, {
       status: 'failed', lastError: 'registration disabled or deleted', nextRetryAt: null, now: deps.clock.now(),
     });
@@ -53,15 +56,18 @@ async function attempt(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
   const now = deps.clock.now();
   const outcome = 'error' in sent ? { kind: 'retry' as const, error: sent.error } : classifyResponse(sent.statusCode, sent.retryAfterMs);
   if (outcome.kind === 'delivered') {
+    deps.onAttempt?.('delivered');
     await deps.queue.record(job.id, job.attempt, { status: 'delivered', lastError: null, nextRetryAt: null, now });
     return;
   }
   if (outcome.kind === 'gone') {
+    deps.onAttempt?.('gone');
     await deps.queue.disableRegistration(job.registrationId, now);
     await deps.queue.record(job.id, job.attempt, { status: 'failed', lastError: 'HTTP 410: registration disabled', nextRetryAt: null, now });
     return;
   }
   const delay = nextRetryDelayMs(job.attempt, deps.schedule, deps.random(), outcome.retryAfterMs);
+  deps.onAttempt?.(delay === undefined ? 'failed' : 'retry');
   await deps.queue.record(job.id, job.attempt, delay === undefined
     ? { status: 'failed', lastError: outcome.error, nextRetryAt: null, now }
     : { status: 'pending', lastError: outcome.error, nextRetryAt: new Date(now.getTime() + delay), now });

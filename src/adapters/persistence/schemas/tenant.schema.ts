@@ -13,6 +13,7 @@ export const TenantSchema = new EntitySchema<Tenant>({
     payoutSourceCurrency: { type: 'string', length: 4, default: 'USDC' },
     payoutBlockchain: { type: 'string', length: 10, default: 'SOLANA' },
     payoutRefundAddress: { type: 'string', length: 64, nullable: true },
+    rateLimitPerMinute: { type: 'integer', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

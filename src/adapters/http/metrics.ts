@@ -1,0 +1,55 @@
+import type { RequestHandler } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Sources of the work-queue gauges, read on each scrape. */
+export interface QueueDepths {
+  /** Payments not yet final, and webhook deliveries pending. */
+  depths(): Promise<{ payments: number; deliveries: number }>;
+}
+
+/**
+ * Prometheus metrics (issue 6): HTTP requests and latency per route template and status,
+ * payment transitions, webhook delivery attempts by outcome, work-queue depth, process defaults.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Histogram({
+    name: 'http_request_duration_seconds', help: 'HTTP request latency by route template, method and status',
+    labelNames: ['route', 'method', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry],
+  });
+  private readonly transitions = new Counter({
+    name: 'payment_transitions_total', help: 'Payment state changes by resulting status', labelNames: ['status'], registers: [this.registry],
+  });
+  private readonly deliveries = new Counter({
+    name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [this.registry],
+  });
+
+  constructor(queues: QueueDepths) {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'work_queue_depth', help: 'Items waiting in a work queue', labelNames: ['queue'], registers: [this.registry],
+      async collect() {
+        const d = await queues.depths();
+        this.set({ queue: 'payments' }, d.payments);
+        this.set({ queue: 'webhook_deliveries' }, d.deliveries);
+      },
+    });
+  }
+
+  /** Times a request; `route` is the route template (never the raw path, which would explode cardinality). */
+  observe(route: string): RequestHandler {
+    return (req, res, next) => {
+      const end = this.requests.startTimer({ route, method: req.method });
+      res.on('finish', () => end({ status: String(res.statusCode) }));
+      next();
+    };
+  }
+
+  paymentMoved(status: string): void {
+    this.transitions.inc({ status });
+  }
+
+  deliveryAttempted(outcome: string): void {
+    this.deliveries.inc({ outcome });
+  }
+}
