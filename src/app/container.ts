@@ -6,6 +6,7 @@ import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
 import { TransferRequestRepository } from '../adapters/persistence/transfer-request.repository';
+import { AnalyticsRepository } from '../adapters/persistence/analytics.repository';
 import { HmacLinkSigner } from '../adapters/providers/link-signer';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
@@ -136,6 +137,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     keys: cachedKeys,
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
+    analytics: new AnalyticsRepository(em),
     findTenant: (tenantId) => keys.findTenant(tenantId),
     transfers: new TransferRequestRepository(em),
     linkSigner: new HmacLinkSigner(secretKey),

@@ -2,6 +2,7 @@ import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } fr
 import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
 import { getPayment } from './payments/get-payment';
+import { analyticsSummary, type AnalyticsGroup, type AnalyticsGroupView, type AnalyticsStore } from './analytics/analytics';
 import { createTransferRequest, getTransferRequest, type TransferDeps, type TransferErrorCode, type TransferRequestCommand } from './transfers/create-transfer-request';
 import type { TransferRequestView } from './transfers/transfer-request';
 import { createLegacyPayout, type LegacyPayoutCommand, type LegacyPayoutDeps, type LegacyPayoutErrorCode } from './payments/legacy-payout';
@@ -32,6 +33,7 @@ export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps,
   readonly keys: ApiKeyReader;
   readonly hasher: SecretHasher;
   readonly ledger: LedgerReader;
+  readonly analytics: AnalyticsStore;
 }
 
 /**
@@ -48,6 +50,7 @@ export interface Application {
   getTransferRequest(tenantId: string, reference: string): Promise<Result<TransferRequestView, TransferErrorCode>>;
   createLegacyPayout(tenantId: string, command: LegacyPayoutCommand): Promise<Result<{ transactionId: string; replayed: boolean }, LegacyPayoutErrorCode>>;
   getBalances(tenantId: string): Promise<BalanceView[]>;
+  analyticsSummary(tenantId: string, query: { from: Date; to: Date; groupBy: AnalyticsGroup }): Promise<Result<AnalyticsGroupView[], 'validation_error'>>;
   listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
   recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode>>;
   registerWebhook(tenantId: string, input: { url: string; events?: string[] }): Promise<Result<RegisteredWebhook, WebhookErrorCode>>;
@@ -73,6 +76,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     getTransferRequest: (tenantId, reference) => getTransferRequest(deps, tenantId, reference),
     createLegacyPayout: (tenantId, command) => createLegacyPayout(deps, tenantId, command),
     getBalances: (tenantId) => deps.ledger.balances(tenantId),
+    analyticsSummary: (tenantId, query) => analyticsSummary(deps.analytics, tenantId, query),
     listLedgerTransactions: async (tenantId, limit, cursor) => {
       const page = await deps.ledger.transactions(tenantId, limit, cursor);
       return page === 'bad_cursor' ? err('validation_error', 'cursor is not valid', { field: 'cursor' }) : ok(page);
