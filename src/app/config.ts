@@ -33,6 +33,7 @@ export const configSchema = z.object({
   BODY_LIMIT: z.string().default('1mb'),
   AUTH_CACHE_TTL_MS: int(0).max(60_000).default(5000),
   RATE_LIMIT_PER_MINUTE: int(0).default(600),
+  KYC_SANDBOX_DELAY_MS: int(0).default(1000),
   TRANSFER_LINK_TTL_SECONDS: int(60).max(7 * 86_400).default(1800),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   WEBHOOK_SECRET_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be base64 of 32 bytes').optional(),

@@ -7,6 +7,9 @@ import { LedgerReadRepository } from '../adapters/persistence/ledger.repository'
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
 import { TransferRequestRepository } from '../adapters/persistence/transfer-request.repository';
 import { AnalyticsRepository } from '../adapters/persistence/analytics.repository';
+import { CustomerRepository } from '../adapters/persistence/customer.repository';
+import { SandboxKycProvider } from '../adapters/providers/sandbox-kyc';
+import { processDueKyc } from '../core/customers/manage-customers';
 import { HmacLinkSigner } from '../adapters/providers/link-signer';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
@@ -83,6 +86,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
   const uow = new MikroUnitOfWork(em, ids);
+  const customers = new CustomerRepository(em);
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
@@ -124,6 +128,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       webhookWorker.wake();
     },
   };
+  const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
+    customers, clock, ids, uow, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS), leaseMs: config.WORKER_LEASE_MS,
+    onDecided: () => webhookWorker.wake(),
+  }, n), { pollIntervalMs: config.WORKER_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
   const payoutWorker = new PollingWorker('payouts', (n) => processDuePayments(advanceDeps, n), {
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
@@ -138,6 +146,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     analytics: new AnalyticsRepository(em),
+    customers,
     findTenant: (tenantId) => keys.findTenant(tenantId),
     transfers: new TransferRequestRepository(em),
     linkSigner: new HmacLinkSigner(secretKey),
@@ -173,11 +182,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   return {
     application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
     startWorkers() {
-      if (config.WORKER_ENABLED) payoutWorker.start();
+      if (config.WORKER_ENABLED) {
+        payoutWorker.start();
+        kycWorker.start();
+      }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
       await transport.close();
     },
   };

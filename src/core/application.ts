@@ -2,6 +2,8 @@ import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } fr
 import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
 import { getPayment } from './payments/get-payment';
+import { createCustomer, getCustomer, listCustomers, type CreateCustomerCommand, type CustomerDeps, type CustomerErrorCode } from './customers/manage-customers';
+import type { CustomerView } from './customers/customer';
 import { analyticsSummary, type AnalyticsGroup, type AnalyticsGroupView, type AnalyticsStore } from './analytics/analytics';
 import { createTransferRequest, getTransferRequest, type TransferDeps, type TransferErrorCode, type TransferRequestCommand } from './transfers/create-transfer-request';
 import type { TransferRequestView } from './transfers/transfer-request';
@@ -27,7 +29,7 @@ import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQu
 import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
 
 /** Everything the use cases need from outside the core: ports and settings (DESIGN.md 1). */
-export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
+export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, CustomerDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
   readonly keys: ApiKeyReader;
@@ -50,6 +52,9 @@ export interface Application {
   getTransferRequest(tenantId: string, reference: string): Promise<Result<TransferRequestView, TransferErrorCode>>;
   createLegacyPayout(tenantId: string, command: LegacyPayoutCommand): Promise<Result<{ transactionId: string; replayed: boolean }, LegacyPayoutErrorCode>>;
   getBalances(tenantId: string): Promise<BalanceView[]>;
+  createCustomer(tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>>;
+  getCustomer(tenantId: string, customerId: string): Promise<Result<CustomerView, CustomerErrorCode>>;
+  listCustomers(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: CustomerView[]; nextCursor?: string }, CustomerErrorCode>>;
   analyticsSummary(tenantId: string, query: { from: Date; to: Date; groupBy: AnalyticsGroup }): Promise<Result<AnalyticsGroupView[], 'validation_error'>>;
   listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
   recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode>>;
@@ -76,6 +81,9 @@ export function createApplication(deps: ApplicationDeps): Application {
     getTransferRequest: (tenantId, reference) => getTransferRequest(deps, tenantId, reference),
     createLegacyPayout: (tenantId, command) => createLegacyPayout(deps, tenantId, command),
     getBalances: (tenantId) => deps.ledger.balances(tenantId),
+    createCustomer: (tenantId, command) => createCustomer(deps, tenantId, command),
+    getCustomer: (tenantId, customerId) => getCustomer(deps, tenantId, customerId),
+    listCustomers: (tenantId, limit, cursor) => listCustomers(deps, tenantId, limit, cursor),
     analyticsSummary: (tenantId, query) => analyticsSummary(deps.analytics, tenantId, query),
     listLedgerTransactions: async (tenantId, limit, cursor) => {
       const page = await deps.ledger.transactions(tenantId, limit, cursor);

@@ -15,6 +15,7 @@ import { balanceRoutes } from './balance.routes';
 import { adminRoutes } from './admin.routes';
 import { legacyPayoutRoutes } from './legacy-payout.routes';
 import { analyticsRoutes } from './analytics.routes';
+import { customerRoutes } from './customer.routes';
 import { transferRequestRoutes } from './transfer-request.routes';
 import { resolutionRoutes } from './resolution.routes';
 import type { AdminApplication } from '../../core/admin/admin-application';
@@ -39,7 +40,7 @@ export interface HttpAppDeps {
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
   const metrics = deps.metrics ? [metricsRoute(deps.metrics)] : [];
-  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...analyticsRoutes(deps.app), ...adminRoutes(deps.admin)];
+  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin)];
 }
 
 /**

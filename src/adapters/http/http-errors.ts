@@ -11,6 +11,7 @@ export const SHAPE_A_STATUS = {
   duplicate_reference: 409,
   idempotency_key_in_use: 409,
   duplicate_deposit: 409,
+  duplicate_customer: 409,
   invalid_state: 409,
   idempotency_key_reused: 422,
   quote_expired: 422,

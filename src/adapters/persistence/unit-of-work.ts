@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IdGenerator } from '../../core/shared/clock';
 import { LedgerTxStore } from './ledger.repository';
+import { CustomerTxRepository } from './customer.repository';
 import type { Result } from '../../core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../core/shared/unit-of-work';
 import { IdempotencyTxStore } from './idempotency.store';
@@ -36,5 +37,6 @@ function contextFor(em: EntityManager, ids: IdGenerator): TransactionContext {
     quotes: new QuoteMikroRepository(em),
     outbox: new OutboxTxWriter(em),
     ledger: new LedgerTxStore(em, ids),
+    customers: new CustomerTxRepository(em),
   };
 }

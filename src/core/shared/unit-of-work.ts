@@ -4,6 +4,7 @@ import type { IdempotencyStore } from '../idempotency/idempotency';
 import type { PaymentStore } from '../payments/payment-ports';
 import type { QuoteRepository } from '../quotes/quote';
 import type { LedgerStore } from '../ledger/ledger';
+import type { CustomerTxStore } from '../customers/customer';
 
 /** Repositories bound to one database transaction. */
 export interface TransactionContext {
@@ -13,6 +14,7 @@ export interface TransactionContext {
   readonly outbox: OutboxWriter;
   /** Post ledger transfers last in a transaction: they lock the tenant's balance rows until commit. */
   readonly ledger: LedgerStore;
+  readonly customers: CustomerTxStore;
 }
 
 /**

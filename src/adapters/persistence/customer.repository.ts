@@ -1,0 +1,66 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { Customer, CustomerStore, CustomerTxStore, KycStatus } from '../../core/customers/customer';
+import { decodeCursor, encodeCursor } from './keyset-cursor';
+import { CustomerSchema } from './schemas/customer.schema';
+
+/** Customers on PostgreSQL (CustomerStore port), tenant-scoped reads. */
+export class CustomerRepository implements CustomerStore {
+  constructor(private readonly em: EntityManager) {}
+
+  async insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'> {
+    try {
+      await this.em.fork().insert(CustomerSchema, customer);
+      return 'inserted';
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return 'duplicate_external_id';
+      throw error;
+    }
+  }
+
+  async findForTenant(tenantId: string, customerId: string): Promise<Customer | undefined> {
+    return (await this.em.fork().findOne(CustomerSchema, { id: customerId, tenantId })) ?? undefined;
+  }
+
+  async list(tenantId: string, limit: number, cursor?: string) {
+    const em = this.em.fork();
+    const after = cursor ? decodeCursor(cursor, /^cus_[0-9A-Z]{26}$/) : undefined;
+    if (cursor && !after) return 'bad_cursor' as const;
+    const rows = await em.execute<Record<string, unknown>[]>(
+      `select * from customers where tenant_id = ? ${after ? 'and (created_at, id) < (?, ?)' : ''} order by created_at desc, id desc limit ?`,
+      [tenantId, ...(after ?? []), limit + 1],
+    );
+    const entries = rows.slice(0, limit).map((r) => em.map(CustomerSchema, r));
+    const last = entries[entries.length - 1];
+    return { entries, ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.createdAt, last.id) } : {}) };
+  }
+
+  async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Customer[]> {
+    const em = this.em.fork();
+    const rows = await em.execute<Record<string, unknown>[]>(
+      `update customers set next_check_at = ?
+        where id in (select id from customers where kyc_status = 'pending' and next_check_at <= ?
+                      order by next_check_at limit ? for update skip locked)
+        returning *`,
+      [leaseUntil, now, limit],
+    );
+    return rows.map((r) => em.map(CustomerSchema, r));
+  }
+
+  async reschedule(customerId: string, at: Date): Promise<void> {
+    await this.em.fork().execute(`update customers set next_check_at = ? where id = ? and kyc_status = 'pending'`, [at, customerId]);
+  }
+}
+
+/** The KYC decision inside a transaction (CustomerTxStore port): applies only while still pending. */
+export class CustomerTxRepository implements CustomerTxStore {
+  constructor(private readonly em: EntityManager) {}
+
+  async decide(customerId: string, status: Exclude<KycStatus, 'pending'>, reason: string | null, at: Date): Promise<Customer | undefined> {
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      `update customers set kyc_status = ?, kyc_reason = ?, next_check_at = null, updated_at = ?
+        where id = ? and kyc_status = 'pending' returning *`,
+      [status, reason, at, customerId],
+    );
+    return rows[0] ? this.em.map(CustomerSchema, rows[0]) : undefined;
+  }
+}

@@ -1,0 +1,85 @@
+/** KYC states of a customer (issue 6; DESIGN.md 10). */
+export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
+
+/** Identity documents accepted. */
+export const ID_TYPES = ['PASSPORT', 'NATIONAL_ID', 'DRIVERS_LICENSE'] as const;
+export type IdType = (typeof ID_TYPES)[number];
+
+/**
+ * A wallet user of an issuer, with a KYC status a KYC provider decides (issue 6). `cus_<ULID>`;
+ * `externalId` is the issuer's own id, unique per tenant; `dateOfBirth` is YYYY-MM-DD.
+ * `nextCheckAt` is when the KYC worker looks again (null once decided).
+ */
+export class Customer {
+  id!: string;
+  tenantId!: string;
+  externalId!: string;
+  firstName!: string;
+  lastName!: string;
+  country!: string;
+  dateOfBirth!: string;
+  idType!: IdType;
+  idNumber!: string;
+  kycStatus!: KycStatus;
+  kycReason!: string | null;
+  nextCheckAt!: Date | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+
+  constructor(props: { [K in keyof Customer]: Customer[K] }) {
+    Object.assign(this, props);
+  }
+}
+
+/** A customer as the API returns it; the document number only by its last four characters. */
+export interface CustomerView {
+  id: string;
+  externalId: string;
+  firstName: string;
+  lastName: string;
+  country: string;
+  dateOfBirth: string;
+  idType: IdType;
+  idNumberLast4: string;
+  kycStatus: KycStatus;
+  kycReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toCustomerView(c: Customer): CustomerView {
+  return {
+    id: c.id, externalId: c.externalId, firstName: c.firstName, lastName: c.lastName, country: c.country,
+    dateOfBirth: c.dateOfBirth, idType: c.idType, idNumberLast4: c.idNumber.slice(-4), kycStatus: c.kycStatus,
+    kycReason: c.kycReason, createdAt: c.createdAt.toISOString(), updatedAt: c.updatedAt.toISOString(),
+  };
+}
+
+/** What the KYC provider says: decided, or look again after `afterMs` milliseconds. */
+export type KycOutcome =
+  | { readonly kind: 'pending'; readonly afterMs: number }
+  | { readonly kind: 'approved' }
+  | { readonly kind: 'rejected'; readonly reason: string };
+
+/** Port: the KYC provider (sandbox: approves, rejects ids ending 0000, after a delay). Throwing means unreachable. */
+export interface KycProvider {
+  check(customer: Customer): Promise<KycOutcome>;
+}
+
+/** Port: customer storage outside transactions. Tenant-scoped reads. */
+export interface CustomerStore {
+  insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'>;
+  findForTenant(tenantId: string, customerId: string): Promise<Customer | undefined>;
+  /** Newest first; 'bad_cursor' for a cursor this store did not issue. */
+  list(tenantId: string, limit: number, cursor?: string): Promise<{ entries: Customer[]; nextCursor?: string } | 'bad_cursor'>;
+  /** Claims pending customers due for a check (FOR UPDATE SKIP LOCKED), leasing them until `leaseUntil`. */
+  claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Customer[]>;
+  /** Moves the next check of a still-pending customer. */
+  reschedule(customerId: string, at: Date): Promise<void>;
+}
+
+/** Port: the KYC decision inside a transaction, guarded on the customer still being pending. */
+export interface CustomerTxStore {
+  decide(customerId: string, status: Exclude<KycStatus, 'pending'>, reason: string | null, at: Date): Promise<Customer | undefined>;
+}

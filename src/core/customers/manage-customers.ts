@@ -1,0 +1,97 @@
+import type { Clock, IdGenerator } from '../shared/clock';
+import { err, ok, type Result } from '../shared/result';
+import type { UnitOfWork } from '../shared/unit-of-work';
+import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycProvider } from './customer';
+
+export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found';
+
+export interface CustomerDeps {
+  readonly customers: CustomerStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+}
+
+/** Body of POST /v1/customers after transport parsing. */
+export interface CreateCustomerCommand {
+  readonly externalId: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  /** ISO 3166-1 alpha-2. */
+  readonly country: string;
+  /** YYYY-MM-DD, a real date; the customer must be 18 or older. */
+  readonly dateOfBirth: string;
+  readonly idType: IdType;
+  readonly idNumber: string;
+}
+
+const MIN_AGE_YEARS = 18;
+
+/**
+ * Creates a customer in `pending` KYC (issue 6); the KYC worker decides later and each decision
+ * emits `customer.kyc.updated`. Errors: `validation_error` (blank names, country, a date of birth
+ * that is not a real past date of someone 18 or older, id number), `duplicate_customer` (externalId
+ * already used by the tenant).
+ */
+export async function createCustomer(deps: CustomerDeps, tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>> {
+  for (const field of ['externalId', 'firstName', 'lastName'] as const) {
+    if (command[field].trim() === '') return err('validation_error', `${field} must not be blank`, { field });
+  }
+  if (!/^[A-Z]{2}$/.test(command.country)) return err('validation_error', 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' });
+  if (!(ID_TYPES as readonly string[]).includes(command.idType)) return err('validation_error', `idType must be one of ${ID_TYPES.join(', ')}`);
+  if (!/^[A-Za-z0-9-]{4,32}$/.test(command.idNumber)) return err('validation_error', 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' });
+  const now = deps.clock.now();
+  const born = /^(\d{4})-(\d{2})-(\d{2})$/.exec(command.dateOfBirth);
+  const date = born ? new Date(Date.UTC(Number(born[1]), Number(born[2]) - 1, Number(born[3]))) : undefined;
+  if (!date || date.toISOString().slice(0, 10) !== command.dateOfBirth) return err('validation_error', 'dateOfBirth must be a real date, YYYY-MM-DD', { field: 'dateOfBirth' });
+  const adult = new Date(Date.UTC(date.getUTCFullYear() + MIN_AGE_YEARS, date.getUTCMonth(), date.getUTCDate()));
+  if (adult.getTime() > now.getTime()) return err('validation_error', `the customer must be at least ${MIN_AGE_YEARS}`, { field: 'dateOfBirth' });
+  const customer = new Customer({
+    id: deps.ids.next('cus'), tenantId, ...command, externalId: command.externalId.trim(), kycStatus: 'pending', kycReason: null,
+    nextCheckAt: now, createdAt: now, updatedAt: now,
+  });
+  if ((await deps.customers.insert(customer)) === 'duplicate_external_id') {
+    return err('duplicate_customer', `A customer with externalId ${command.externalId} already exists`);
+  }
+  return ok(toCustomerView(customer));
+}
+
+/** One customer of the tenant. Errors: `not_found` (also another tenant's). */
+export async function getCustomer(deps: CustomerDeps, tenantId: string, customerId: string): Promise<Result<CustomerView, CustomerErrorCode>> {
+  const customer = await deps.customers.findForTenant(tenantId, customerId);
+  return customer ? ok(toCustomerView(customer)) : err('not_found', `Customer ${customerId} not found`);
+}
+
+/** A page of the tenant's customers, newest first. Errors: `validation_error` (bad cursor). */
+export async function listCustomers(deps: CustomerDeps, tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: CustomerView[]; nextCursor?: string }, CustomerErrorCode>> {
+  const page = await deps.customers.list(tenantId, limit, cursor);
+  if (page === 'bad_cursor') return err('validation_error', 'cursor is not valid', { field: 'cursor' });
+  return ok({ entries: page.entries.map(toCustomerView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+}
+
+/**
+ * One pass of the KYC worker: claims due pending customers and asks the provider; a decision is
+ * written with its `customer.kyc.updated` outbox event in one transaction. Returns how many were claimed.
+ */
+export async function processDueKyc(
+  deps: CustomerDeps & { kyc: KycProvider; uow: UnitOfWork; leaseMs: number; onDecided?: () => void },
+  limit: number,
+): Promise<number> {
+  const now = deps.clock.now();
+  const due = await deps.customers.claimDue(now, limit, new Date(now.getTime() + deps.leaseMs));
+  await Promise.all(due.map(async (customer) => {
+    const outcome = await deps.kyc.check(customer).catch(() => ({ kind: 'pending' as const, afterMs: 5000 }));
+    if (outcome.kind === 'pending') return deps.customers.reschedule(customer.id, new Date(deps.clock.now().getTime() + outcome.afterMs));
+    const at = deps.clock.now();
+    const decided = await deps.uow.transact(async (tx) => {
+      const updated = await tx.customers.decide(customer.id, outcome.kind, outcome.kind === 'rejected' ? outcome.reason : null, at);
+      if (!updated) return err('not_found', 'already decided');
+      await tx.outbox.append({
+        id: deps.ids.uuid(), tenantId: updated.tenantId, type: 'customer.kyc.updated', entityId: updated.id,
+        payload: { ...toCustomerView(updated) }, createdAt: at,
+      });
+      return ok(updated);
+    });
+    if (decided.ok) deps.onDecided?.();
+  }));
+  return due.length;
+}
