@@ -176,7 +176,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
   });
   const http = createHttpApp({
-    app: application, admin, probe: databaseProbe(orm, '0.5.0'), logger, bodyLimit: config.BODY_LIMIT, metrics,
+    app: application, admin, probe: {
+      ...databaseProbe(orm, '0.5.0'),
+      workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+    }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     rateLimits: new RateLimits(em.getConnection().getKnex(), tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE)),
   });
   return {

@@ -120,6 +120,8 @@ describe('HTTP contract', () => {
     expect((await service.call('GET', '/livez')).body).toEqual({ status: 'ok' });
     expect((await service.call('GET', '/readyz')).body).toEqual({ status: 'ok', database: 'up', migrations: 'applied' });
     expect((await service.call('GET', '/health')).status).toBe(401);
-    expect((await service.call('GET', '/health', { apiKey })).body).toMatchObject({ status: 'ok', version: '0.5.0' });
+    const health = (await service.call('GET', '/health', { apiKey })).body;
+    expect(health).toMatchObject({ status: 'ok', version: '0.5.0' });
+    expect(health.workers.map((w: { name: string; running: boolean }) => [w.name, w.running])).toEqual([['payouts', false], ['webhooks', true], ['kyc', false]]);
   });
 });

@@ -8,6 +8,8 @@ export interface HealthProbe {
   ready(): Promise<{ ready: boolean; database: 'up' | 'down'; migrations: 'applied' | 'pending' | 'unknown'; detail?: string }>;
   /** Service version (the interface's, 0.5.0). */
   readonly version: string;
+  /** This process's workers: running or not, and when each last finished a pass (ISO, null before the first). */
+  workers?(): { name: string; running: boolean; lastPassAt: string | null }[];
 }
 
 const Status = z.object({ status: z.enum(['ok', 'unavailable']) });
@@ -15,7 +17,10 @@ const Readiness = Status.extend({
   database: z.enum(['up', 'down']),
   migrations: z.enum(['applied', 'pending', 'unknown']),
 }).meta({ id: 'Readiness' });
-const Health = Readiness.extend({ version: z.string() }).meta({ id: 'Health' });
+const Health = Readiness.extend({
+  version: z.string(),
+  workers: z.array(z.object({ name: z.string(), running: z.boolean(), lastPassAt: z.iso.datetime().nullable() })),
+}).meta({ id: 'Health' });
 
 /** Routes of the Health tag: unauthenticated probes and the authenticated /health. */
 export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
@@ -42,7 +47,7 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'Healthy', schema: Health }, '503': { description: 'Degraded', schema: Health }, ...AUTH_ERRORS },
       handler: async (_req, res) => {
         const body = await check();
-        res.status(body.status === 'ok' ? 200 : 503).json({ ...body, version: probe.version });
+        res.status(body.status === 'ok' ? 200 : 503).json({ ...body, version: probe.version, workers: probe.workers?.() ?? [] });
       },
     }),
   ];

@@ -29,6 +29,11 @@ export class PollingWorker {
     private readonly logger: Logger,
   ) {}
 
+  /** Whether the loop runs. */
+  get isRunning(): boolean {
+    return this.running;
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
