@@ -51,7 +51,7 @@ export async function startServiceServer(database: Database, databaseUrl: string
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   });
   const container = buildContainer(config, database.orm, createLogger(config.LOG_LEVEL));
-  container.startWorkers();
+  await container.startWorkers();
 
   const apiKeys: string[] = [];
   for (let i = 0; i < tenants; i++) {

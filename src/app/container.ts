@@ -1,8 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Express } from 'express';
+import type { ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/http-app';
-import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
+import { API_KEY_REVOKED_CHANNEL, ApiKeyRepository } from '../adapters/persistence/api-key.repository';
+import { PgNotificationListener } from '../adapters/persistence/notification-listener';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
 import { TransferRequestRepository } from '../adapters/persistence/transfer-request.repository';
@@ -64,8 +66,8 @@ export interface Container {
   readonly deliveryDeps: DeliveryDeps;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  /** Starts the workers the configuration enables. */
-  startWorkers(): void;
+  /** Starts the workers the configuration enables and the cross-replica notification listener. */
+  startWorkers(): Promise<void>;
   /** Stops workers and releases transport resources (the ORM is closed by its owner). */
   stop(): Promise<void>;
 }
@@ -90,6 +92,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
+  const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, {
+    channels: { [API_KEY_REVOKED_CHANNEL]: (keyId) => cachedKeys.invalidate(keyId) },
+    onReconnect: () => cachedKeys.invalidate(),
+  }, logger);
   const metrics = new Metrics({
     depths: async () => {
       const [row] = await em.getConnection().execute<{ payments: number; deliveries: number }[]>(
@@ -184,7 +190,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   return {
     application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
-    startWorkers() {
+    async startWorkers() {
+      await listener.start();
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
@@ -192,7 +199,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop()]);
       await transport.close();
     },
   };

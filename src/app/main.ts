@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     );
   }
 
-  container.startWorkers();
+  await container.startWorkers();
   const purge = setInterval(() => {
     purgeExpired(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'purge failed'));
   }, PURGE_EVERY_MS);

@@ -88,3 +88,20 @@ describe('admin', () => {
     expect(res.status).toBe(403);
   });
 });
+
+describe('revocation across replicas', () => {
+  it('refuses a revoked key at once on another replica that had it cached', async () => {
+    const a = await startTestService({ AUTH_CACHE_TTL_MS: '60000' });
+    const b = await startTestService({ AUTH_CACHE_TTL_MS: '60000' });
+    try {
+      const admin = await a.newAdminKey();
+      const { tenantId } = await a.newTenant();
+      const issued = await a.call('POST', `/v1/admin/tenants/${tenantId}/api-keys`, { apiKey: admin, body: { scope: 'issuer' } });
+      expect((await b.call('GET', '/v1/balances', { apiKey: issued.body.apiKey })).status).toBe(200);
+      expect((await a.call('DELETE', `/v1/admin/api-keys/${issued.body.keyId}`, { apiKey: admin })).status).toBe(204);
+      await eventually(async () => ((await b.call('GET', '/v1/balances', { apiKey: issued.body.apiKey })).status === 401 ? true : undefined), 2000);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

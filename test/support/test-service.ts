@@ -64,7 +64,7 @@ export async function startTestService(env: Record<string, string> = {}, overrid
   const logger = pino({ level: 'silent' });
   const database = await openDatabase(config.DATABASE_URL!, config.DB_POOL_MAX);
   const container = buildContainer(config, database.orm, logger, overrides);
-  container.startWorkers();
+  await container.startWorkers();
   const server: Server = await new Promise((resolve) => {
     const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
   });

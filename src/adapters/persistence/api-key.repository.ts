@@ -6,6 +6,9 @@ import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import type { IdGenerator } from '../../core/shared/clock';
 import { createLedgerAccounts } from './ledger.repository';
 
+/** NOTIFY channel carrying the id of each revoked key. */
+export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
+
 /** API keys and tenants on PostgreSQL (DESIGN.md 9): authentication lookups and administration. */
 export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
@@ -52,7 +55,11 @@ export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
   async revokeKey(keyId: string, at: Date): Promise<boolean> {
     const em = this.em.fork();
     if (!(await em.findOne(ApiKeySchema, { id: keyId }))) return false;
-    await em.nativeUpdate(ApiKeySchema, { id: keyId, revokedAt: null }, { revokedAt: at });
+    await em.transactional(async (tem) => {
+      await tem.nativeUpdate(ApiKeySchema, { id: keyId, revokedAt: null }, { revokedAt: at });
+      // Every replica drops the key from its cache when this commits (see PgNotificationListener).
+      await tem.execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, keyId]);
+    });
     return true;
   }
 
