@@ -82,14 +82,20 @@ describe('balances ledger', () => {
     await reconcile(service);
   });
 
-  it('applies duplicated and reordered provider results once', async () => {
+  it('applies duplicated and reordered provider results once (random sequences, fixed seed)', async () => {
     const { apiKey } = await service.newTenant('1000');
     const deps = service.container.advanceDeps;
-    const moves: PaymentMove[] = ['complete', 'accept', 'accept', 'refund', 'complete', 'complete', 'fail', 'reject'];
+    const all: PaymentMove[] = ['accept', 'reject', 'complete', 'fail', 'refund'];
+    let seed = 20261122;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push((await create(apiKey, { accountNumber: '254712343333' })).body.id);
-    await Promise.all(ids.flatMap((id, i) => moves.map((_, j) => applyMove(deps, id, moves[(i + j) % moves.length]!, { providerRef: `dup_${id}`, failureReason: 'x' }))));
+    for (let i = 0; i < 20; i++) ids.push((await create(apiKey, { accountNumber: '254712343333' })).body.id);
+    // Each payment gets 8 results drawn at random, duplicates and impossible orders included, all at once.
+    await Promise.all(ids.flatMap((id) => Array.from({ length: 8 }, () =>
+      applyMove(deps, id, all[Math.floor(random() * all.length)]!, { providerRef: `dup_${id}`, failureReason: 'x' }))));
     await reconcile(service);
+    const balance = await usdc(apiKey);
+    expect(Number(balance.available) + Number(balance.held) + Number(balance.inTransit)).toBeLessThanOrEqual(1000);
     for (const id of ids) {
       const rows = await service.database.orm.em.fork().getConnection().execute(
         'select kind from ledger_transactions where payment_id = ? order by created_at, kind', [id]);
