@@ -36,6 +36,8 @@ describe('HTTP contract', () => {
       [post(JSON.stringify(moneyOutBody()), { 'idempotency-key': 'not-a-uuid' }), 400, 'validation_error'],
       [service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody() }), 400, 'validation_error'],
       [post('hello', { 'content-type': 'text/plain' }), 400, 'validation_error'],
+      [post(JSON.stringify(moneyOutBody({ reference: 'ref\u0000x' }))), 400, 'validation_error'],
+      [post(JSON.stringify(moneyOutBody({ accountName: 'Jane\u0000' }))), 400, 'validation_error'],
     ];
     for (const [pending, status, code] of cases) {
       const res = await pending;
@@ -47,6 +49,7 @@ describe('HTTP contract', () => {
   it.each([
     ['/v1/payments/%E0%A4%A', 400], ['/v1/payments/..%2f..%2fetc%2fpasswd', 404], [`/v1/payments/pay_${'x'.repeat(5000)}`, 400],
     ['/v1/payments/pay_00000000000000000000000000', 404], ['/no/such/route', 404],
+    ['/v1/payments/%00', 400], ['/tx/transferRequests/%00', 400], ['/v1/webhooks/events?entityId=%00', 400],
   ])('GET %s is shape A %i', async (path, status) => {
     const res = await service.call('GET', path, { apiKey });
     expect(res.status).toBe(status);

@@ -90,7 +90,19 @@ function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): Request
 
 const INVALID = Symbol('invalid');
 
+/** True when any string inside `value` holds a NUL character, which PostgreSQL text cannot store. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  return false;
+}
+
 function parse(schema: z.ZodType | undefined, input: unknown, where: string, res: Response): unknown {
+  if (hasNul(input)) {
+    sendShapeA(res, 'validation_error', `Invalid request: ${where} must not contain NUL characters`);
+    return INVALID;
+  }
   if (!schema) return undefined;
   const result = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
