@@ -22,7 +22,8 @@ export const catalogSchema = z.strictObject({
     networks: z.strictObject(Object.fromEntries(BLOCKCHAINS.map((b) => [b, decimal])) as Record<(typeof BLOCKCHAINS)[number], typeof decimal>),
     issuerFee: decimal,
   }),
-  rates: z.partialRecord(z.enum(FIAT_CURRENCIES), z.partialRecord(z.enum(STABLECOINS), positive)),
+  // Rates are stored as numeric(38,6): more places would be cut, and a locked quote would price differently.
+  rates: z.partialRecord(z.enum(FIAT_CURRENCIES), z.partialRecord(z.enum(STABLECOINS), positive.refine((v) => !/\.\d{7,}$/.test(v), 'at most 6 decimal places'))),
   countries: z.partialRecord(countryCode, z.strictObject({
     name: z.string().min(1),
     currency: z.enum(FIAT_CURRENCIES),

@@ -20,7 +20,7 @@ export interface PricingInput {
   readonly exchangeRate: string;
 }
 
-/** The priced result; every amount a decimal string in the stablecoin at scale 6, the rate as given. */
+/** The priced result; every amount a decimal string in the stablecoin at scale 6, the rate without trailing zeros. */
 export interface Pricing {
   readonly exchangeRate: string;
   /** Method fee + network fee + optional issuer fee, in the stablecoin. */
