@@ -23,6 +23,7 @@ export interface ApiKeyFactory {
   generate(environment: 'sandbox' | 'live'): string;
 }
 
+/** Ports and settings of the admin use cases. */
 export interface AdminDeps {
   readonly tenantAdmin: TenantAdminStore;
   readonly keyFactory: ApiKeyFactory;
@@ -76,6 +77,7 @@ export async function createTenant(
   return ok(toTenantView(tenant));
 }
 
+/** Every tenant, oldest first. */
 export async function listTenants(deps: AdminDeps): Promise<TenantView[]> {
   return (await deps.tenantAdmin.listTenants()).map(toTenantView);
 }

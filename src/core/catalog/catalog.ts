@@ -69,10 +69,6 @@ export interface FeeTable {
   readonly issuerFee: string;
 }
 
-/**
- * The corridor catalog (DESIGN.md 4): reference data loaded from a validated data file at boot.
- * Reference rates are units of fiat per 1 stablecoin, decimal strings.
- */
 /** A card/merchant acquirer that carries out transfer requests (interface 4.2). `{token}` in the template is replaced by a signed token. */
 export interface Acquirer {
   readonly key: string;
@@ -80,6 +76,10 @@ export interface Acquirer {
   readonly deeplinkTemplate: string;
 }
 
+/**
+ * The corridor catalog (DESIGN.md 4): reference data loaded from a validated data file at boot.
+ * Reference rates are units of fiat per 1 stablecoin, decimal strings.
+ */
 export interface Catalog {
   readonly countries: Partial<Record<CountryCode, CountryCorridor>>;
   readonly fees: FeeTable;

@@ -48,6 +48,7 @@ export interface CustomerView {
   updatedAt: string;
 }
 
+/** Maps a customer to its public view (id number masked to its last four characters). Pure. */
 export function toCustomerView(c: Customer): CustomerView {
   return {
     id: c.id, externalId: c.externalId, firstName: c.firstName, lastName: c.lastName, country: c.country,

@@ -3,8 +3,10 @@ import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycProvider } from './customer';
 
+/** Closed set of expected failures of the customer operations. */
 export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found';
 
+/** Ports of the customer use cases. */
 export interface CustomerDeps {
   readonly customers: CustomerStore;
   readonly clock: Clock;

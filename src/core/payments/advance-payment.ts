@@ -8,6 +8,7 @@ import { toPaymentView } from './payment-view';
 import { LEDGER_MOVES } from '../ledger/ledger';
 import type { PayoutProvider, StatusOutcome, SubmitOutcome } from './payout-provider';
 
+/** Ports and settings of the payout worker and of provider results. */
 export interface AdvanceDeps {
   readonly uow: UnitOfWork;
   readonly queue: PaymentQueue;

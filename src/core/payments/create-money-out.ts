@@ -29,6 +29,7 @@ export interface MoneyOutOutcome {
   readonly replayed: boolean;
 }
 
+/** Ports and settings of the money-out use case. */
 export interface MoneyOutDeps {
   readonly catalog: Catalog;
   readonly rates: RateSource;

@@ -6,6 +6,7 @@ import type { PaymentMethod } from '../catalog/catalog';
 /** Destinations of a legacy payout and the payment method each one is (interface 4.1). */
 export const LEGACY_DESTINATIONS = { Bank: 'BANK', MoMo: 'MOMO', Paybill: 'PAYBILL', Till: 'TILL' } as const satisfies Record<string, PaymentMethod>;
 export type LegacyDestination = keyof typeof LEGACY_DESTINATIONS;
+/** Legacy payout currencies and countries (interface 2.11). */
 export const LEGACY_CURRENCIES = ['ZAR', 'NGN', 'KES', 'UGX', 'GHS', 'TZS', 'ZMW', 'ETB'] as const;
 export const LEGACY_COUNTRIES = ['ZA', 'NG', 'KE', 'GH', 'UG', 'TZ', 'ZM', 'ET'] as const;
 
@@ -27,6 +28,7 @@ export interface LegacyPayoutCommand {
 /** Closed set of expected failures of a legacy payout: the money-out's, plus a tenant without payout settings. */
 export type LegacyPayoutErrorCode = MoneyOutErrorCode | 'tenant_not_configured';
 
+/** The money-out's ports plus the tenant's payout settings and a name-based uuid. */
 export interface LegacyPayoutDeps extends MoneyOutDeps {
   findTenant(tenantId: string): Promise<Tenant | undefined>;
   /** A stable UUID for a string (e.g. SHA-256 based): turns the reference into the idempotency key. */

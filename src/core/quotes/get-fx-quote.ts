@@ -21,6 +21,7 @@ export interface FxQuoteQuery {
   readonly blockchain?: Blockchain;
 }
 
+/** Ports and settings of the FX quote use case. */
 export interface FxQuoteDeps {
   readonly catalog: Catalog;
   readonly rates: RateSource;

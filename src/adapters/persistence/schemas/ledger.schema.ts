@@ -34,6 +34,7 @@ export interface LedgerEntryRow {
   createdAt: Date;
 }
 
+/** Mapping of `ledger_accounts`; tenant balances cannot go negative (check constraint). */
 export const LedgerAccountSchema = new EntitySchema<LedgerAccountRow>({
   name: 'LedgerAccount',
   tableName: 'ledger_accounts',
@@ -52,6 +53,7 @@ export const LedgerAccountSchema = new EntitySchema<LedgerAccountRow>({
   },
 });
 
+/** Mapping of `ledger_transactions`. */
 export const LedgerTransactionSchema = new EntitySchema<LedgerTransactionRow>({
   name: 'LedgerTransaction',
   tableName: 'ledger_transactions',
@@ -75,6 +77,7 @@ export const LedgerTransactionSchema = new EntitySchema<LedgerTransactionRow>({
   },
 });
 
+/** Mapping of `ledger_entries` (append-only; balanced per transaction by a deferred trigger). */
 export const LedgerEntrySchema = new EntitySchema<LedgerEntryRow>({
   name: 'LedgerEntry',
   tableName: 'ledger_entries',
