@@ -98,10 +98,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   }, logger);
   const metrics = new Metrics({
     depths: async () => {
-      const [row] = await em.getConnection().execute<{ payments: number; deliveries: number }[]>(
+      // Each count reads a partial index of its worker's queue, so a scrape stays cheap.
+      const [row] = await em.getConnection().execute<{ payments: number; deliveries: number; kyc: number }[]>(
         `select (select count(*) from payments where next_action_at is not null)::int as payments,
-                (select count(*) from webhook_deliveries where status = 'pending')::int as deliveries`);
-      return row ?? { payments: 0, deliveries: 0 };
+                (select count(*) from webhook_deliveries where status = 'pending')::int as deliveries,
+                (select count(*) from customers where next_check_at is not null)::int as kyc`);
+      return row ?? { payments: 0, deliveries: 0, kyc: 0 };
     },
   });
   const secretKey = webhookSecretKey(config);
@@ -136,7 +138,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   };
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS), leaseMs: config.WORKER_LEASE_MS,
-    onDecided: () => webhookWorker.wake(),
+    onDecided: (status) => {
+      metrics.kycDecided(status);
+      webhookWorker.wake();
+    },
+    onProviderError: (customerId, error) => logger.warn({ err: error, customerId }, 'KYC provider failed; asking again later'),
   }, n), { pollIntervalMs: config.WORKER_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
   const payoutWorker = new PollingWorker('payouts', (n) => processDuePayments(advanceDeps, n), {
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ANALYTICS_GROUPS } from '../../core/analytics/analytics';
+import { ANALYTICS_GROUPS, type AnalyticsErrorCode } from '../../core/analytics/analytics';
 import type { Application } from '../../core/application';
 import { AUTH_ERRORS } from './common.schema';
-import { sendShapeA } from './http-errors';
+import { sendShapeA, type ShapeACode } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 const SummaryQuery = z.strictObject({
@@ -13,12 +13,15 @@ const SummaryQuery = z.strictObject({
 
 const Group = z.object({
   key: z.string().meta({ description: 'The day (YYYY-MM-DD, UTC), currency, method or status' }),
-  count: z.number().int(),
-  fiatVolume: z.record(z.string(), z.string()).meta({ description: 'Decimal strings per destination currency' }),
-  stablecoinVolume: z.record(z.string(), z.string()).meta({ description: 'Decimal strings per source stablecoin' }),
-  successRate: z.string().nullable().meta({ description: 'succeeded / (succeeded + failed + refunded), 4 places' }),
-  medianSecondsToSuccess: z.number().nullable(),
+  count: z.number().int().meta({ description: 'Payments created in the range, any status' }),
+  fiatVolume: z.record(z.string(), z.string()).meta({ description: 'fiatAmount summed per destination currency over those payments (any status), decimal strings at the currency scale' }),
+  stablecoinVolume: z.record(z.string(), z.string()).meta({ description: 'amountStablecoin summed per source stablecoin over those payments (any status), decimal strings' }),
+  successRate: z.string().nullable().meta({ description: 'succeeded / (succeeded + failed + refunded) as a decimal string, at most 4 places; null while none is final', example: '0.75' }),
+  medianSecondsToSuccess: z.number().nullable().meta({ description: 'Median seconds from creation to payment.succeeded over the succeeded payments (ms precision); null when none succeeded' }),
 }).meta({ id: 'AnalyticsGroup' });
+
+/** Every analytics failure mapped to shape A; exhaustive by type. */
+const ANALYTICS_ERRORS: Record<AnalyticsErrorCode, ShapeACode> = { validation_error: 'validation_error' };
 
 /** Routes of the Analytics tag (issue 6). */
 export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {
@@ -30,7 +33,7 @@ export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'One entry per group, ordered by key', schema: z.array(Group) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await app.analyticsSummary(req.tenantId, { from: new Date(req.query.from), to: new Date(req.query.to), groupBy: req.query.groupBy });
-        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        if (!result.ok) return sendShapeA(res, ANALYTICS_ERRORS[result.code], result.message);
         res.json(result.value);
       },
     }),

@@ -12,10 +12,10 @@ const CreateCustomerBody = z.strictObject({
   externalId: z.string().min(1).max(100).meta({ description: "The issuer's own id for this user; unique per tenant" }),
   firstName: z.string().min(1).max(100),
   lastName: z.string().min(1).max(100),
-  country: z.string().length(2).meta({ description: 'ISO 3166-1 alpha-2', example: 'KE' }),
-  dateOfBirth: z.string().meta({ description: 'YYYY-MM-DD; 18 or older', example: '1990-04-12' }),
+  country: z.string().length(2).meta({ description: 'ISO 3166-1 alpha-2, upper case (XK for Kosovo accepted)', example: 'KE' }),
+  dateOfBirth: z.string().meta({ description: 'YYYY-MM-DD, a real date from 1900-01-01; the customer must be 18 or older', example: '1990-04-12' }),
   idType: z.enum(ID_TYPES),
-  idNumber: z.string().min(4).max(32),
+  idNumber: z.string().min(4).max(32).meta({ description: '4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4' }),
 }).meta({ id: 'CreateCustomerRequest' });
 
 const CustomerResponse = z.object({

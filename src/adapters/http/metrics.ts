@@ -3,16 +3,21 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 
 /** Sources of the work-queue gauges, read on each scrape. */
 export interface QueueDepths {
-  /** Payments not yet final, and webhook deliveries pending. */
-  depths(): Promise<{ payments: number; deliveries: number }>;
+  /** Payments not yet final, webhook deliveries pending, customers awaiting a KYC decision. */
+  depths(): Promise<{ payments: number; deliveries: number; kyc: number }>;
 }
 
 /**
  * Prometheus metrics (issue 6): HTTP requests and latency per route template and status,
- * payment transitions, webhook delivery attempts by outcome, work-queue depth, process defaults.
+ * payment transitions, webhook delivery attempts by outcome, KYC decisions, work-queue depth
+ * (counted in SQL on each scrape), process defaults. Counters are per process: sum them over replicas.
  */
 export class Metrics {
   readonly registry = new Registry();
+  private readonly requestCount = new Counter({
+    name: 'http_requests_total', help: 'HTTP requests by route template, method and status',
+    labelNames: ['route', 'method', 'status'], registers: [this.registry],
+  });
   private readonly requests = new Histogram({
     name: 'http_request_duration_seconds', help: 'HTTP request latency by route template, method and status',
     labelNames: ['route', 'method', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry],
@@ -23,6 +28,9 @@ export class Metrics {
   private readonly deliveries = new Counter({
     name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [this.registry],
   });
+  private readonly kycDecisions = new Counter({
+    name: 'customer_kyc_decisions_total', help: 'KYC decisions by resulting status', labelNames: ['status'], registers: [this.registry],
+  });
 
   constructor(queues: QueueDepths) {
     collectDefaultMetrics({ register: this.registry });
@@ -32,6 +40,7 @@ export class Metrics {
         const d = await queues.depths();
         this.set({ queue: 'payments' }, d.payments);
         this.set({ queue: 'webhook_deliveries' }, d.deliveries);
+        this.set({ queue: 'kyc' }, d.kyc);
       },
     });
   }
@@ -40,16 +49,26 @@ export class Metrics {
   observe(route: string): RequestHandler {
     return (req, res, next) => {
       const end = this.requests.startTimer({ route, method: req.method });
-      res.on('finish', () => end({ status: String(res.statusCode) }));
+      res.on('finish', () => {
+        end({ status: String(res.statusCode) });
+        this.requestCount.inc({ route, method: req.method, status: String(res.statusCode) });
+      });
       next();
     };
   }
 
+  /** Counts a payment reaching `status` (initiated at creation, then each move). */
   paymentMoved(status: string): void {
     this.transitions.inc({ status });
   }
 
+  /** Counts one webhook delivery attempt: delivered, retry, failed, gone (410) or skipped. */
   deliveryAttempted(outcome: string): void {
     this.deliveries.inc({ outcome });
+  }
+
+  /** Counts one committed KYC decision (approved or rejected). */
+  kycDecided(status: string): void {
+    this.kycDecisions.inc({ status });
   }
 }

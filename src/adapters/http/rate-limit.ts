@@ -51,6 +51,7 @@ export class RateLimits {
   }
 }
 
+/** The headers of draft-ietf-httpapi-ratelimit-headers-07: policy `limit;w=window`, then limit, remaining and reset seconds. */
 function setHeaders(res: Response, limit: number, state: RateLimiterRes): void {
   res.set('RateLimit-Policy', `${limit};w=${WINDOW_S}`);
   res.set('RateLimit', `limit=${limit}, remaining=${Math.max(0, state.remainingPoints)}, reset=${Math.ceil(state.msBeforeNext / 1000)}`);

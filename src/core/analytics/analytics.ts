@@ -36,7 +36,11 @@ export interface AnalyticsGroupView {
   medianSecondsToSuccess: number | null;
 }
 
+/** A year, leap day included: enough for year-on-year views, small enough to stay one quick scan of an index range. */
 const MAX_RANGE_DAYS = 366;
+
+/** Every expected failure of the analytics summary. */
+export type AnalyticsErrorCode = 'validation_error';
 
 /**
  * Payment analytics of one tenant over [from, to) (issue 6; DESIGN.md 10): counts, volumes per
@@ -47,7 +51,7 @@ export async function analyticsSummary(
   store: AnalyticsStore,
   tenantId: string,
   query: { from: Date; to: Date; groupBy: AnalyticsGroup },
-): Promise<Result<AnalyticsGroupView[], 'validation_error'>> {
+): Promise<Result<AnalyticsGroupView[], AnalyticsErrorCode>> {
   if (query.from.getTime() >= query.to.getTime()) return err('validation_error', 'from must be before to', { field: 'from' });
   if (query.to.getTime() - query.from.getTime() > MAX_RANGE_DAYS * 86_400_000) {
     return err('validation_error', `the range may span at most ${MAX_RANGE_DAYS} days`, { field: 'to' });

@@ -1,7 +1,8 @@
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
-import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycProvider } from './customer';
+import { isCountryCode } from './countries';
+import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycOutcome, type KycProvider, type KycStatus } from './customer';
 
 /** Closed set of expected failures of the customer operations. */
 export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found';
@@ -18,33 +19,41 @@ export interface CreateCustomerCommand {
   readonly externalId: string;
   readonly firstName: string;
   readonly lastName: string;
-  /** ISO 3166-1 alpha-2. */
+  /** ISO 3166-1 alpha-2, upper case (XK accepted). */
   readonly country: string;
-  /** YYYY-MM-DD, a real date; the customer must be 18 or older. */
+  /** YYYY-MM-DD, a real date from 1900-01-01 on; the customer must be 18 or older. */
   readonly dateOfBirth: string;
   readonly idType: IdType;
   readonly idNumber: string;
 }
 
+/** Wallet users must be adults; 18 is the usual age of majority (a per-country table belongs here if a corridor differs). */
 const MIN_AGE_YEARS = 18;
+/** Earlier dates are typing mistakes, not customers. */
+const EARLIEST_BIRTH_DATE = '1900-01-01';
+/** Wait before asking a KYC provider again after it failed (threw). */
+const PROVIDER_RETRY_MS = 5000;
 
 /**
  * Creates a customer in `pending` KYC (issue 6); the KYC worker decides later and each decision
- * emits `customer.kyc.updated`. Errors: `validation_error` (blank names, country, a date of birth
- * that is not a real past date of someone 18 or older, id number), `duplicate_customer` (externalId
- * already used by the tenant).
+ * emits `customer.kyc.updated`. Errors: `validation_error` (blank names, a country that is not an
+ * ISO 3166-1 alpha-2 code, a date of birth that is not a real date from 1900 on of someone 18 or
+ * older, id number not 4-32 letters, digits or dashes), `duplicate_customer` (externalId already
+ * used by the tenant).
  */
 export async function createCustomer(deps: CustomerDeps, tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>> {
   for (const field of ['externalId', 'firstName', 'lastName'] as const) {
     if (command[field].trim() === '') return err('validation_error', `${field} must not be blank`, { field });
   }
-  if (!/^[A-Z]{2}$/.test(command.country)) return err('validation_error', 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' });
+  if (!isCountryCode(command.country)) return err('validation_error', 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' });
   if (!(ID_TYPES as readonly string[]).includes(command.idType)) return err('validation_error', `idType must be one of ${ID_TYPES.join(', ')}`);
   if (!/^[A-Za-z0-9-]{4,32}$/.test(command.idNumber)) return err('validation_error', 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' });
   const now = deps.clock.now();
   const born = /^(\d{4})-(\d{2})-(\d{2})$/.exec(command.dateOfBirth);
   const date = born ? new Date(Date.UTC(Number(born[1]), Number(born[2]) - 1, Number(born[3]))) : undefined;
+  // The round trip through Date refuses 1990-02-30 and the like (Date.UTC would roll it over).
   if (!date || date.toISOString().slice(0, 10) !== command.dateOfBirth) return err('validation_error', 'dateOfBirth must be a real date, YYYY-MM-DD', { field: 'dateOfBirth' });
+  if (command.dateOfBirth < EARLIEST_BIRTH_DATE) return err('validation_error', `dateOfBirth must be ${EARLIEST_BIRTH_DATE} or later`, { field: 'dateOfBirth' });
   const adult = new Date(Date.UTC(date.getUTCFullYear() + MIN_AGE_YEARS, date.getUTCMonth(), date.getUTCDate()));
   if (adult.getTime() > now.getTime()) return err('validation_error', `the customer must be at least ${MIN_AGE_YEARS}`, { field: 'dateOfBirth' });
   const customer = new Customer({
@@ -70,18 +79,33 @@ export async function listCustomers(deps: CustomerDeps, tenantId: string, limit:
   return ok({ entries: page.entries.map(toCustomerView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
 }
 
+/** What the KYC worker needs besides the customer ports. */
+export interface KycWorkerDeps extends CustomerDeps {
+  readonly kyc: KycProvider;
+  readonly uow: UnitOfWork;
+  /** How long a claimed customer stays with one worker before another may take it, in ms. */
+  readonly leaseMs: number;
+  /** Called after a decision commits (wake the webhook worker, count it). */
+  readonly onDecided?: (status: Exclude<KycStatus, 'pending'>) => void;
+  /** Called when the provider throws; the customer is asked again after PROVIDER_RETRY_MS. */
+  readonly onProviderError?: (customerId: string, error: unknown) => void;
+}
+
 /**
- * One pass of the KYC worker: claims due pending customers and asks the provider; a decision is
- * written with its `customer.kyc.updated` outbox event in one transaction. Returns how many were claimed.
+ * One pass of the KYC worker (issue 6): claims due pending customers (FOR UPDATE SKIP LOCKED, leased
+ * for `leaseMs`, so a crashed worker's customers come due again) and asks the provider; a decision is
+ * written with its `customer.kyc.updated` outbox event (payload: the customer as REST returns it) in
+ * one transaction, guarded on the customer still being pending, so it is emitted once. Returns how
+ * many were claimed.
  */
-export async function processDueKyc(
-  deps: CustomerDeps & { kyc: KycProvider; uow: UnitOfWork; leaseMs: number; onDecided?: () => void },
-  limit: number,
-): Promise<number> {
+export async function processDueKyc(deps: KycWorkerDeps, limit: number): Promise<number> {
   const now = deps.clock.now();
   const due = await deps.customers.claimDue(now, limit, new Date(now.getTime() + deps.leaseMs));
   await Promise.all(due.map(async (customer) => {
-    const outcome = await deps.kyc.check(customer).catch(() => ({ kind: 'pending' as const, afterMs: 5000 }));
+    const outcome = await deps.kyc.check(customer).catch((error: unknown): KycOutcome => {
+      deps.onProviderError?.(customer.id, error);
+      return { kind: 'pending', afterMs: PROVIDER_RETRY_MS };
+    });
     if (outcome.kind === 'pending') return deps.customers.reschedule(customer.id, new Date(deps.clock.now().getTime() + outcome.afterMs));
     const at = deps.clock.now();
     const decided = await deps.uow.transact(async (tx) => {
@@ -93,7 +117,7 @@ export async function processDueKyc(
       });
       return ok(updated);
     });
-    if (decided.ok) deps.onDecided?.();
+    if (decided.ok) deps.onDecided?.(outcome.kind);
   }));
   return due.length;
 }

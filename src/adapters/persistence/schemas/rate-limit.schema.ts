@@ -8,6 +8,7 @@ export interface RateLimitRow {
   expire: number | null;
 }
 
+/** Table `rate_limits` (issue 6): one counter per key and limit; the library writes it, never the ORM. */
 export const RateLimitSchema = new EntitySchema<RateLimitRow>({
   name: 'RateLimitCounter',
   tableName: 'rate_limits',
