@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/http-app';
+import { GraphqlGateway } from '../adapters/graphql/graphql-gateway';
 import { API_KEY_REVOKED_CHANNEL, ApiKeyRepository } from '../adapters/persistence/api-key.repository';
 import { PgNotificationListener } from '../adapters/persistence/notification-listener';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
@@ -15,6 +16,7 @@ import { processDueKyc } from '../core/customers/manage-customers';
 import { HmacLinkSigner } from '../adapters/providers/link-signer';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
+import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
@@ -66,6 +68,8 @@ export interface Container {
   readonly deliveryDeps: DeliveryDeps;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** GraphQL over HTTP and graphql-ws (issue 4): main and tests `attach(server)` it to the listening server. */
+  readonly graphql: GraphqlGateway;
   /** Starts the workers the configuration enables and the cross-replica notification listener. */
   startWorkers(): Promise<void>;
   /** Stops workers and releases transport resources (the ORM is closed by its owner). */
@@ -154,6 +158,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     rates: new CatalogRateSource(catalog),
     quotes: new QuoteMikroRepository(em, true),
     payments,
+    paymentList: new PaymentListRepository(em),
     keys: cachedKeys,
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
@@ -187,17 +192,23 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
   });
+  const rateLimits = new RateLimits(em.getConnection().getKnex(), tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE));
+  const graphql = new GraphqlGateway({
+    app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV, rateLimits, logger,
+  });
   const http = createHttpApp({
     app: application, admin, probe: {
       ...databaseProbe(orm, '0.5.0'),
       workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
-    rateLimits: new RateLimits(em.getConnection().getKnex(), tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE)),
+    rateLimits,
+    graphql: { http: graphql.http, dashboard: graphql.dashboard },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids,
+    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql,
     async startWorkers() {
       await listener.start();
+      await graphql.start();
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
@@ -205,7 +216,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop(), graphql.stop()]);
       await transport.close();
     },
   };

@@ -56,6 +56,8 @@ async function main(): Promise<void> {
   const server: Server = container.http.listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, database: embedded ? 'embedded' : 'external' }, 'payout gateway listening');
   });
+  // GraphQL subscriptions (graphql-ws) on the same port and path as GraphQL over HTTP (issue 4).
+  container.graphql.attach(server);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -63,6 +65,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     clearInterval(purge);
+    // Open WebSockets would hold server.close() forever: close them first.
+    await container.graphql.closeRealtime();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await container.stop();
     await database.close();

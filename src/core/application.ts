@@ -2,6 +2,7 @@ import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } fr
 import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
 import { getPayment } from './payments/get-payment';
+import { listPayments, type PaymentLister, type PaymentListQuery, type PaymentPage } from './payments/list-payments';
 import { createCustomer, getCustomer, listCustomers, type CreateCustomerCommand, type CustomerDeps, type CustomerErrorCode } from './customers/manage-customers';
 import type { CustomerView } from './customers/customer';
 import { analyticsSummary, type AnalyticsGroup, type AnalyticsGroupView, type AnalyticsStore } from './analytics/analytics';
@@ -32,6 +33,8 @@ import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './reso
 export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, CustomerDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
+  /** The tenant's payments, paginated (issue 4: GraphQL `payments`). */
+  readonly paymentList: PaymentLister;
   readonly keys: ApiKeyReader;
   readonly hasher: SecretHasher;
   readonly ledger: LedgerReader;
@@ -48,6 +51,7 @@ export interface Application {
   getFxQuote(tenantId: string, query: FxQuoteQuery): Promise<Result<Quote, FxQuoteErrorCode>>;
   createMoneyOut(tenantId: string, idempotencyKey: string | undefined, command: MoneyOutCommand): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>>;
   getPayment(tenantId: string, paymentId: string): Promise<Result<PaymentView, 'not_found'>>;
+  listPayments(tenantId: string, query: PaymentListQuery): Promise<Result<PaymentPage, 'validation_error'>>;
   createTransferRequest(tenantId: string, command: TransferRequestCommand): Promise<Result<{ link: string }, TransferErrorCode>>;
   getTransferRequest(tenantId: string, reference: string): Promise<Result<TransferRequestView, TransferErrorCode>>;
   createLegacyPayout(tenantId: string, command: LegacyPayoutCommand): Promise<Result<{ transactionId: string; replayed: boolean }, LegacyPayoutErrorCode>>;
@@ -77,6 +81,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     getFxQuote: (tenantId, query) => getFxQuote(deps, tenantId, query),
     createMoneyOut: (tenantId, key, command) => createMoneyOut(deps, tenantId, key, command),
     getPayment: (tenantId, paymentId) => getPayment(deps.payments, tenantId, paymentId),
+    listPayments: (tenantId, query) => listPayments(deps, tenantId, query),
     createTransferRequest: (tenantId, command) => createTransferRequest(deps, tenantId, command),
     getTransferRequest: (tenantId, reference) => getTransferRequest(deps, tenantId, reference),
     createLegacyPayout: (tenantId, command) => createLegacyPayout(deps, tenantId, command),

@@ -12,6 +12,8 @@ import { newTenant } from '../../src/core/auth/tenant';
 /** A running service on the test database, listening on a random local port. */
 export interface TestService {
   readonly baseUrl: string;
+  /** The listening HTTP server (graphql-ws is attached to it, as in main). */
+  readonly server: Server;
   readonly container: Container;
   readonly database: Database;
   readonly config: Config;
@@ -68,11 +70,13 @@ export async function startTestService(env: Record<string, string> = {}, overrid
   const server: Server = await new Promise((resolve) => {
     const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
   });
+  container.graphql.attach(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const keyDeps = () => ({ ids: container.ids, hasher: sha256Hasher, now: new Date() });
 
   return {
     baseUrl,
+    server,
     container,
     database,
     config,
@@ -111,6 +115,7 @@ export async function startTestService(env: Record<string, string> = {}, overrid
       return { status: response.status, headers: response.headers, body: parsed, text };
     },
     async close() {
+      await container.graphql.closeRealtime();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await container.stop();

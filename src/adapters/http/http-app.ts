@@ -35,6 +35,8 @@ export interface HttpAppDeps {
   readonly rateLimits?: RateLimits;
   /** Prometheus metrics, served at /metrics to admin keys; none when absent. */
   readonly metrics?: Metrics;
+  /** GraphQL over HTTP at /graphql and the live dashboard at /dashboard (issue 4); none when absent. */
+  readonly graphql?: { readonly http: RequestHandler; readonly dashboard: RequestHandler };
 }
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
@@ -65,6 +67,10 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   }
   app.get('/openapi.json', (_req, res) => void res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
+  if (deps.graphql) {
+    app.use('/graphql', deps.graphql.http);
+    app.use('/dashboard', deps.graphql.dashboard);
+  }
 
   app.use((req, res) => sendShapeA(res, 'not_found', `No route for ${req.method} ${req.path}`));
   app.use(errorHandler(deps.logger));

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WEBHOOK_EVENT_TYPES, type OutboxEvent, type OutboxWriter } from '../../core/events/outbox-event';
 import { OutboxEventSchema } from './schemas/outbox.schema';
 import { insertStatement } from './raw-insert';
+import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from '../notifications/payment-event.channel';
 
 /**
  * Appends outbox events inside the caller's transaction (DESIGN.md 5, 8) and fans each webhook
@@ -16,8 +17,18 @@ export class OutboxTxWriter implements OutboxWriter {
   }
 }
 
-/** The statement that writes `event` and, for webhook types, its delivery rows: one round trip. */
+/**
+ * The statement that writes `event` and, for webhook types, its delivery rows: one round trip.
+ * A payment event also notifies PAYMENT_EVENTS_CHANNEL (issue 4: live subscriptions on every
+ * replica); NOTIFY inside the transaction is delivered at commit, never before, never on rollback.
+ */
 export function outboxStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
+  const [sql, params] = outboxRowsStatement(em, event);
+  const notice = paymentEventNotice(event);
+  return notice ? [`${sql};\nselect pg_notify(?, ?)`, [...params, PAYMENT_EVENTS_CHANNEL, notice]] : [sql, params];
+}
+
+function outboxRowsStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
   const [insertEvent, eventValues] = insertStatement(em, OutboxEventSchema, event);
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return [insertEvent, eventValues];
   return [

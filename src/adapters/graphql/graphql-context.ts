@@ -1,0 +1,44 @@
+import type { Principal } from '../../core/auth/api-key';
+import type { Application } from '../../core/application';
+import type { PaymentStatus } from '../../core/payments/payment';
+import type { PaymentView } from '../../core/payments/payment-view';
+
+/** Source of live payment changes of one tenant, already filtered (the in-process tenant bus). */
+export interface PaymentUpdates {
+  /** Views published for `tenantId` from now on that pass `accept`; `return()` unsubscribes. */
+  subscribe(tenantId: string, accept?: (view: PaymentView) => boolean): AsyncIterableIterator<PaymentView>;
+}
+
+/** Where a WebSocket subscription's events go: its graphql-ws operation id and its socket. */
+export interface SubscriptionDelivery {
+  /** graphql-ws operation id of this subscription on its socket. */
+  readonly id: string;
+  /** Sends one complete graphql-ws message (a JSON string) on the socket, if it is still open. */
+  send(message: string): void;
+}
+
+/**
+ * What every resolver receives (issue 4): the bound use cases, the authenticated caller and the
+ * tenant every read and write is scoped to. Built per HTTP request and per WebSocket operation.
+ */
+export interface GraphqlContext {
+  readonly app: Application;
+  readonly principal: Principal;
+  /** The caller's tenant; GraphQL serves issuer keys that belong to a tenant only. */
+  readonly tenantId: string;
+  readonly updates: PaymentUpdates;
+  /** Set for WebSocket subscriptions only. */
+  readonly delivery?: SubscriptionDelivery;
+}
+
+/** Arguments of `paymentUpdated`: both optional, combined with AND (DESIGN.md 12). */
+export interface PaymentUpdatedArgs {
+  readonly paymentId?: string | null;
+  readonly status?: readonly PaymentStatus[] | null;
+}
+
+/** True when `view` passes the `paymentUpdated` arguments. Pure. */
+export function matchesPaymentUpdated(args: PaymentUpdatedArgs, view: PaymentView): boolean {
+  if (args.paymentId && view.id !== args.paymentId) return false;
+  return !args.status || args.status.length === 0 || args.status.includes(view.status);
+}

@@ -1,0 +1,132 @@
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestHandler } from 'express';
+import type { ExecutionResult, FormattedExecutionResult, GraphQLSchema } from 'graphql';
+import type { Server } from 'node:http';
+import type { ClientConfig } from 'pg';
+import type { Logger } from 'pino';
+import type { Application } from '../../core/application';
+import type { PaymentView } from '../../core/payments/payment-view';
+import type { RateLimits } from '../http/rate-limit';
+import { PaymentEventFeed } from '../notifications/payment-event.feed';
+import { TenantEventBus } from '../notifications/tenant-event.bus';
+import { dashboardRouter } from './dashboard.router';
+import { formatGraphqlError } from './graphql-errors';
+import { graphqlHttpHandler } from './graphql-http';
+import { graphqlSchema } from './graphql-schema';
+import { attachGraphqlWs } from './graphql-ws.server';
+import { KeySockets } from './key-sockets';
+import { SubscriptionGroups } from './subscription-groups';
+
+/** What the gateway needs from the composition root. */
+export interface GraphqlGatewayDeps {
+  readonly app: Application;
+  readonly em: EntityManager;
+  /** Settings of the dedicated LISTEN connection. */
+  readonly connection: ClientConfig;
+  readonly nodeEnv: 'development' | 'test' | 'production';
+  readonly rateLimits?: RateLimits;
+  readonly logger: Logger;
+  /**
+   * Shared subscription execution (SubscriptionGroups), on by default. Off, each subscriber is
+   * executed and serialised on its own (graphql-ws's default); kept for the benchmark's baseline.
+   */
+  readonly sharedSubscriptions?: boolean;
+}
+
+/**
+ * Protections (issue 4 item 7), from graphql-armor, the same on HTTP and WebSocket. Limits are
+ * far above what the schema's real queries need (deepest: payments.edges.node.field, depth 4).
+ */
+const ARMOR = new ApolloArmor({
+  maxDepth: { n: 6, exposeLimits: true },
+  costLimit: { maxCost: 5000, exposeLimits: true },
+  maxAliases: { n: 15, exposeLimits: true },
+  maxDirectives: { n: 50, exposeLimits: true },
+  maxTokens: { n: 1000, exposeLimits: true },
+  blockFieldSuggestion: { enabled: true },
+});
+
+/** A close code for revoked keys' sockets: graphql-ws's Unauthorized. */
+const REVOKED_CLOSE = 4401;
+
+/**
+ * The GraphQL transport of one service instance (issue 4, DESIGN.md 12): Apollo over HTTP and
+ * graphql-ws over WebSocket on the same schema, context and error formatting, plus the live
+ * payment feed (PostgreSQL LISTEN/NOTIFY into a per-tenant bus) that subscriptions read.
+ *
+ * Lifecycle: `start()` opens the LISTEN connection; `attach(server)` adds graphql-ws to a listening
+ * HTTP server (same port and path as HTTP); `closeRealtime()` closes every socket (call it before
+ * `server.close()`, which otherwise waits for them); `stop()` does that and closes the feed.
+ * `closeSocketsOfKey(keyId)` closes a revoked key's sockets; every replica calls it when the
+ * `api_key_revoked` notification (sent by the admin revocation) arrives.
+ */
+export class GraphqlGateway {
+  readonly schema: GraphQLSchema = graphqlSchema();
+  readonly bus = new TenantEventBus<PaymentView>();
+  readonly sockets = new KeySockets();
+  readonly groups: SubscriptionGroups;
+  /** Express handler for /graphql (Apollo). */
+  readonly http: RequestHandler;
+  /** Express router for /dashboard. */
+  readonly dashboard: RequestHandler = dashboardRouter();
+  private readonly feed: PaymentEventFeed;
+  private readonly protection = ARMOR.protect();
+  private readonly attached = new Set<{ close(): Promise<void> }>();
+
+  constructor(private readonly deps: GraphqlGatewayDeps) {
+    this.groups = new SubscriptionGroups((result) => this.format(result), deps.logger);
+    this.feed = new PaymentEventFeed({
+      em: deps.em, connection: deps.connection, bus: this.bus, logger: deps.logger,
+      onKeyRevoked: (keyId) => this.closeSocketsOfKey(keyId),
+    });
+    this.http = graphqlHttpHandler({
+      schema: this.schema, app: deps.app, updates: this.bus, protection: this.protection,
+      introspection: deps.nodeEnv !== 'production', development: deps.nodeEnv === 'development',
+      rateLimits: deps.rateLimits, logger: deps.logger,
+    });
+  }
+
+  /** Opens the LISTEN connection (payment events and key revocations). */
+  async start(): Promise<void> {
+    await this.feed.start();
+  }
+
+  /** Serves graphql-ws on `server` at /graphql. */
+  attach(server: Server): void {
+    this.attached.add(attachGraphqlWs(server, {
+      schema: this.schema, app: this.deps.app, updates: this.bus, sockets: this.sockets,
+      ...(this.deps.sharedSubscriptions === false ? {} : { groups: this.groups }),
+      validationRules: this.protection.validationRules, introspection: this.deps.nodeEnv !== 'production',
+      development: this.deps.nodeEnv === 'development', format: (result) => this.format(result), logger: this.deps.logger,
+    }));
+  }
+
+  /** Closes every graphql-ws socket and server of this instance. */
+  async closeRealtime(): Promise<void> {
+    const handles = [...this.attached];
+    this.attached.clear();
+    await Promise.all(handles.map((h) => h.close()));
+  }
+
+  /** Closes the open sockets of `keyId` in this process (code 4401); returns how many there were. */
+  closeSocketsOfKey(keyId: string): number {
+    const closed = this.sockets.closeKey(keyId, REVOKED_CLOSE, 'Unauthorized: API key revoked');
+    if (closed > 0) this.deps.logger.info({ keyId, closed }, 'closed the sockets of a revoked API key');
+    return closed;
+  }
+
+  async stop(): Promise<void> {
+    await this.closeRealtime();
+    await this.feed.stop();
+  }
+
+  private format(result: ExecutionResult): FormattedExecutionResult {
+    const development = this.deps.nodeEnv === 'development';
+    const log = (error: unknown) => this.deps.logger.error({ err: error }, 'GraphQL subscription failed');
+    return {
+      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...(result.errors ? { errors: result.errors.map((e) => formatGraphqlError(e.toJSON(), e, development, log)) } : {}),
+    };
+  }
+}

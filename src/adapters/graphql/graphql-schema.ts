@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchemaSync, type PubSub } from 'type-graphql';
+import { MeResolver } from './me.resolver';
+import { PaymentUpdatedResolver } from './payment-updated.resolver';
+import { PaymentResolver } from './payment.resolver';
+import { QuoteResolver } from './quote.resolver';
+
+/** Where the committed SDL lives, relative to the repository root (issue 4 item 9). */
+export const SCHEMA_FILE = 'schema/schema.graphql';
+
+let built: GraphQLSchema | undefined;
+
+/**
+ * type-graphql demands a PubSub once any subscription exists, but none of ours uses `topics`: each
+ * declares its own `subscribe`, reading the per-container tenant bus from the context.
+ */
+const NO_TOPICS: PubSub = {
+  publish: () => {
+    throw new Error('GraphQL subscriptions here read the tenant bus; topics are not used');
+  },
+  subscribe: () => {
+    throw new Error('GraphQL subscriptions here read the tenant bus; topics are not used');
+  },
+};
+
+/**
+ * The GraphQL schema, built code-first from the resolver classes (type-graphql; issue 4). Built
+ * once per process: the schema has no per-instance state (resolvers take everything from the
+ * context), so every service instance in a process shares it.
+ */
+export function graphqlSchema(): GraphQLSchema {
+  built ??= buildSchemaSync({
+    resolvers: [PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver],
+    validate: false,
+    pubSub: NO_TOPICS,
+  });
+  return built;
+}
+
+/** The schema as SDL, types sorted by name so the committed file diffs cleanly. */
+export function printGraphqlSchema(): string {
+  const header = '# Generated from the code by `npm run schema:emit` (src/adapters/graphql). Do not edit.\n\n';
+  return `${header}${printSchema(lexicographicSortSchema(graphqlSchema()))}\n`;
+}

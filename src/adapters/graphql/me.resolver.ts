@@ -1,0 +1,12 @@
+import { Ctx, Query, Resolver } from 'type-graphql';
+import type { GraphqlContext } from './graphql-context';
+import { MeType } from './me.type';
+
+/** `me` (issue 4): the authenticated caller, straight from the principal. */
+@Resolver()
+export class MeResolver {
+  @Query(() => MeType, { description: 'Who is calling: your tenant and the key in use' })
+  me(@Ctx() ctx: GraphqlContext): MeType {
+    return { tenantId: ctx.tenantId, keyId: ctx.principal.keyId, scope: ctx.principal.scope };
+  }
+}

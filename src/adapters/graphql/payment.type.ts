@@ -1,0 +1,91 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import type { PaymentView } from '../../core/payments/payment-view';
+import { DecimalScalar } from './decimal.scalar';
+import { FiatCurrencyEnum, PaymentMethodEnum, PaymentStatusEnum, StablecoinEnum } from './enums.type';
+
+/**
+ * `Payment` (interface 2.1 plus failureReason, exchangeRate and payoutFee; issue 4). Resolvers
+ * return the core's PaymentView unchanged, so GraphQL and REST show the same values; this class
+ * only describes the GraphQL shape and is never instantiated.
+ */
+@ObjectType('Payment', { description: 'A money-out payment (interface 2.1)' })
+export class PaymentType implements PaymentView {
+  @Field(() => ID, { description: 'pay_-prefixed ULID' })
+  id!: string;
+
+  @Field(() => PaymentStatusEnum)
+  status!: PaymentView['status'];
+
+  @Field(() => PaymentMethodEnum)
+  paymentMethod!: PaymentView['paymentMethod'];
+
+  @Field(() => StablecoinEnum)
+  sourceCurrency!: PaymentView['sourceCurrency'];
+
+  @Field(() => DecimalScalar, { description: 'Total stablecoin amount charged (scale 6)' })
+  amountStablecoin!: string;
+
+  @Field(() => DecimalScalar, { description: 'Fiat amount the recipient receives' })
+  fiatAmount!: string;
+
+  @Field(() => FiatCurrencyEnum)
+  destinationCurrency!: PaymentView['destinationCurrency'];
+
+  @Field(() => String, { nullable: true, description: 'Provider transaction id; null until the provider accepts' })
+  providerRef!: string | null;
+
+  @Field(() => String, { nullable: true, description: "Caller's own reference, as supplied" })
+  reference!: string | null;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: string;
+
+  @Field(() => DateTimeISOResolver)
+  updatedAt!: string;
+
+  @Field(() => String, { nullable: true, description: 'Why it failed or was refunded; null otherwise' })
+  failureReason!: string | null;
+
+  @Field(() => DecimalScalar, { description: 'Units of fiat per 1 stablecoin used for this payment' })
+  exchangeRate!: string;
+
+  @Field(() => DecimalScalar, { description: 'Fees included in amountStablecoin, in the stablecoin' })
+  payoutFee!: string;
+}
+
+/** One edge of the `payments` connection (Relay cursor connections). */
+@ObjectType('PaymentEdge')
+export class PaymentEdgeType {
+  @Field(() => PaymentType)
+  node!: PaymentView;
+
+  @Field(() => String, { description: 'Opaque; pass as `after` to continue after this payment' })
+  cursor!: string;
+}
+
+/** Relay PageInfo. Pagination is forward only, so `hasPreviousPage` is always false. */
+@ObjectType('PageInfo')
+export class PageInfoType {
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+
+  @Field(() => Boolean)
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+/** The `payments` connection: newest first (Relay cursor connections). */
+@ObjectType('PaymentConnection')
+export class PaymentConnectionType {
+  @Field(() => [PaymentEdgeType])
+  edges!: PaymentEdgeType[];
+
+  @Field(() => PageInfoType)
+  pageInfo!: PageInfoType;
+}

@@ -1,0 +1,17 @@
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
+import { FxQuery } from '../http/fx.routes';
+import { FxQuoteArgs } from './fx-quote.args';
+import type { GraphqlContext } from './graphql-context';
+import { FX_ERRORS, parseInput, valueOf } from './graphql-errors';
+import { QuoteType, toQuoteType } from './quote.type';
+
+/** FX quotes (issue 4): the same use case and argument rules as REST's GET /fx/convert. */
+@Resolver()
+export class QuoteResolver {
+  /** Prices and stores a quote. Errors: validation_error, unsupported_corridor (no such pair), provider_unavailable (no rates). */
+  @Query(() => QuoteType, { description: 'Quote a fiat amount in a stablecoin, fees included (REST: GET /fx/convert)' })
+  async fxQuote(@Args(() => FxQuoteArgs) args: FxQuoteArgs, @Ctx() ctx: GraphqlContext): Promise<QuoteType> {
+    const query = parseInput(FxQuery, { ...args }, 'args');
+    return toQuoteType(valueOf(await ctx.app.getFxQuote(ctx.tenantId, query), FX_ERRORS));
+  }
+}

@@ -1,0 +1,70 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { Quote } from '../../core/quotes/quote';
+import { DecimalScalar } from './decimal.scalar';
+import { BlockchainEnum, CountryEnum, FiatCurrencyEnum, IssuerFeeOptionEnum, PaymentMethodEnum, StablecoinEnum } from './enums.type';
+
+/**
+ * `Quote` (interface 2.4 plus the stored quote's id and terms; DESIGN.md 3). Unlike REST, where the
+ * interface makes `convertedAmount` a JSON number, every amount here is an exact Decimal string.
+ */
+@ObjectType('Quote', { description: 'A stored FX quote; pass its id as quoteId to a money-out to lock the rate' })
+export class QuoteType {
+  @Field(() => ID, { description: 'quo_-prefixed id' })
+  id!: string;
+
+  @Field(() => DecimalScalar, { description: 'Stablecoin total, payoutFee included' })
+  convertedAmount!: string;
+
+  @Field(() => DecimalScalar, { description: 'Units of source fiat per 1 stablecoin' })
+  exchangeRate!: string;
+
+  @Field(() => DecimalScalar, { description: 'Method + network + optional issuer fee, in the stablecoin' })
+  payoutFee!: string;
+
+  @Field(() => Int, { description: 'Unix seconds at which the quote expires' })
+  expiryTimestamp!: number;
+
+  @Field(() => DateTimeISOResolver)
+  expiresAt!: Date;
+
+  @Field(() => DecimalScalar)
+  fiatAmount!: string;
+
+  @Field(() => FiatCurrencyEnum)
+  sourceCurrency!: string;
+
+  @Field(() => StablecoinEnum)
+  destinationCurrency!: string;
+
+  @Field(() => PaymentMethodEnum)
+  paymentMethod!: string;
+
+  @Field(() => CountryEnum, { nullable: true })
+  country!: string | null;
+
+  @Field(() => BlockchainEnum)
+  blockchain!: string;
+
+  @Field(() => IssuerFeeOptionEnum)
+  optionalIssuerFee!: string;
+}
+
+/** Maps a stored quote to its GraphQL shape. Pure. */
+export function toQuoteType(quote: Quote): QuoteType {
+  return {
+    id: quote.id,
+    convertedAmount: quote.convertedAmount,
+    exchangeRate: quote.exchangeRate,
+    payoutFee: quote.payoutFee,
+    expiryTimestamp: Math.floor(quote.expiresAt.getTime() / 1000),
+    expiresAt: quote.expiresAt,
+    fiatAmount: quote.fiatAmount,
+    sourceCurrency: quote.fiatCurrency,
+    destinationCurrency: quote.stablecoin,
+    paymentMethod: quote.paymentMethod,
+    country: quote.country,
+    blockchain: quote.blockchain,
+    optionalIssuerFee: quote.optionalIssuerFee,
+  };
+}

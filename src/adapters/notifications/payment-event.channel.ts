@@ -1,0 +1,41 @@
+import type { OutboxEvent } from '../../core/events/outbox-event';
+
+/**
+ * PostgreSQL NOTIFY channel of committed payment changes (issue 4, DESIGN.md 12): the outbox
+ * writer notifies it inside the transaction that changes a payment, so every replica's listener
+ * hears it when, and only if, that transaction commits.
+ */
+export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
+
+/**
+ * What a payment NOTIFY carries: ids only, well under PostgreSQL's 8000-byte payload limit. The
+ * listener loads the payment view from the outbox row `id` (the view as of that event).
+ */
+export interface PaymentEventNotice {
+  /** Outbox event id (uuid). */
+  readonly id: string;
+  readonly tenantId: string;
+  readonly paymentId: string;
+  /** The payment's status after this event. */
+  readonly status: string;
+}
+
+/** The NOTIFY payload for `event`, or undefined when it is not a payment event. Pure. */
+export function paymentEventNotice(event: OutboxEvent): string | undefined {
+  if (!event.type.startsWith('payment.')) return undefined;
+  const notice: PaymentEventNotice = {
+    id: event.id, tenantId: event.tenantId, paymentId: event.entityId, status: String(event.payload.status ?? ''),
+  };
+  return JSON.stringify(notice);
+}
+
+/** Parses a NOTIFY payload; undefined when it is not a well-formed notice (it is then ignored). */
+export function parsePaymentEventNotice(payload: string): PaymentEventNotice | undefined {
+  try {
+    const value = JSON.parse(payload) as Partial<PaymentEventNotice>;
+    const fields = [value.id, value.tenantId, value.paymentId, value.status];
+    return fields.every((f) => typeof f === 'string' && f.length > 0) ? (value as PaymentEventNotice) : undefined;
+  } catch {
+    return undefined;
+  }
+}
