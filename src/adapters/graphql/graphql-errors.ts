@@ -1,7 +1,6 @@
 import { ApolloServerErrorCode, ApolloServerValidationErrorCode, unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { z } from 'zod';
-import type { MoneyOutErrorCode } from '../../core/payments/create-money-out';
 import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
 import type { Result } from '../../core/shared/result';
 import { SHAPE_A_STATUS, type ShapeACode } from '../http/http-errors';
@@ -9,17 +8,8 @@ import { SHAPE_A_STATUS, type ShapeACode } from '../http/http-errors';
 /** `extensions.code` of every GraphQL error: exactly the REST shape A codes (DESIGN.md 12). */
 export type GraphqlErrorCode = ShapeACode;
 
-/** Money-out failures (same mapping as REST); a new core code fails to compile here. */
-export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error',
-  unsupported_corridor: 'unsupported_corridor',
-  quote_expired: 'quote_expired',
-  duplicate_reference: 'duplicate_reference',
-  idempotency_key_in_use: 'idempotency_key_in_use',
-  idempotency_key_reused: 'idempotency_key_reused',
-  provider_unavailable: 'provider_unavailable',
-  insufficient_balance: 'insufficient_balance',
-};
+/** Money-out failures: the very map REST uses, so both transports answer one code per failure. */
+export { MONEY_OUT_ERRORS } from '../http/payment.routes';
 
 /** FX failures: REST answers these in shape D (numeric); GraphQL uses the shape A names of the same meaning. */
 export const FX_ERRORS: Record<FxQuoteErrorCode, GraphqlErrorCode> = {

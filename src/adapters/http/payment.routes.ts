@@ -7,8 +7,8 @@ import { sendShapeA, type ShapeACode } from './http-errors';
 import { MoneyOutBody, MoneyOutHeaders, PaymentIdParams, PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Every money-out failure code mapped to its shape A code; a new core code fails to compile here. */
-const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
+/** Every money-out failure code mapped to its shape A code (GraphQL reuses it); a new core code fails to compile here. */
+export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   validation_error: 'validation_error',
   unsupported_corridor: 'unsupported_corridor',
   quote_expired: 'quote_expired',
