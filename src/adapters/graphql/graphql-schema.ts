@@ -1,10 +1,17 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync, type PubSub } from 'type-graphql';
+import { AnalyticsResolver } from './analytics.resolver';
+import { BalanceResolver } from './balance.resolver';
+import { CustomerResolver } from './customer.resolver';
+import { LegacyPayoutResolver } from './legacy-payout.resolver';
 import { MeResolver } from './me.resolver';
 import { PaymentUpdatedResolver } from './payment-updated.resolver';
 import { PaymentResolver } from './payment.resolver';
 import { QuoteResolver } from './quote.resolver';
+import { ResolutionResolver } from './resolution.resolver';
+import { TransferRequestResolver } from './transfer-request.resolver';
+import { WebhookResolver } from './webhook.resolver';
 
 /** Where the committed SDL lives, relative to the repository root (issue 4 item 9). */
 export const SCHEMA_FILE = 'schema/schema.graphql';
@@ -31,7 +38,10 @@ const NO_TOPICS: PubSub = {
  */
 export function graphqlSchema(): GraphQLSchema {
   built ??= buildSchemaSync({
-    resolvers: [PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver],
+    resolvers: [
+      PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
+      LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver,
+    ],
     validate: false,
     pubSub: NO_TOPICS,
   });
