@@ -5,8 +5,8 @@ import { PAYMENT_STATUSES } from '../../core/payments/payment';
 import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
 import { FIAT_CURRENCIES, STABLECOINS } from '../../core/shared/money';
 
-/** A GraphQL enum whose names and values are the core's own strings, so the wire matches REST. */
-function enumOf<const T extends readonly string[]>(values: T, name: string, description: string): { [K in T[number]]: K } {
+/** Registers and returns a GraphQL enum named `name` whose names and values are the core's own strings, so the wire matches REST. */
+export function enumOf<const T extends readonly string[]>(values: T, name: string, description: string): { [K in T[number]]: K } {
   const object = Object.fromEntries(values.map((v) => [v, v])) as { [K in T[number]]: K };
   registerEnumType(object, { name, description });
   return object;
