@@ -3,10 +3,18 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { z } from 'zod';
 import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
 import type { Result } from '../../core/shared/result';
-import { SHAPE_A_STATUS, type ShapeACode } from '../http/http-errors';
+import { SHAPE_A_STATUS, SHAPE_B_STATUS, SHAPE_C_STATUS, type ShapeACode, type ShapeBCode, type ShapeCCode } from '../http/http-errors';
 
-/** `extensions.code` of every GraphQL error: exactly the REST shape A codes (DESIGN.md 12). */
-export type GraphqlErrorCode = ShapeACode;
+/**
+ * `extensions.code` of every GraphQL error: the code REST answers for the same failure, whichever
+ * shape carries it there (A, B or C; DESIGN.md 7, 12). FX's numeric shape D has no names, so FX
+ * failures use the shape A names of the same meaning.
+ */
+export type GraphqlErrorCode = ShapeACode | ShapeBCode | ShapeCCode;
+
+const GRAPHQL_ERROR_CODES: ReadonlySet<string> = new Set([
+  ...Object.keys(SHAPE_A_STATUS), ...Object.keys(SHAPE_B_STATUS), ...Object.keys(SHAPE_C_STATUS),
+]);
 
 /** Money-out failures: the very map REST uses, so both transports answer one code per failure. */
 export { MONEY_OUT_ERRORS } from '../http/payment.routes';
@@ -70,7 +78,7 @@ function withoutNulls(input: unknown): unknown {
 
 /** How an error is reported: the code, and whether the original message may be shown. */
 function classify(code: unknown, original: unknown): { code: GraphqlErrorCode; internal: boolean } {
-  if (typeof code === 'string' && code in SHAPE_A_STATUS) return { code: code as GraphqlErrorCode, internal: code === 'internal_error' };
+  if (typeof code === 'string' && GRAPHQL_ERROR_CODES.has(code)) return { code: code as GraphqlErrorCode, internal: code === 'internal_error' };
   if (typeof code === 'string' && code in FRAMEWORK_ERRORS) {
     const mapped = FRAMEWORK_ERRORS[code as ApolloServerErrorCode];
     return { code: mapped, internal: mapped === 'internal_error' };

@@ -1,5 +1,25 @@
-import { Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import type { LegacyPayoutErrorCode } from '../../core/payments/legacy-payout';
+import { LEGACY_ERRORS, LegacyPayoutBody } from '../http/legacy-payout.routes';
+import type { GraphqlContext } from './graphql-context';
+import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
+import { LegacyPayoutInput, LegacyPayoutResultType } from './legacy-payout.type';
 
-/** Placeholder: its fields are being written (issues 5 and 6, GraphQL items). */
+/** REST's codes: validation in shape A there, refusals from its shape B map. */
+const ERRORS: Record<LegacyPayoutErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error', ...LEGACY_ERRORS };
+
+/** The legacy payout (issue 5 item 8; interface 4.1, 2.2): REST's use case, deduplicated by reference (DESIGN.md 6). */
 @Resolver()
-export class LegacyPayoutResolver {}
+export class LegacyPayoutResolver {
+  /**
+   * Creates a payment funded with the tenant's payout settings. Errors: validation_error,
+   * tenant_not_configured, unsupported_corridor, insufficient_balance, quote_expired,
+   * duplicate_reference (the reference with other input), payout_in_progress, provider_unavailable.
+   */
+  @Mutation(() => LegacyPayoutResultType, { description: 'Legacy payout (REST: POST /momo/payout); the payment shows in payment(id)' })
+  async legacyPayout(@Arg('input', () => LegacyPayoutInput) input: LegacyPayoutInput, @Ctx() ctx: GraphqlContext): Promise<LegacyPayoutResultType> {
+    const command = parseInput(LegacyPayoutBody, { ...input }, 'input');
+    const created = valueOf(await ctx.app.createLegacyPayout(ctx.tenantId, command), ERRORS);
+    return { success: true, ...created };
+  }
+}

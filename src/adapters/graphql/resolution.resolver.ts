@@ -1,5 +1,66 @@
-import { Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import type { Catalog } from '../../core/catalog/catalog';
+import type { MomoResolveErrorCode, ResolveErrorCode } from '../../core/resolution/resolution';
+import { accountResolveBody, BankListQuery, idResolveBody, MomoResolveBody } from '../http/resolution.schema';
+import type { GraphqlContext } from './graphql-context';
+import { LIST_ERRORS, parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
+import { AccountResolveArgs, IdResolveArgs, MomoResolveArgs } from './resolution.args';
+import {
+  BankAccountResolutionType, BankListCountryEnum, BankType, IdentifierResolutionType, MomoResolutionType,
+} from './resolution.type';
 
-/** Placeholder: its fields are being written (issues 5 and 6, GraphQL items). */
+/** Resolution failures: the codes REST answers (shape A validation, shape C directory outcomes). */
+const RESOLVE_ERRORS: Record<ResolveErrorCode, GraphqlErrorCode> = {
+  validation_error: 'validation_error',
+  account_not_found: 'account_not_found',
+  upstream_unavailable: 'upstream_unavailable',
+};
+/** `momoResolve` answers an unresolvable number with `valid: false`, so it has no not-found error. */
+const MOMO_ERRORS: Record<MomoResolveErrorCode, GraphqlErrorCode> = {
+  validation_error: 'validation_error',
+  upstream_unavailable: 'upstream_unavailable',
+};
+
+/** The zod schemas whose enums come from the catalog, built once per catalog. */
+const catalogSchemas = new WeakMap<Catalog, { account: ReturnType<typeof accountResolveBody>; id: ReturnType<typeof idResolveBody> }>();
+function schemasOf(catalog: Catalog) {
+  let schemas = catalogSchemas.get(catalog);
+  if (!schemas) catalogSchemas.set(catalog, (schemas = { account: accountResolveBody(catalog), id: idResolveBody(catalog) }));
+  return schemas;
+}
+
+/**
+ * Bank list and recipient resolution (issue 5 item 8; interface 4.3-4.5, 4.7): the REST use cases
+ * and zod rules, as queries since none of them writes anything.
+ */
 @Resolver()
-export class ResolutionResolver {}
+export class ResolutionResolver {
+  /** Banks of NG or ZA from the corridor catalog. Errors: validation_error. */
+  @Query(() => [BankType], { description: 'Banks of a recipient country (REST: GET /v1/account/banks)' })
+  async banks(@Arg('country', () => BankListCountryEnum) country: string, @Ctx() ctx: GraphqlContext): Promise<BankType[]> {
+    const query = parseInput(BankListQuery, { country }, 'args');
+    const banks = valueOf(await ctx.app.listBanks(query.country), LIST_ERRORS);
+    return banks.map(({ bankCode, bankName }) => ({ bankCode, bankName }));
+  }
+
+  /** Checks a paybill, till or momo number; not resolving is `valid: false`. Errors: validation_error, upstream_unavailable. */
+  @Query(() => MomoResolutionType, { description: 'Check a paybill, till or mobile-money number (REST: POST /momo/resolve)' })
+  async momoResolve(@Args(() => MomoResolveArgs) args: MomoResolveArgs, @Ctx() ctx: GraphqlContext): Promise<MomoResolutionType> {
+    const query = parseInput(MomoResolveBody, { ...args }, 'args');
+    return valueOf(await ctx.app.resolveMomo(query), MOMO_ERRORS);
+  }
+
+  /** The holder of an NGN or KES bank account. Errors: validation_error, account_not_found, upstream_unavailable. */
+  @Query(() => BankAccountResolutionType, { description: 'Holder of a Kenyan or Nigerian bank account (REST: POST /account/resolve)' })
+  async accountResolve(@Args(() => AccountResolveArgs) args: AccountResolveArgs, @Ctx() ctx: GraphqlContext): Promise<BankAccountResolutionType> {
+    const query = parseInput(schemasOf(ctx.app.catalog).account, { ...args }, 'args');
+    return valueOf(await ctx.app.resolveBankAccount(query), RESOLVE_ERRORS);
+  }
+
+  /** A username's wallet address at an issuer. Errors: validation_error, account_not_found, upstream_unavailable. */
+  @Query(() => IdentifierResolutionType, { description: "Recipient's stablecoin wallet address from a username at an issuer (REST: POST /id/resolve)" })
+  async idResolve(@Args(() => IdResolveArgs) args: IdResolveArgs, @Ctx() ctx: GraphqlContext): Promise<IdentifierResolutionType> {
+    const query = parseInput(schemasOf(ctx.app.catalog).id, { ...args }, 'args');
+    return valueOf(await ctx.app.resolveIdentifier(query), RESOLVE_ERRORS);
+  }
+}

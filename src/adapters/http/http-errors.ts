@@ -36,9 +36,22 @@ export function sendShapeA(res: Response, code: ShapeACode, message: string): vo
   res.status(statusCode).json({ statusCode, message, code } satisfies ShapeA);
 }
 
-/** Body of error shape B: `{error: {code}, message, statusCode, details}` (interface part 7; legacy payout). */
-export function sendShapeB(res: Response, status: number, code: string, message: string, details: Record<string, unknown> = {}): void {
-  res.status(status).json({ error: { code }, message, statusCode: status, details });
+/** Codes of error shape B (interface part 7, DESIGN.md 7: the legacy payout's refusals), each with its HTTP status. */
+export const SHAPE_B_STATUS = {
+  unsupported_corridor: 422,
+  insufficient_balance: 422,
+  quote_expired: 422,
+  tenant_not_configured: 422,
+  duplicate_reference: 409,
+  payout_in_progress: 409,
+  provider_unavailable: 503,
+} as const;
+export type ShapeBCode = keyof typeof SHAPE_B_STATUS;
+
+/** Sends error shape B `{error: {code}, message, statusCode, details}` (interface part 7) with the status its code implies. */
+export function sendShapeB(res: Response, code: ShapeBCode, message: string, details: Record<string, unknown> = {}): void {
+  const statusCode = SHAPE_B_STATUS[code];
+  res.status(statusCode).json({ error: { code }, message, statusCode, details });
 }
 
 /** Body of error shape D: `{error: <numeric code>, message, details}` (interface part 7; FX). */

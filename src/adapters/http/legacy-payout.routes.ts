@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { LEGACY_COUNTRIES, LEGACY_CURRENCIES, LEGACY_DESTINATIONS, type LegacyPayoutErrorCode } from '../../core/payments/legacy-payout';
 import { AmountInput, AUTH_ERRORS, ErrorB } from './common.schema';
-import { sendShapeA, sendShapeB } from './http-errors';
+import { sendShapeA, sendShapeB, type ShapeBCode } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 /** Body of POST /momo/payout (interface 4.1); which fields are required is not shown there: these are. */
@@ -23,16 +23,16 @@ export const LegacyPayoutBody = z
   })
   .meta({ id: 'LegacyPayoutRequest' });
 
-/** Shape B status per refusal (DESIGN.md 7); validation failures stay shape A. Exhaustive by type. */
-const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_error'>, { status: number; code: string }> = {
-  unsupported_corridor: { status: 422, code: 'unsupported_corridor' },
-  insufficient_balance: { status: 422, code: 'insufficient_balance' },
-  quote_expired: { status: 422, code: 'quote_expired' },
-  tenant_not_configured: { status: 422, code: 'tenant_not_configured' },
-  duplicate_reference: { status: 409, code: 'duplicate_reference' },
-  idempotency_key_reused: { status: 409, code: 'duplicate_reference' },
-  idempotency_key_in_use: { status: 409, code: 'payout_in_progress' },
-  provider_unavailable: { status: 503, code: 'provider_unavailable' },
+/** Shape B code per refusal (DESIGN.md 7); validation failures stay shape A. Exhaustive by type; GraphQL reuses it. */
+export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_error'>, ShapeBCode> = {
+  unsupported_corridor: 'unsupported_corridor',
+  insufficient_balance: 'insufficient_balance',
+  quote_expired: 'quote_expired',
+  tenant_not_configured: 'tenant_not_configured',
+  duplicate_reference: 'duplicate_reference',
+  idempotency_key_reused: 'duplicate_reference',
+  idempotency_key_in_use: 'payout_in_progress',
+  provider_unavailable: 'provider_unavailable',
 };
 
 /** Route of the legacy payout (interface 4.1, 2.2). */
@@ -53,8 +53,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
         const result = await app.createLegacyPayout(req.tenantId, req.body);
         if (!result.ok) {
           if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message);
-          const mapped = LEGACY_ERRORS[result.code];
-          return sendShapeB(res, mapped.status, mapped.code, result.message);
+          return sendShapeB(res, LEGACY_ERRORS[result.code], result.message);
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
         res.json({ success: true, transactionId: result.value.transactionId });

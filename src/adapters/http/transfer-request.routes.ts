@@ -34,8 +34,11 @@ const TransferRequestState = z.object({
   createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(),
 }).meta({ id: 'TransferRequest' });
 
-/** Non-validation failures in shape C (DESIGN.md 7); exhaustive by type. */
-const TRANSFER_ERRORS: Record<Exclude<TransferErrorCode, 'validation_error'>, ShapeCCode> = {
+/** Path of GET /tx/transferRequests/{reference}. */
+export const TransferRequestParams = z.object({ reference: z.string().min(1).max(TRANSFER_LIMITS.reference) });
+
+/** Non-validation failures in shape C (DESIGN.md 7); exhaustive by type; GraphQL reuses it. */
+export const TRANSFER_ERRORS: Record<Exclude<TransferErrorCode, 'validation_error'>, ShapeCCode> = {
   duplicate_reference: 'duplicate_reference',
   not_found: 'not_found',
 };
@@ -66,7 +69,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
     defineRoute<undefined, undefined, { reference: string }>({
       method: 'get', path: '/tx/transferRequests/{reference}', operationId: 'getTransferRequest', tags: ['Payments'], auth: 'issuer',
       summary: 'The state of a transfer request, by its reference',
-      params: z.object({ reference: z.string().min(1).max(TRANSFER_LIMITS.reference) }),
+      params: TransferRequestParams,
       responses: { '200': { description: 'The request', schema: TransferRequestState }, ...AUTH_ERRORS, '404': { description: 'not_found (shape C)', schema: ErrorC } },
       handler: async (req, res) => {
         const result = await app.getTransferRequest(req.tenantId, req.params.reference);
