@@ -1,5 +1,68 @@
-import { Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { Result } from '../../core/shared/result';
+import type { RegisteredWebhook, WebhookErrorCode } from '../../core/webhooks/manage-webhooks';
+import type { WebhookEventEntry, WebhookView } from '../../core/webhooks/webhook';
+import { RegisterWebhookBody, WebhookEventIdParams } from '../http/webhook.schema';
+import type { GraphqlContext } from './graphql-context';
+import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
+import { DeleteWebhookArgsSchema, RegisterWebhookInput, WebhookEventsArgs, WebhookEventsArgsSchema } from './webhook.input';
+import { RegisteredWebhookType, WebhookEventConnectionType, WebhookEventEntryType, WebhookType } from './webhook.type';
 
-/** Placeholder: its fields are being written (issues 5 and 6, GraphQL items). */
+/** Every webhook failure code mapped to the code REST answers for it (webhook.routes.ts); exhaustive by type. */
+const WEBHOOK_ERRORS: Record<WebhookErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error', not_found: 'not_found' };
+
+/**
+ * Webhook registrations and the event log (DESIGN.md 8, 12): the REST Webhooks routes as GraphQL.
+ * Thin: each field validates with REST's zod rules, calls one use case for `ctx.tenantId` and maps
+ * its error codes through WEBHOOK_ERRORS, so both transports refuse and answer alike.
+ */
 @Resolver()
-export class WebhookResolver {}
+export class WebhookResolver {
+  /** The tenant's registrations, oldest first, never with secrets (REST: GET /v1/webhooks). No errors. */
+  @Query(() => [WebhookType], { description: 'Your webhook registrations, without secrets (REST: GET /v1/webhooks)' })
+  async webhooks(@Ctx() ctx: GraphqlContext): Promise<WebhookView[]> {
+    return ctx.app.listWebhooks(ctx.tenantId);
+  }
+
+  /**
+   * One page of the tenant's event log, newest first (REST: GET /v1/webhooks/events; its Link
+   * cursor is `pageInfo.endCursor`). Errors: validation_error (first outside 1..100, bad cursor, unknown status).
+   */
+  @Query(() => WebhookEventConnectionType, { description: 'Your webhook event log, newest first (REST: GET /v1/webhooks/events)' })
+  async webhookEvents(@Args(() => WebhookEventsArgs) args: WebhookEventsArgs, @Ctx() ctx: GraphqlContext): Promise<WebhookEventConnectionType> {
+    const { first, after, ...filters } = parseInput(WebhookEventsArgsSchema, { ...args }, 'webhookEvents');
+    const page = valueOf(cursorAsAfter(await ctx.app.listWebhookEvents(ctx.tenantId, { ...filters, limit: first, cursor: after })), WEBHOOK_ERRORS);
+    return { nodes: page.entries, pageInfo: { hasNextPage: page.nextCursor !== undefined, endCursor: page.nextCursor ?? null } };
+  }
+
+  /**
+   * Registers an endpoint; the answer is the only place the secret ever appears (REST: POST
+   * /v1/webhooks/register). Errors: validation_error (not https, private or loopback target, unknown event type).
+   */
+  @Mutation(() => RegisteredWebhookType, { description: 'Register an HTTPS endpoint for signed events; the secret is shown once (REST: POST /v1/webhooks/register)' })
+  async registerWebhook(@Arg('input', () => RegisterWebhookInput) input: RegisterWebhookInput, @Ctx() ctx: GraphqlContext): Promise<RegisteredWebhook> {
+    const body = parseInput(RegisterWebhookBody, { ...input }, 'input');
+    return valueOf(await ctx.app.registerWebhook(ctx.tenantId, body), WEBHOOK_ERRORS);
+  }
+
+  /** Deletes a registration; its pending deliveries end failed. Answers true (REST: DELETE /v1/webhooks/{id}). Errors: not_found (also another tenant's id). */
+  @Mutation(() => Boolean, { description: 'Delete a registration; its pending deliveries end failed (REST: DELETE /v1/webhooks/{webhookId})' })
+  async deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<true> {
+    const args = parseInput(DeleteWebhookArgsSchema, { id }, 'deleteWebhook');
+    valueOf(await ctx.app.deleteWebhook(ctx.tenantId, args.id), WEBHOOK_ERRORS);
+    return true;
+  }
+
+  /** Schedules one event log entry for redelivery now and returns it (REST: POST /v1/webhooks/events/{id}/retry). Errors: not_found (also another tenant's id). */
+  @Mutation(() => WebhookEventEntryType, { description: 'Redeliver one event log entry now (REST: POST /v1/webhooks/events/{id}/retry)' })
+  async retryWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<WebhookEventEntry> {
+    const args = parseInput(WebhookEventIdParams, { id }, 'retryWebhookEvent');
+    return valueOf(await ctx.app.retryWebhookEvent(ctx.tenantId, args.id), WEBHOOK_ERRORS);
+  }
+}
+
+/** The use case names its page argument `cursor` (REST's); here the caller sent it as `after`, so the error says so. */
+function cursorAsAfter<T>(result: Result<T, WebhookErrorCode>): Result<T, WebhookErrorCode> {
+  if (result.ok || result.details?.field !== 'cursor') return result;
+  return { ...result, message: result.message.replace(/^cursor/, 'after'), details: { ...result.details, field: 'after' } };
+}

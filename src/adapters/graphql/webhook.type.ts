@@ -1,0 +1,123 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { WebhookEventType } from '../../core/events/outbox-event';
+import type { RegisteredWebhook } from '../../core/webhooks/manage-webhooks';
+import { DELIVERY_STATUSES, type DeliveryStatus, type RegistrationStatus, type WebhookEventEntry, type WebhookView } from '../../core/webhooks/webhook';
+import { enumOf } from './enums.type';
+
+/*
+ * Event type names (`payment.succeeded`, ...) contain dots, which GraphQL enum values cannot, so
+ * they travel as String exactly as REST writes them; the use case refuses unknown names.
+ */
+
+/** Delivery states of an event log entry (interface 2.10). */
+export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES, 'WebhookDeliveryStatus', 'Delivery state of an event log entry (interface 2.10)');
+
+/** Registration states: `disabled` after the endpoint answered 410 Gone (DESIGN.md 8). */
+export const WebhookStatusEnum = enumOf(['active', 'disabled'] as const satisfies readonly RegistrationStatus[], 'WebhookStatus', 'State of a webhook registration (disabled after a 410 Gone)');
+
+const EVENTS_DESCRIPTION = 'Event types (payment.processing, payment.succeeded, ...); empty means every type';
+
+/**
+ * `Webhook`: a registration as listed (REST: an item of GET /v1/webhooks; DESIGN.md 8). Resolvers
+ * return the core's WebhookView unchanged, so it never carries the secret; never instantiated.
+ */
+@ObjectType('Webhook', { description: 'A webhook registration, without its secret' })
+export class WebhookType implements WebhookView {
+  @Field(() => ID, { description: 'uuid of the registration' })
+  webhookId!: string;
+
+  @Field(() => String, { description: 'Endpoint that receives signed POST requests' })
+  url!: string;
+
+  @Field(() => [String], { description: EVENTS_DESCRIPTION })
+  events!: WebhookEventType[];
+
+  @Field(() => WebhookStatusEnum)
+  status!: RegistrationStatus;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: string;
+}
+
+/**
+ * `RegisteredWebhook`: the answer of `registerWebhook` (interface 2.9; REST: 201 of POST
+ * /v1/webhooks/register). The only GraphQL type with `secret`, which is shown this once.
+ */
+@ObjectType('RegisteredWebhook', { description: 'A new registration; the signing secret is returned this once only' })
+export class RegisteredWebhookType implements RegisteredWebhook {
+  @Field(() => ID, { description: 'uuid of the registration' })
+  webhookId!: string;
+
+  @Field(() => String)
+  url!: string;
+
+  @Field(() => [String], { description: EVENTS_DESCRIPTION })
+  events!: WebhookEventType[];
+
+  @Field(() => String, { description: 'whsec_<base64>: HMAC signing secret, returned once only' })
+  secret!: string;
+}
+
+/**
+ * `WebhookEvent`: one event log entry, the delivery of one event to one registration (interface
+ * 2.10 plus eventId and webhookId; REST: an item of GET /v1/webhooks/events). Times ISO 8601 UTC.
+ */
+@ObjectType('WebhookEvent', { description: 'Delivery of one event to one registration (interface 2.10)' })
+export class WebhookEventEntryType implements WebhookEventEntry {
+  @Field(() => ID, { description: 'Delivery id; sent as webhook-id on every attempt' })
+  id!: string;
+
+  @Field(() => ID, { description: 'The event id carried as `id` in the delivered body' })
+  eventId!: string;
+
+  @Field(() => String, { description: 'payment.processing, payment.succeeded, ...' })
+  eventType!: string;
+
+  @Field(() => String, { description: 'Id of the resource the event is about (a payment or customer id)' })
+  entityId!: string;
+
+  @Field(() => ID)
+  webhookId!: string;
+
+  @Field(() => String)
+  url!: string;
+
+  @Field(() => WebhookDeliveryStatusEnum)
+  status!: DeliveryStatus;
+
+  @Field(() => Int, { description: 'Attempts made so far' })
+  attempt!: number;
+
+  @Field(() => String, { nullable: true, description: 'Error of the latest failed attempt, e.g. "HTTP 500"' })
+  lastError!: string | null;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due; null unless pending' })
+  nextRetryAt!: string | null;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: string;
+
+  @Field(() => DateTimeISOResolver)
+  updatedAt!: string;
+}
+
+/** Page position of `webhookEvents`: forward only, one cursor per page (as REST's Link header). */
+@ObjectType('WebhookEventPageInfo', { description: 'Forward-only page position of the event log (REST: the Link header)' })
+export class WebhookEventPageInfoType {
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
+  endCursor!: string | null;
+}
+
+/** The `webhookEvents` connection: one page of the event log, newest first. */
+@ObjectType('WebhookEventConnection', { description: 'One page of the webhook event log, newest first' })
+export class WebhookEventConnectionType {
+  @Field(() => [WebhookEventEntryType])
+  nodes!: WebhookEventEntry[];
+
+  @Field(() => WebhookEventPageInfoType)
+  pageInfo!: WebhookEventPageInfoType;
+}
