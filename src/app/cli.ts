@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { Client } from 'pg';
+import { TenantPatchBody } from '../adapters/http/admin.routes';
 import { loadConfig, type Config } from './config';
 import { buildContainer } from './container';
 import { openDatabase } from './database';
@@ -12,6 +13,8 @@ const USAGE = `Operator CLI (DESIGN.md 9, 10). Uses DATABASE_URL, else the embed
 
   npm run cli -- tenants:list
   npm run cli -- tenants:create --name "Acme Wallet" [--environment sandbox|live]
+  npm run cli -- tenants:update --tenant ten_... [--name text] [--rate-limit N|default]
+                 [--refund-address ADDRESS|none] [--blockchain SOLANA|BSC] [--source-currency USDC|USDT]
   npm run cli -- keys:list --tenant ten_...
   npm run cli -- keys:create --tenant ten_... [--scope issuer|admin] [--label text]
   npm run cli -- keys:revoke --key key_...
@@ -32,13 +35,30 @@ async function embeddedUrl(config: Config): Promise<{ url: string; embedded?: Em
   }
 }
 
+/** The `tenants:update` flags as a patch, checked by the REST route's schema ("default" and "none" mean null). */
+function tenantPatchOf(values: Record<string, string | undefined>) {
+  const nullable = (value: string | undefined, word: string) => (value === word ? null : value);
+  const limit = nullable(values['rate-limit'], 'default');
+  const parsed = TenantPatchBody.safeParse(Object.fromEntries(Object.entries({
+    name: values.name,
+    rateLimitPerMinute: typeof limit === 'string' && /^\d+$/.test(limit) ? Number(limit) : limit,
+    payoutRefundAddress: nullable(values['refund-address'], 'none'),
+    payoutBlockchain: values.blockchain,
+    payoutSourceCurrency: values['source-currency'],
+  }).filter(([, v]) => v !== undefined)));
+  if (parsed.success) return { ok: true as const, value: parsed.data };
+  const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
+  return { ok: false as const, code: 'validation_error', message };
+}
+
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv, allowPositionals: true,
     options: {
       name: { type: 'string' }, environment: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' },
       label: { type: 'string' }, key: { type: 'string' }, currency: { type: 'string' }, amount: { type: 'string' },
-      'tx-hash': { type: 'string' }, blockchain: { type: 'string' },
+      'tx-hash': { type: 'string' }, blockchain: { type: 'string' }, 'rate-limit': { type: 'string' },
+      'refund-address': { type: 'string' }, 'source-currency': { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -56,6 +76,10 @@ async function main(argv: string[]): Promise<number> {
       switch (command) {
         case 'tenants:list': return { ok: true as const, value: await admin.listTenants() };
         case 'tenants:create': return admin.createTenant({ name: values.name ?? '', environment: values.environment === 'live' ? 'live' : 'sandbox' });
+        case 'tenants:update': {
+          const patch = tenantPatchOf(values);
+          return patch.ok ? admin.updateTenant(values.tenant ?? '', patch.value) : patch;
+        }
         case 'keys:list': return admin.listApiKeys(values.tenant ?? '');
         case 'keys:create': return admin.issueApiKey(values.tenant ?? '', { scope: values.scope === 'admin' ? 'admin' : 'issuer', label: values.label });
         case 'keys:revoke': return admin.revokeApiKey(values.key ?? '');

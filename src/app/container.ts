@@ -43,16 +43,22 @@ import { webhookSecretKey } from './secret-key';
 import { Metrics } from '../adapters/http/metrics';
 import { RateLimits } from '../adapters/http/rate-limit';
 
-/** A tenant's requests per minute (its override, else `fallback`), cached for 30 s per tenant. */
-function tenantLimits(keys: ApiKeyRepository, fallback: number): (tenantId: string | null) => Promise<number> {
+/**
+ * A tenant's requests per minute (its override, else `fallback`), cached for 30 s per tenant:
+ * a change applies at once on the replica that made it (`forget`), within 30 s on the others.
+ */
+function tenantLimits(keys: ApiKeyRepository, fallback: number) {
   const cache = new Map<string, { limit: number; until: number }>();
-  return async (tenantId) => {
-    if (tenantId === null) return fallback;
-    const hit = cache.get(tenantId);
-    if (hit && hit.until > Date.now()) return hit.limit;
-    const limit = (await keys.findTenant(tenantId))?.rateLimitPerMinute ?? fallback;
-    cache.set(tenantId, { limit, until: Date.now() + 30_000 });
-    return limit;
+  return {
+    limitOf: async (tenantId: string | null): Promise<number> => {
+      if (tenantId === null) return fallback;
+      const hit = cache.get(tenantId);
+      if (hit && hit.until > Date.now()) return hit.limit;
+      const limit = (await keys.findTenant(tenantId))?.rateLimitPerMinute ?? fallback;
+      cache.set(tenantId, { limit, until: Date.now() + 30_000 });
+      return limit;
+    },
+    forget: (tenantId: string): void => void cache.delete(tenantId),
   };
 }
 
@@ -187,12 +193,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
   });
+  const limits = tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE);
   const admin = createAdminApplication({
     tenantAdmin: keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
+    onTenantUpdated: limits.forget,
   });
-  const rateLimits = new RateLimits(em.getConnection().getKnex(), tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE));
+  const rateLimits = new RateLimits(em.getConnection().getKnex(), limits.limitOf);
   const graphql = new GraphqlGateway({
     app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV, rateLimits, logger,
   });

@@ -14,6 +14,7 @@ describe('admin', () => {
   const ADMIN_ROUTES: [string, string, unknown][] = [
     ['POST', '/v1/admin/tenants', { name: 'x' }],
     ['GET', '/v1/admin/tenants', undefined],
+    ['PATCH', '/v1/admin/tenants/ten_x', { rateLimitPerMinute: 5 }],
     ['POST', '/v1/admin/tenants/ten_x/api-keys', { scope: 'issuer' }],
     ['GET', '/v1/admin/tenants/ten_x/api-keys', undefined],
     ['DELETE', '/v1/admin/api-keys/key_x', undefined],

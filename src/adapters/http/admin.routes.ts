@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_KEY_SCOPES } from '../../core/auth/api-key';
 import type { AdminApplication } from '../../core/admin/admin-application';
 import type { AdminErrorCode } from '../../core/admin/tenant-admin';
+import { MAX_RATE_LIMIT_PER_MINUTE, type TenantPatch } from '../../core/admin/update-tenant';
 import { SIMULATED_OUTCOMES, type SimulateErrorCode } from '../../core/admin/simulate-payment';
 import { BLOCKCHAINS } from '../../core/catalog/catalog';
 import type { DepositErrorCode } from '../../core/ledger/record-deposit';
@@ -20,7 +21,23 @@ const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode
   invalid_state: 'invalid_state',
 };
 
-const TenantView = z.object({ tenantId: z.string(), name: z.string(), environment: z.enum(['sandbox', 'live']), createdAt: z.iso.datetime() }).meta({ id: 'Tenant' });
+const TenantView = z.object({
+  tenantId: z.string(), name: z.string(), environment: z.enum(['sandbox', 'live']),
+  payoutSourceCurrency: z.enum(STABLECOINS).meta({ description: 'Stablecoin funding legacy payouts (POST /momo/payout)' }),
+  payoutBlockchain: z.enum(BLOCKCHAINS).meta({ description: "Chain of legacy payouts' stablecoin leg" }),
+  payoutRefundAddress: z.string().nullable().meta({ description: 'Where failed legacy payouts are refunded; null refuses legacy payouts (tenant_not_configured)' }),
+  rateLimitPerMinute: z.number().int().nullable().meta({ description: 'Requests per minute per key; null: the service default' }),
+  createdAt: z.iso.datetime(),
+}).meta({ id: 'Tenant' });
+const RateLimitInput = z.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE);
+/** Body of PATCH /v1/admin/tenants/{tenantId}; the operator CLI parses its flags with it too. */
+export const TenantPatchBody = z.strictObject({
+  name: z.string().min(1).max(200).optional(),
+  rateLimitPerMinute: RateLimitInput.nullable().optional().meta({ description: 'Requests per minute per key; null resets to RATE_LIMIT_PER_MINUTE' }),
+  payoutSourceCurrency: z.enum(STABLECOINS).optional(),
+  payoutBlockchain: z.enum(BLOCKCHAINS).optional(),
+  payoutRefundAddress: z.string().max(64).nullable().optional().meta({ description: 'A wallet address on the payout blockchain; null refuses legacy payouts' }),
+}).meta({ id: 'TenantPatch' });
 const KeyView = z.object({
   keyId: z.string(), tenantId: z.string().nullable(), scope: z.enum(API_KEY_SCOPES), label: z.string(), prefix: z.string(),
   createdAt: z.iso.datetime(), revokedAt: z.iso.datetime().nullable(),
@@ -38,7 +55,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant', summary: 'Create a tenant (wallet issuer)',
       body: z.strictObject({
         name: z.string().min(1).max(200), environment: z.enum(['sandbox', 'live']).optional(),
-        rateLimitPerMinute: z.number().int().min(1).max(1_000_000).optional().meta({ description: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE' }),
+        rateLimitPerMinute: RateLimitInput.optional().meta({ description: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE' }),
       }),
       responses: { '201': { description: 'Created', schema: TenantView }, ...AUTH_ERRORS },
       handler: async (req, res) => {
@@ -51,6 +68,17 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       ...common, method: 'get', path: '/v1/admin/tenants', operationId: 'listTenants', summary: 'List tenants',
       responses: { '200': { description: 'Tenants, oldest first', schema: z.array(TenantView) }, ...AUTH_ERRORS },
       handler: async (_req, res) => void res.json(await admin.listTenants()),
+    }),
+    defineRoute<TenantPatch, undefined, { tenantId: string }>({
+      ...common, method: 'patch', path: '/v1/admin/tenants/{tenantId}', operationId: 'updateTenant',
+      summary: "Change a tenant's name, legacy payout settings or rate limit; absent fields stay as they are",
+      params: TenantParams, body: TenantPatchBody,
+      responses: { '200': { description: 'The tenant after the change', schema: TenantView }, ...AUTH_ERRORS, ...NOT_FOUND },
+      handler: async (req, res) => {
+        const result = await admin.updateTenant(req.params.tenantId, req.body);
+        if (!result.ok) return fail(res, result);
+        res.json(result.value);
+      },
     }),
     defineRoute<{ scope: 'issuer' | 'admin'; label?: string }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'issueApiKey', summary: 'Issue an API key; shown once',

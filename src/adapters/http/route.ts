@@ -29,7 +29,7 @@ export interface ParsedRequest<B, Q, P> {
  * `path` uses OpenAPI templating (`/v1/payments/{paymentId}`).
  */
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
-  readonly method: 'get' | 'post' | 'delete';
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;

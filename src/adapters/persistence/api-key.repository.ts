@@ -40,6 +40,11 @@ export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
     await this.createTenantWithKeys(tenant, []);
   }
 
+  async updateTenant(tenant: Tenant): Promise<void> {
+    const { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute } = tenant;
+    await this.em.fork().nativeUpdate(TenantSchema, { id: tenant.id }, { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute });
+  }
+
   async listTenants(): Promise<Tenant[]> {
     return this.em.fork().find(TenantSchema, { id: { $ne: null } }, { orderBy: { createdAt: 'asc' } });
   }

@@ -9,6 +9,7 @@ import {
   type AdminDeps, type AdminErrorCode, type ApiKeyView, type TenantView,
 } from './tenant-admin';
 import type { ApiKeyScope } from '../auth/api-key';
+import { updateTenant, type TenantPatch } from './update-tenant';
 
 export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'>;
 
@@ -16,6 +17,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
 export interface AdminApplication {
   createTenant(input: { name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }): Promise<Result<TenantView, AdminErrorCode>>;
   listTenants(): Promise<TenantView[]>;
+  /** Changes a tenant's name, payout settings or rate limit. Errors: `not_found`, `validation_error`. */
+  updateTenant(tenantId: string, patch: TenantPatch): Promise<Result<TenantView, AdminErrorCode>>;
   issueApiKey(tenantId: string, input: { scope: ApiKeyScope; label?: string }): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>>;
   listApiKeys(tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>>;
   revokeApiKey(keyId: string): Promise<Result<void, AdminErrorCode>>;
@@ -32,6 +35,7 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
   return {
     createTenant: (input) => createTenant(deps, input),
     listTenants: () => listTenants(deps),
+    updateTenant: (tenantId, patch) => updateTenant(deps, tenantId, patch),
     issueApiKey: (tenantId, input) => issueApiKey(deps, tenantId, input),
     listApiKeys: (tenantId) => listApiKeys(deps, tenantId),
     revokeApiKey: (keyId) => revokeApiKey(deps, keyId),

@@ -12,6 +12,8 @@ export interface TenantAdminStore {
   createTenant(tenant: Tenant): Promise<void>;
   listTenants(): Promise<Tenant[]>;
   findTenant(tenantId: string): Promise<Tenant | undefined>;
+  /** Writes the tenant's name, payout settings and rate limit (id, environment and createdAt never change). */
+  updateTenant(tenant: Tenant): Promise<void>;
   insertKey(key: ApiKey): Promise<void>;
   listKeys(tenantId: string): Promise<ApiKey[]>;
   /** Sets revokedAt once; returns false when no such key exists. */
@@ -32,6 +34,8 @@ export interface AdminDeps {
   readonly ids: IdGenerator;
   /** Called after a key is revoked, e.g. to close its open subscriptions on every replica. */
   readonly onKeyRevoked?: (keyId: string) => void | Promise<void>;
+  /** Called after a tenant's settings change, e.g. to drop this replica's cached rate limit. */
+  readonly onTenantUpdated?: (tenantId: string) => void;
 }
 
 /** A key as listed: never the secret, only a recognisable prefix. */
@@ -46,15 +50,27 @@ export interface ApiKeyView {
   revokedAt: string | null;
 }
 
-/** A tenant as listed. */
+/** A tenant as listed, with the settings an operator manages (DESIGN.md 9; interface 4.1 for the payout settings). */
 export interface TenantView {
   tenantId: string;
   name: string;
   environment: 'sandbox' | 'live';
+  /** Stablecoin funding legacy payouts. */
+  payoutSourceCurrency: 'USDC' | 'USDT';
+  /** Chain of legacy payouts' stablecoin leg. */
+  payoutBlockchain: 'SOLANA' | 'BSC';
+  /** Where failed legacy payouts are refunded; null refuses legacy payouts (`tenant_not_configured`). */
+  payoutRefundAddress: string | null;
+  /** Requests per minute per key; null: the service default. */
+  rateLimitPerMinute: number | null;
   createdAt: string;
 }
 
-const toTenantView = (t: Tenant): TenantView => ({ tenantId: t.id, name: t.name, environment: t.environment, createdAt: t.createdAt.toISOString() });
+/** The view of a tenant. Pure. */
+export const toTenantView = (t: Tenant): TenantView => ({
+  tenantId: t.id, name: t.name, environment: t.environment, payoutSourceCurrency: t.payoutSourceCurrency, payoutBlockchain: t.payoutBlockchain,
+  payoutRefundAddress: t.payoutRefundAddress, rateLimitPerMinute: t.rateLimitPerMinute, createdAt: t.createdAt.toISOString(),
+});
 
 function toKeyView(key: ApiKey, environment: string): ApiKeyView {
   return {

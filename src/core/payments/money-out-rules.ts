@@ -44,6 +44,11 @@ export interface ValidMoneyOut extends MoneyOutCommand {
 
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** True when `address` is well formed on `blockchain`: base58 of 32-44 characters on SOLANA, 0x + 40 hex on BSC. Pure. */
+export function isWalletAddress(blockchain: Blockchain, address: string): boolean {
+  return (blockchain === 'SOLANA' ? SOLANA_ADDRESS : EVM_ADDRESS).test(address);
+}
 const PHONE = /^\+?[1-9]\d{6,14}$/;
 const BUSINESS_NUMBER = /^\d{6}$/;
 
@@ -88,8 +93,7 @@ export function validateMoneyOut(
   if (command.paymentMethod === 'MOMO' && !PHONE.test(command.accountNumber)) {
     return err('validation_error', 'accountNumber must be a phone number with country code for MOMO', { field: 'accountNumber' });
   }
-  const addressPattern = command.blockchain === 'SOLANA' ? SOLANA_ADDRESS : EVM_ADDRESS;
-  if (!addressPattern.test(command.refundAddress)) {
+  if (!isWalletAddress(command.blockchain, command.refundAddress)) {
     return err('validation_error', `refundAddress is not a valid ${command.blockchain} address`, { field: 'refundAddress' });
   }
   return ok({ ...command, amount: amount.value });

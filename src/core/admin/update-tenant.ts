@@ -1,0 +1,50 @@
+import { Tenant } from '../auth/tenant';
+import { isWalletAddress } from '../payments/money-out-rules';
+import { err, ok, type Result } from '../shared/result';
+import { toTenantView, type AdminDeps, type AdminErrorCode, type TenantView } from './tenant-admin';
+
+/** Highest per-key limit an operator may set, in requests per minute. */
+export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
+/**
+ * Changes to a tenant's settings; an absent field is left as it is. `null` resets
+ * `rateLimitPerMinute` to the service default and clears `payoutRefundAddress` (which refuses the
+ * tenant's legacy payouts until set again).
+ */
+export interface TenantPatch {
+  readonly name?: string;
+  /** Requests per minute per key, 1..MAX_RATE_LIMIT_PER_MINUTE, or null for the default. */
+  readonly rateLimitPerMinute?: number | null;
+  readonly payoutSourceCurrency?: 'USDC' | 'USDT';
+  readonly payoutBlockchain?: 'SOLANA' | 'BSC';
+  /** A wallet address on the (new or current) payout blockchain, or null. */
+  readonly payoutRefundAddress?: string | null;
+}
+
+/**
+ * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`) and
+ * rate limit (issue 6 item 7). The result must hold together: a refund address kept across a change
+ * of chain must be valid on the new chain. Errors: `not_found` (no such tenant), `validation_error`
+ * (blank name, limit out of range, malformed address, empty patch).
+ */
+export async function updateTenant(deps: AdminDeps, tenantId: string, patch: TenantPatch): Promise<Result<TenantView, AdminErrorCode>> {
+  if (Object.values(patch).every((v) => v === undefined)) return err('validation_error', 'Give at least one setting to change');
+  const current = await deps.tenantAdmin.findTenant(tenantId);
+  if (!current) return err('not_found', `Tenant ${tenantId} not found`);
+  const next = new Tenant({
+    ...current,
+    ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+  });
+  if (next.name === '') return err('validation_error', 'name must not be blank', { field: 'name' });
+  const limit = next.rateLimitPerMinute;
+  if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT_PER_MINUTE)) {
+    return err('validation_error', `rateLimitPerMinute must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}, or null`, { field: 'rateLimitPerMinute' });
+  }
+  if (next.payoutRefundAddress !== null && !isWalletAddress(next.payoutBlockchain, next.payoutRefundAddress)) {
+    return err('validation_error', `payoutRefundAddress is not a valid ${next.payoutBlockchain} address`, { field: 'payoutRefundAddress' });
+  }
+  await deps.tenantAdmin.updateTenant(next);
+  deps.onTenantUpdated?.(tenantId);
+  return ok(toTenantView(next));
+}
