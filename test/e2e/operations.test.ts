@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 import { startReceiver } from '../support/receiver';
+import { connectRaw, subscribe } from '../support/graphql-client';
 
 describe('operations: rate limits and security headers', () => {
   let service: TestService;
@@ -65,6 +66,27 @@ describe('operations: rate limits and security headers', () => {
       expect((await service.call('GET', '/v1/balances', { apiKey })).status).toBe(429);
     } finally {
       await replica.close();
+    }
+  });
+
+  it('counts graphql-ws connections and subscriptions against the same per-key budget', async () => {
+    const { apiKey } = await service.newTenant();
+    const query = 'subscription { paymentUpdated { id } }';
+    const first = subscribe(service.baseUrl, apiKey, query); // connection: 1, subscription: 2
+    const second = subscribe(service.baseUrl, apiKey, query); // connection: 3, subscription: refused
+    try {
+      await eventually(async () => (first.errors.length + second.errors.length > 0 ? true : undefined));
+      const refused = [...first.errors, ...second.errors][0];
+      const text = JSON.stringify(refused instanceof Error ? refused.message : refused);
+      expect(text).toMatch(/rate_limited|Too many requests/);
+      expect(first.errors.length + second.errors.length).toBe(1);
+      // The budget is spent: a new connection is closed with 4429 and says when to retry.
+      const closed = await connectRaw(service.baseUrl, { authorization: apiKey });
+      expect(closed).toEqual({ code: 4429, reason: expect.stringMatching(/retry after \d+ s/) });
+      expect((await service.call('GET', '/v1/balances', { apiKey })).status).toBe(429);
+    } finally {
+      await first.dispose();
+      await second.dispose();
     }
   });
 

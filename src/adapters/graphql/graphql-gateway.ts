@@ -99,6 +99,7 @@ export class GraphqlGateway {
       ...(this.deps.sharedSubscriptions === false ? {} : { groups: this.groups }),
       validationRules: this.protection.validationRules, introspection: this.deps.nodeEnv !== 'production',
       development: this.deps.nodeEnv === 'development', format: (result) => this.format(result), logger: this.deps.logger,
+      ...(this.deps.rateLimits ? { rateLimits: this.deps.rateLimits } : {}),
     }));
   }
 

@@ -8,6 +8,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Application } from '../../core/application';
+import type { RateLimits } from '../http/rate-limit';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';
 import type { KeySockets } from './key-sockets';
@@ -36,14 +37,17 @@ export interface GraphqlWsDeps {
   readonly development: boolean;
   readonly format: (result: ExecutionResult) => FormattedExecutionResult;
   readonly logger: Logger;
+  /** The per-key budget HTTP uses: each connection and each subscription counts as one request. */
+  readonly rateLimits?: RateLimits;
 }
 
 /**
  * graphql-ws (subprotocol graphql-transport-ws) on `server` at /graphql (issue 4, DESIGN.md 12).
  * `connection_init` must carry `{authorization: "<API key>"}` (a `Bearer ` prefix is accepted):
- * a missing, bad or revoked key closes the socket with 4401, a key without a tenant with 4403.
- * Only subscriptions are served here (queries and mutations go over HTTP, where rate limits
- * apply); they pass the same validation rules as HTTP and run through SubscriptionGroups.
+ * a missing, bad or revoked key closes the socket with 4401, a key without a tenant with 4403, a
+ * key over its rate limit with 4429. Only subscriptions are served here (queries and mutations go
+ * over HTTP); each counts against the key's rate limit (`rate_limited` error when spent), passes
+ * the same validation rules as HTTP and runs through SubscriptionGroups.
  */
 export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: MAX_MESSAGE_BYTES });
@@ -68,6 +72,11 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
           socket.close(CloseCode.Forbidden, 'Forbidden: the key belongs to no tenant');
           return false;
         }
+        const rate = await deps.rateLimits?.consume(auth.value);
+        if (rate && !rate.allowed) {
+          socket.close(CloseCode.TooManyInitialisationRequests, `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
+          return false;
+        }
         deps.sockets.add(auth.value, socket);
         return true;
       } catch (error) {
@@ -76,13 +85,15 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
         return false;
       }
     },
-    onSubscribe: (ctx, id, payload) => {
+    onSubscribe: async (ctx, id, payload) => {
       const socket = ctx.extra.socket;
       const principal = deps.sockets.principalOf(socket);
       if (!principal?.tenantId) return refuse('unauthorized', 'Not authenticated');
       if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
         return refuse('rate_limited', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`);
       }
+      const rate = await deps.rateLimits?.consume(principal);
+      if (rate && !rate.allowed) return refuse('rate_limited', `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
       let document: DocumentNode;
       try {
         document = parse(payload.query, { maxTokens: MAX_TOKENS });

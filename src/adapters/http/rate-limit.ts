@@ -5,10 +5,24 @@ import type { Principal } from '../../core/auth/api-key';
 /** Window of every limit, in seconds. */
 const WINDOW_S = 60;
 
+/** Outcome of counting one request against its key's limit. */
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** Requests per window (WINDOW_S seconds); 0 when limits are off. */
+  readonly limit: number;
+  /** Requests left in the window. */
+  readonly remaining: number;
+  /** Seconds until the window resets. */
+  readonly resetS: number;
+  /** Seconds to wait before retrying (at least 1); meaningful when not allowed. */
+  readonly retryAfterS: number;
+}
+
 /**
  * Per-key request limits with a PostgreSQL store, so every replica counts the same
  * (issue 6). `limitFor` gives a tenant's requests per minute (its override, else the default);
- * one limiter exists per distinct limit.
+ * one limiter exists per distinct limit. HTTP requests, GraphQL requests and graphql-ws
+ * connections and subscriptions all draw on the same per-key budget.
  */
 export class RateLimits {
   private readonly limiters = new Map<number, RateLimiterPostgres>();
@@ -18,24 +32,30 @@ export class RateLimits {
     private readonly limitFor: (tenantId: string | null) => Promise<number>,
   ) {}
 
-  /**
-   * Counts one request of `principal`. Sets `RateLimit-Policy` and `RateLimit` headers (IETF
-   * draft) and, when the limit is spent, `Retry-After`; returns false then. A limit of 0 means off.
-   */
-  async allow(principal: Principal, res: Response): Promise<boolean> {
+  /** Counts one request of `principal`, whatever the transport. A limit of 0 means off (always allowed). */
+  async consume(principal: Principal): Promise<RateDecision> {
     const limit = await this.limitFor(principal.tenantId);
-    if (limit <= 0) return true;
-    const limiter = this.limiterFor(limit);
+    if (limit <= 0) return { allowed: true, limit: 0, remaining: 0, resetS: 0, retryAfterS: 0 };
     try {
-      const state = await limiter.consume(principal.keyId, 1);
-      setHeaders(res, limit, state);
-      return true;
+      return decision(true, limit, await this.limiterFor(limit).consume(principal.keyId, 1));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      setHeaders(res, limit, rejection);
-      res.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      return false;
+      return decision(false, limit, rejection);
     }
+  }
+
+  /**
+   * Counts one HTTP request of `principal`. Sets `RateLimit-Policy` and `RateLimit` headers (IETF
+   * draft) and, when the limit is spent, `Retry-After`; returns false then.
+   */
+  async allow(principal: Principal, res: Response): Promise<boolean> {
+    const outcome = await this.consume(principal);
+    if (outcome.limit === 0) return true;
+    // draft-ietf-httpapi-ratelimit-headers-07: policy `limit;w=window`, then limit, remaining and reset seconds.
+    res.set('RateLimit-Policy', `${outcome.limit};w=${WINDOW_S}`);
+    res.set('RateLimit', `limit=${outcome.limit}, remaining=${outcome.remaining}, reset=${outcome.resetS}`);
+    if (!outcome.allowed) res.set('Retry-After', String(outcome.retryAfterS));
+    return outcome.allowed;
   }
 
   private limiterFor(points: number): RateLimiterPostgres {
@@ -51,8 +71,9 @@ export class RateLimits {
   }
 }
 
-/** The headers of draft-ietf-httpapi-ratelimit-headers-07: policy `limit;w=window`, then limit, remaining and reset seconds. */
-function setHeaders(res: Response, limit: number, state: RateLimiterRes): void {
-  res.set('RateLimit-Policy', `${limit};w=${WINDOW_S}`);
-  res.set('RateLimit', `limit=${limit}, remaining=${Math.max(0, state.remainingPoints)}, reset=${Math.ceil(state.msBeforeNext / 1000)}`);
+function decision(allowed: boolean, limit: number, state: RateLimiterRes): RateDecision {
+  return {
+    allowed, limit, remaining: Math.max(0, state.remainingPoints), resetS: Math.ceil(state.msBeforeNext / 1000),
+    retryAfterS: Math.max(1, Math.ceil(state.msBeforeNext / 1000)),
+  };
 }
