@@ -1,5 +1,40 @@
-import { Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { BalanceView } from '../../core/ledger/ledger';
+import { PageQuery } from '../http/pagination';
+import { BalanceType, LedgerTransactionConnectionType } from './balance.type';
+import type { GraphqlContext } from './graphql-context';
+import { LIST_ERRORS, parseInput, valueOf } from './graphql-errors';
 
-/** Placeholder: its fields are being written (issues 5 and 6, GraphQL items). */
+/**
+ * Balance reads (issue 6; DESIGN.md 10 and 12): the same use cases and page rules as REST's
+ * Balances tag. Thin: one Application call per field, always for the caller's tenant.
+ */
 @Resolver()
-export class BalanceResolver {}
+export class BalanceResolver {
+  /** One Balance per stablecoin, equal to REST GET /v1/balances (Decimal strings, scale 6). No errors of its own. */
+  @Query(() => [BalanceType], { description: "Your stablecoin balances, one per stablecoin (REST: GET /v1/balances)" })
+  async balances(@Ctx() ctx: GraphqlContext): Promise<BalanceView[]> {
+    return ctx.app.getBalances(ctx.tenantId);
+  }
+
+  /**
+   * One page of the tenant's ledger transactions, newest first, the page REST GET
+   * /v1/balances/transactions?limit=first&cursor=after answers. Errors: validation_error (first
+   * outside 1..100, after longer than 200 characters or not a cursor of this list).
+   */
+  @Query(() => LedgerTransactionConnectionType, { description: 'Your ledger transactions, newest first (REST: GET /v1/balances/transactions; first: 1..100, default 50)' })
+  async balanceTransactions(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('first', () => Int, { nullable: true, description: '1..100; default 50, as REST limit' }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
+  ): Promise<LedgerTransactionConnectionType> {
+    // REST's own field schemas, so a page size or cursor one transport refuses the other refuses too.
+    const limit = parseInput(PageQuery.shape.limit, first ?? undefined, 'args.first');
+    const cursor = parseInput(PageQuery.shape.cursor, after ?? undefined, 'args.after');
+    const page = valueOf(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor), LIST_ERRORS);
+    return {
+      nodes: page.entries,
+      pageInfo: { hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false, startCursor: null, endCursor: page.nextCursor ?? null },
+    };
+  }
+}

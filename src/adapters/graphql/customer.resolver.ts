@@ -1,5 +1,62 @@
-import { Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { CustomerView } from '../../core/customers/customer';
+import type { CustomerErrorCode } from '../../core/customers/manage-customers';
+import { PageQuery } from '../http/pagination';
+import { CreateCustomerBody, CustomerParams } from '../http/customer.routes';
+import { CreateCustomerInput } from './customer.input';
+import { CustomerConnectionType, CustomerType } from './customer.type';
+import type { GraphqlContext } from './graphql-context';
+import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 
-/** Placeholder: its fields are being written (issues 5 and 6, GraphQL items). */
+/** Every customer failure, with the code REST's customer routes answer; exhaustive by type. */
+const CUSTOMER_ERRORS: Record<CustomerErrorCode, GraphqlErrorCode> = {
+  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found',
+};
+
+/**
+ * Customers (issue 6; DESIGN.md 10 and 12): the reads and the write of REST's Customers tag, on
+ * the same use cases and zod schemas. Thin: one Application call per field, for the caller's
+ * tenant only (another tenant's customer is not_found, never forbidden).
+ */
 @Resolver()
-export class CustomerResolver {}
+export class CustomerResolver {
+  /** One customer, equal to REST GET /v1/customers/{id}. Errors: not_found (also another tenant's), validation_error (id over 64 characters). */
+  @Query(() => CustomerType, { description: 'One customer of yours (REST: GET /v1/customers/{customerId})' })
+  async customer(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
+    const customerId = parseInput(CustomerParams.shape.customerId, id, 'args.id');
+    return valueOf(await ctx.app.getCustomer(ctx.tenantId, customerId), CUSTOMER_ERRORS);
+  }
+
+  /**
+   * One page of the tenant's customers, newest first, the page REST GET
+   * /v1/customers?limit=first&cursor=after answers. Errors: validation_error (first outside
+   * 1..100, after longer than 200 characters or not a cursor of this list).
+   */
+  @Query(() => CustomerConnectionType, { description: 'Your customers, newest first (REST: GET /v1/customers; first: 1..100, default 50)' })
+  async customers(
+    @Ctx() ctx: GraphqlContext,
+    @Arg('first', () => Int, { nullable: true, description: '1..100; default 50, as REST limit' }) first?: number | null,
+    @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
+  ): Promise<CustomerConnectionType> {
+    // REST's own field schemas, so a page size or cursor one transport refuses the other refuses too.
+    const limit = parseInput(PageQuery.shape.limit, first ?? undefined, 'args.first');
+    const cursor = parseInput(PageQuery.shape.cursor, after ?? undefined, 'args.after');
+    const page = valueOf(await ctx.app.listCustomers(ctx.tenantId, limit, cursor), CUSTOMER_ERRORS);
+    return {
+      nodes: page.entries,
+      pageInfo: { hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false, startCursor: null, endCursor: page.nextCursor ?? null },
+    };
+  }
+
+  /**
+   * Registers a wallet user in `pending` KYC, as REST POST /v1/customers does; the KYC decision
+   * comes later (read it with `customer`) and emits customer.kyc.updated. Errors:
+   * validation_error (the REST body rules: lengths, country, date of birth, idNumber),
+   * duplicate_customer (externalId already used by this tenant).
+   */
+  @Mutation(() => CustomerType, { description: 'Register a wallet user; KYC starts pending (REST: POST /v1/customers)' })
+  async createCustomer(@Arg('input', () => CreateCustomerInput) input: CreateCustomerInput, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
+    const command = parseInput(CreateCustomerBody, { ...input }, 'input');
+    return valueOf(await ctx.app.createCustomer(ctx.tenantId, command), CUSTOMER_ERRORS);
+  }
+}

@@ -5,7 +5,8 @@ import { AUTH_ERRORS } from './common.schema';
 import { sendShapeA, type ShapeACode } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
-const SummaryQuery = z.strictObject({
+/** Query of GET /v1/analytics/summary (issue 6); GraphQL's analyticsSummary validates with it too. */
+export const SummaryQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).meta({ description: 'Start, inclusive (ISO 8601)' }),
   to: z.iso.datetime({ offset: true }).meta({ description: 'End, exclusive (ISO 8601); at most 366 days after from' }),
   groupBy: z.enum(ANALYTICS_GROUPS).default('day'),

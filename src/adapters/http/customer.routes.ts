@@ -8,7 +8,8 @@ import { sendShapeA, type ShapeACode } from './http-errors';
 import { nextPageLink, PageQuery } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
-const CreateCustomerBody = z.strictObject({
+/** Body of POST /v1/customers (issue 6); GraphQL's createCustomer validates with it too. */
+export const CreateCustomerBody = z.strictObject({
   externalId: z.string().min(1).max(100).meta({ description: "The issuer's own id for this user; unique per tenant" }),
   firstName: z.string().min(1).max(100),
   lastName: z.string().min(1).max(100),
@@ -17,6 +18,9 @@ const CreateCustomerBody = z.strictObject({
   idType: z.enum(ID_TYPES),
   idNumber: z.string().min(4).max(32).meta({ description: '4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4' }),
 }).meta({ id: 'CreateCustomerRequest' });
+
+/** Path of GET /v1/customers/{customerId}. */
+export const CustomerParams = z.object({ customerId: z.string().max(64) });
 
 const CustomerResponse = z.object({
   id: z.string(), externalId: z.string(), firstName: z.string(), lastName: z.string(), country: z.string(), dateOfBirth: z.string(),
@@ -58,7 +62,7 @@ export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
     }),
     defineRoute<undefined, undefined, { customerId: string }>({
       ...common, method: 'get', path: '/v1/customers/{customerId}', operationId: 'getCustomer', summary: 'One customer',
-      params: z.object({ customerId: z.string().max(64) }),
+      params: CustomerParams,
       responses: { '200': { description: 'The customer', schema: CustomerResponse }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
       handler: async (req, res) => {
         const result = await app.getCustomer(req.tenantId, req.params.customerId);

@@ -1,0 +1,67 @@
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { ID_TYPES, KYC_STATUSES, type CustomerView } from '../../core/customers/customer';
+import { enumOf } from './enums.type';
+import { PageInfoType } from './payment.type';
+
+/** Identity documents accepted (issue 6), the core's strings. */
+export const IdTypeEnum = enumOf(ID_TYPES, 'IdType', 'Identity document of a customer');
+/** KYC states (issue 6; DESIGN.md 10), the core's strings. */
+export const KycStatusEnum = enumOf(KYC_STATUSES, 'KycStatus', 'KYC state: pending until the KYC provider approves or rejects');
+
+/**
+ * `Customer` (issue 6; DESIGN.md 10 and 12): a wallet user, exactly the object of REST GET
+ * /v1/customers/{id}. The document number shows only as its last four characters. Resolvers
+ * return the core's CustomerView unchanged; this class only describes the shape.
+ */
+@ObjectType('Customer', { description: 'A wallet user of yours with a KYC status (REST: GET /v1/customers/{customerId})' })
+export class CustomerType implements CustomerView {
+  @Field(() => ID, { description: 'cus_-prefixed ULID' })
+  id!: string;
+
+  @Field(() => String, { description: 'Your own id for this user; unique per tenant' })
+  externalId!: string;
+
+  @Field(() => String)
+  firstName!: string;
+
+  @Field(() => String)
+  lastName!: string;
+
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2, upper case' })
+  country!: string;
+
+  @Field(() => String, { description: 'YYYY-MM-DD' })
+  dateOfBirth!: string;
+
+  @Field(() => IdTypeEnum)
+  idType!: CustomerView['idType'];
+
+  @Field(() => String, { description: 'Last four characters of the document number (the rest is never shown)' })
+  idNumberLast4!: string;
+
+  @Field(() => KycStatusEnum)
+  kycStatus!: CustomerView['kycStatus'];
+
+  @Field(() => String, { nullable: true, description: 'Why KYC was rejected; null otherwise' })
+  kycReason!: string | null;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: string;
+
+  @Field(() => DateTimeISOResolver, { description: 'Changes when KYC is decided' })
+  updatedAt!: string;
+}
+
+/**
+ * The `customers` connection: one page of REST's list, newest first. Forward only:
+ * `pageInfo.endCursor` is REST's next cursor (null on the last page), `startCursor` is always null.
+ */
+@ObjectType('CustomerConnection')
+export class CustomerConnectionType {
+  @Field(() => [CustomerType])
+  nodes!: CustomerView[];
+
+  @Field(() => PageInfoType)
+  pageInfo!: PageInfoType;
+}
