@@ -1,9 +1,9 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { BalanceView } from '../../core/ledger/ledger';
-import { PageQuery } from '../http/pagination';
 import { BalanceType, LedgerTransactionConnectionType } from './balance.type';
 import type { GraphqlContext } from './graphql-context';
-import { LIST_ERRORS, parseInput, valueOf } from './graphql-errors';
+import { connectionOf, restPage } from './list-page';
+import { LIST_ERRORS, valueOf } from './graphql-errors';
 
 /**
  * Balance reads (issue 6; DESIGN.md 10 and 12): the same use cases and page rules as REST's
@@ -28,13 +28,7 @@ export class BalanceResolver {
     @Arg('first', () => Int, { nullable: true, description: '1..100; default 50, as REST limit' }) first?: number | null,
     @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
   ): Promise<LedgerTransactionConnectionType> {
-    // REST's own field schemas, so a page size or cursor one transport refuses the other refuses too.
-    const limit = parseInput(PageQuery.shape.limit, first ?? undefined, 'args.first');
-    const cursor = parseInput(PageQuery.shape.cursor, after ?? undefined, 'args.after');
-    const page = valueOf(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor), LIST_ERRORS);
-    return {
-      nodes: page.entries,
-      pageInfo: { hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false, startCursor: null, endCursor: page.nextCursor ?? null },
-    };
+    const { limit, cursor } = restPage(first, after);
+    return connectionOf(valueOf(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor), LIST_ERRORS));
   }
 }

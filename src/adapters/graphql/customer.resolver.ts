@@ -1,11 +1,11 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { CustomerView } from '../../core/customers/customer';
 import type { CustomerErrorCode } from '../../core/customers/manage-customers';
-import { PageQuery } from '../http/pagination';
 import { CreateCustomerBody, CustomerParams } from '../http/customer.routes';
 import { CreateCustomerInput } from './customer.input';
 import { CustomerConnectionType, CustomerType } from './customer.type';
 import type { GraphqlContext } from './graphql-context';
+import { connectionOf, restPage } from './list-page';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 
 /** Every customer failure, with the code REST's customer routes answer; exhaustive by type. */
@@ -38,14 +38,8 @@ export class CustomerResolver {
     @Arg('first', () => Int, { nullable: true, description: '1..100; default 50, as REST limit' }) first?: number | null,
     @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
   ): Promise<CustomerConnectionType> {
-    // REST's own field schemas, so a page size or cursor one transport refuses the other refuses too.
-    const limit = parseInput(PageQuery.shape.limit, first ?? undefined, 'args.first');
-    const cursor = parseInput(PageQuery.shape.cursor, after ?? undefined, 'args.after');
-    const page = valueOf(await ctx.app.listCustomers(ctx.tenantId, limit, cursor), CUSTOMER_ERRORS);
-    return {
-      nodes: page.entries,
-      pageInfo: { hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false, startCursor: null, endCursor: page.nextCursor ?? null },
-    };
+    const { limit, cursor } = restPage(first, after);
+    return connectionOf(valueOf(await ctx.app.listCustomers(ctx.tenantId, limit, cursor), CUSTOMER_ERRORS));
   }
 
   /**
