@@ -8,7 +8,9 @@ import type { Logger } from 'pino';
 import type { Application } from '../../core/application';
 import type { RateLimits } from '../http/rate-limit';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
+import { hasNul } from '../http/nul-characters';
 import { formatGraphqlError, graphqlError } from './graphql-errors';
+import { noNulStrings, NUL_MESSAGE } from './no-nul-strings.rule';
 
 /** What GraphQL over HTTP needs. */
 export interface GraphqlHttpDeps {
@@ -27,14 +29,14 @@ export interface GraphqlHttpDeps {
  * Apollo Server 5 as an express 5 handler, to mount at /graphql (issue 4). Authentication by the
  * `Authorization: Bearer <key>` header (401 `unauthorized`, 403 `forbidden` for a key without a
  * tenant, 429 `rate_limited`, each as a GraphQL error with that code); graphql-armor's depth, cost,
- * alias, directive and token limits; no batched operations; introspection only when allowed; no
+ * alias, directive and token limits; NUL characters refused (400 `validation_error`); no batched operations; introspection only when allowed; no
  * landing page (it would load from a CDN); every error through formatGraphqlError.
  */
 export function graphqlHttpHandler(deps: GraphqlHttpDeps): RequestHandler {
   const server = new ApolloServer<GraphqlContext>({
     schema: deps.schema,
     plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled()],
-    validationRules: deps.protection.validationRules,
+    validationRules: [...deps.protection.validationRules, noNulStrings],
     allowBatchedHttpRequests: false,
     introspection: deps.introspection,
     includeStacktraceInErrorResponses: deps.development,
@@ -53,6 +55,7 @@ async function httpContext(deps: GraphqlHttpDeps, req: Request, res: Response): 
   if (!auth.ok) throw graphqlError('unauthorized', auth.message, undefined, 401);
   const principal = auth.value;
   if (principal.tenantId === null) throw graphqlError('forbidden', 'GraphQL needs an issuer key that belongs to a tenant', undefined, 403);
+  if (hasNul(req.body) || hasNul(req.query)) throw graphqlError('validation_error', NUL_MESSAGE, undefined, 400);
   if (deps.rateLimits && !(await deps.rateLimits.allow(principal, res))) {
     throw graphqlError('rate_limited', 'Too many requests for this API key; retry after the Retry-After delay', undefined, 429);
   }

@@ -8,10 +8,12 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Application } from '../../core/application';
+import { hasNul } from '../http/nul-characters';
 import type { RateLimits } from '../http/rate-limit';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';
 import type { KeySockets } from './key-sockets';
+import { noNulStrings, NUL_MESSAGE } from './no-nul-strings.rule';
 import type { SubscriptionGroups } from './subscription-groups';
 
 /** Path of GraphQL over HTTP and over WebSocket (DESIGN.md 12). */
@@ -51,7 +53,7 @@ export interface GraphqlWsDeps {
  */
 export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close(): Promise<void> } {
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: MAX_MESSAGE_BYTES });
-  const rules = [...specifiedRules, ...deps.validationRules, ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+  const rules = [...specifiedRules, ...deps.validationRules, noNulStrings, ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const refuse = (code: 'validation_error' | 'unauthorized' | 'rate_limited', message: string) => [graphqlError(code, message)];
 
   const handle = useServer({
@@ -94,6 +96,7 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
       }
       const rate = await deps.rateLimits?.consume(principal);
       if (rate && !rate.allowed) return refuse('rate_limited', `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
+      if (hasNul(payload.variables)) return refuse('validation_error', NUL_MESSAGE);
       let document: DocumentNode;
       try {
         document = parse(payload.query, { maxTokens: MAX_TOKENS });

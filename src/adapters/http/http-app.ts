@@ -22,6 +22,7 @@ import type { AdminApplication } from '../../core/admin/admin-application';
 import { expressPath, defineRoute, type RouteSpec } from './route';
 import type { Metrics } from './metrics';
 import type { RateLimits } from './rate-limit';
+import { hasNul } from './nul-characters';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -95,14 +96,6 @@ function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): Request
 }
 
 const INVALID = Symbol('invalid');
-
-/** True when any string inside `value` holds a NUL character, which PostgreSQL text cannot store. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
-  return false;
-}
 
 function parse(schema: z.ZodType | undefined, input: unknown, where: string, res: Response): unknown {
   if (hasNul(input)) {
