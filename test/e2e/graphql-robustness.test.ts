@@ -66,3 +66,61 @@ describe('GraphQL refuses hostile strings with validation_error, never internal_
     expect(code).toBeDefined();
   });
 });
+
+describe('near-miss ids, cursors and amounts are refused or not found on both transports, never internal_error', () => {
+  let service: TestService;
+  let key: string;
+  beforeAll(async () => {
+    service = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
+    ({ apiKey: key } = await service.newTenant());
+  });
+  afterAll(() => service.close());
+
+  const cursor = (text: string) => Buffer.from(text).toString('base64url');
+  const NOT_A_UUID = ['a'.repeat(36), '-'.repeat(36), 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'];
+  const rest = (method: string, path: string, body?: unknown) => service.call(method, path, { apiKey: key, ...(body ? { body } : {}) });
+  const codeOf = async (query: string, variables: Record<string, unknown>) => (await gql(service.baseUrl, query, variables, key)).body.errors?.[0]?.extensions?.code;
+
+  it.each(NOT_A_UUID)('webhook and delivery id %p: 404 in REST, not_found in GraphQL', async (id) => {
+    expect((await rest('DELETE', `/v1/webhooks/${id}`)).status).toBe(404);
+    expect((await rest('POST', `/v1/webhooks/events/${id}/retry`)).status).toBe(404);
+    expect(await codeOf('mutation M($id: ID!) { deleteWebhook(id: $id) }', { id })).toBe('not_found');
+    expect(await codeOf('mutation M($id: ID!) { retryWebhookEvent(id: $id) { id } }', { id })).toBe('not_found');
+  });
+
+  it.each([
+    ['a webhook event cursor whose id is not a uuid', '/v1/webhooks/events', 'webhookEvents', `2024-01-01T00:00:00.000Z|${'a'.repeat(36)}`],
+    ['a customer cursor dated 5000 BC', '/v1/customers', 'customers', `-005000-01-01T00:00:00.000Z|cus_${'0'.repeat(26)}`],
+    ['a ledger cursor dated 5000 BC', '/v1/balances/transactions', 'balanceTransactions', `-005000-01-01T00:00:00.000Z|ldg_${'0'.repeat(26)}`],
+    ['a customer cursor in year 0', '/v1/customers', 'customers', `0000-01-01T00:00:00.000Z|cus_${'0'.repeat(26)}`],
+    ['a ledger cursor on 30 February', '/v1/balances/transactions', 'balanceTransactions', `2024-02-30T00:00:00.000Z|ldg_${'0'.repeat(26)}`],
+  ])('%s: 400 in REST, validation_error in GraphQL', async (_label, path, field, text) => {
+    const res = await rest('GET', `${path}?cursor=${cursor(text)}`);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(await codeOf(`query Q($after: String) { ${field}(after: $after) { nodes { id } } }`, { after: cursor(text) })).toBe('validation_error');
+  });
+
+  it('a transfer request amount of 10^33 is validation_error on both transports', async () => {
+    const input = {
+      recipient: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', amount: `1${'0'.repeat(33)}`, acquirerMerchantName: 'ACQ_1',
+      reference: `trq-${randomUUID()}`, merchantID: 'merchant-42',
+    };
+    const res = await rest('POST', '/tx/createTransferRequest', input);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('validation_error');
+    expect(await codeOf('mutation M($input: TransferRequestInput!) { createTransferRequest(input: $input) { link } }', { input })).toBe('validation_error');
+  });
+
+  it('an FX quote and an admin deposit of 10^33 are 400, not 500', async () => {
+    const fx = await rest('GET', `/fx/convert?amount=1${'0'.repeat(33)}&sourceCurrency=KES&destinationCurrency=USDC`);
+    expect(fx.status).toBe(400);
+    const admin = await service.newAdminKey();
+    const tenant = await service.newTenant('0');
+    const deposit = await service.call('POST', `/v1/admin/tenants/${tenant.tenantId}/deposits`, {
+      apiKey: admin, body: { currency: 'USDC', amount: `1${'0'.repeat(33)}`, blockchain: 'SOLANA', txHash: randomUUID() },
+    });
+    expect(deposit.status).toBe(400);
+    expect(deposit.body.code).toBe('validation_error');
+  });
+});

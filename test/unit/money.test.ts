@@ -26,7 +26,7 @@ describe('parseAmount', () => {
     [1e3, 2, '1000'], // a number literal written in exponent form is just 1000
     [0.000001, 6, '0.000001'],
     [250000, 0, '250000'],
-    [Number.MAX_SAFE_INTEGER, 0, '9007199254740991'],
+    [999999999999999, 0, '999999999999999'],
   ])('accepts the JSON number %p at scale %i as %s', (input, scale, expected) => {
     expect(parsed(input, scale)).toBe(expected);
   });
@@ -38,10 +38,17 @@ describe('parseAmount', () => {
     [' 42.10 ', 2, '42.1'],
     ['010', 2, '10'],
     ['1000.0', 0, '1000'], // trailing zeros are not extra precision
-    ['123456789012345678901234567890.12', 2, '123456789012345678901234567890.12'],
+    ['999999999999999.99', 2, '999999999999999.99'],
   ])('accepts the decimal string %p at scale %i as %s', (input, scale, expected) => {
     expect(parsed(input, scale)).toBe(expected);
   });
+
+  it.each([['1000000000000000'], [1e15], ['1000000000000000.00'], [Number.MAX_SAFE_INTEGER], [`1${'0'.repeat(33)}`]])(
+    'refuses %p: amounts must be below 10^15 so no column can overflow',
+    (input) => {
+      expect(parsed(input, 2)).toBe('validation_error: fiatAmount must be less than 1000000000000000');
+    },
+  );
 
   it('keeps a decimal string exact where a float could not', () => {
     const r = parseAmount('0.30', 'x', 2);

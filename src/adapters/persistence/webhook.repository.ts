@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DeliveryStatus, WebhookEventEntry, WebhookRegistration } from '../../core/webhooks/webhook';
 import type { EventLogQuery, WebhookRepository } from '../../core/webhooks/webhook-ports';
 import { WebhookRegistrationSchema } from './schemas/webhook.schema';
+import { UUID_PATTERN } from '../../core/idempotency/idempotency';
 import { decodeCursor, encodeCursor } from './keyset-cursor';
 
 interface DeliveryDbRow {
@@ -33,7 +34,7 @@ export class WebhookMikroRepository implements WebhookRepository {
   }
 
   async delete(tenantId: string, webhookId: string, now: Date): Promise<boolean> {
-    if (!/^[0-9a-f-]{36}$/i.test(webhookId)) return false;
+    if (!UUID_PATTERN.test(webhookId)) return false;
     const count = await this.em.fork().nativeUpdate(
       WebhookRegistrationSchema,
       { id: webhookId, tenantId, deletedAt: null },
@@ -49,7 +50,7 @@ export class WebhookMikroRepository implements WebhookRepository {
     if (query.eventType) { where.push('event_type = ?'); params.push(query.eventType); }
     if (query.entityId) { where.push('entity_id = ?'); params.push(query.entityId); }
     if (query.cursor) {
-      const cursor = decodeCursor(query.cursor, /^[0-9a-f-]{36}$/);
+      const cursor = decodeCursor(query.cursor, UUID_PATTERN);
       if (!cursor) return 'bad_cursor' as const;
       where.push('(created_at, id) < (?, ?)');
       params.push(...cursor);
@@ -64,7 +65,7 @@ export class WebhookMikroRepository implements WebhookRepository {
   }
 
   async retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(deliveryId)) return undefined;
+    if (!UUID_PATTERN.test(deliveryId)) return undefined;
     const rows = await this.em.fork().execute<DeliveryDbRow[]>(
       `update webhook_deliveries set status = 'pending', next_retry_at = ?, updated_at = ?
         where id = ? and tenant_id = ? returning *`,

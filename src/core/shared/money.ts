@@ -31,11 +31,18 @@ export function scaleOf(currency: Currency): number {
 }
 
 /**
+ * Every caller-supplied amount must be below this (10^15, any currency): far above any real
+ * payment, and far enough below the stored precision (numeric(38, 6)) that no conversion or fee
+ * computed from it can overflow a column.
+ */
+export const AMOUNT_CEILING = new Decimal('1e15');
+
+/**
  * Parses a caller-supplied amount (JSON number or decimal string) into an exact Decimal.
  * A JSON number is read through its shortest round-trip representation, which is what the
  * caller wrote for any amount a float can carry.
- * Errors: `validation_error` when not a finite positive decimal, or when it has more decimals
- * than `maxScale`.
+ * Errors: `validation_error` when not a finite positive decimal, when it has more decimals
+ * than `maxScale`, or when it is not below AMOUNT_CEILING.
  */
 export function parseAmount(
   input: number | string,
@@ -48,6 +55,7 @@ export function parseAmount(
   }
   const value = new Decimal(text);
   if (value.lte(0)) return err('validation_error', `${field} must be greater than 0`, { field });
+  if (value.gte(AMOUNT_CEILING)) return err('validation_error', `${field} must be less than ${AMOUNT_CEILING.toFixed()}`, { field });
   if (value.decimalPlaces() > maxScale) {
     return err('validation_error', `${field} allows at most ${maxScale} decimal places`, { field });
   }
