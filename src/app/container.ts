@@ -49,16 +49,22 @@ import { RateLimits } from '../adapters/http/rate-limit';
  */
 function tenantLimits(keys: ApiKeyRepository, fallback: number) {
   const cache = new Map<string, { limit: number; until: number }>();
+  // Bumped by `forget`, so a read that started before a change cannot cache the old limit after it.
+  const generations = new Map<string, number>();
   return {
     limitOf: async (tenantId: string | null): Promise<number> => {
       if (tenantId === null) return fallback;
       const hit = cache.get(tenantId);
       if (hit && hit.until > Date.now()) return hit.limit;
+      const generation = generations.get(tenantId) ?? 0;
       const limit = (await keys.findTenant(tenantId))?.rateLimitPerMinute ?? fallback;
-      cache.set(tenantId, { limit, until: Date.now() + 30_000 });
+      if ((generations.get(tenantId) ?? 0) === generation) cache.set(tenantId, { limit, until: Date.now() + 30_000 });
       return limit;
     },
-    forget: (tenantId: string): void => void cache.delete(tenantId),
+    forget: (tenantId: string): void => {
+      cache.delete(tenantId);
+      generations.set(tenantId, (generations.get(tenantId) ?? 0) + 1);
+    },
   };
 }
 

@@ -7,7 +7,7 @@ const MOMO = `query Momo($type: MomoResolutionType!, $accountNumber: String, $ph
   momoResolve(type: $type, accountNumber: $accountNumber, phoneNumber: $phoneNumber) { valid type accountName accountNumber phoneNumber operators message }
 }`;
 const ACCOUNT = `query Account($accountNumber: String!, $currency: BankResolutionCurrency!, $bankCode: String!) {
-  accountResolve(accountNumber: $accountNumber, currency: $currency, bankCode: $bankCode) { accountId accountName }
+  accountResolve(accountNumber: $accountNumber, currency: $currency, paymentType: bank, bankCode: $bankCode) { accountId accountName }
 }`;
 const ID = `query Id($username: String!, $issuer: String!, $network: WalletNetwork!) {
   idResolve(username: $username, issuer: $issuer, wallet_network: $network) { status username issuer currency wallet_address wallet_network country reference }

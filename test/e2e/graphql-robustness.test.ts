@@ -101,6 +101,11 @@ describe('near-miss ids, cursors and amounts are refused or not found on both tr
     expect(await codeOf(`query Q($after: String) { ${field}(after: $after) { nodes { id } } }`, { after: cursor(text) })).toBe('validation_error');
   });
 
+  it.each(['customers', 'balanceTransactions', 'webhookEvents'])('%s: a bad cursor is reported under the argument the caller sent, after', async (field) => {
+    const res = await gql(service.baseUrl, `query Q($after: String) { ${field}(after: $after) { nodes { id } } }`, { after: 'not-a-cursor' }, key);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/^after/), extensions: { code: 'validation_error', details: { field: 'after' } } });
+  });
+
   it('a transfer request amount of 10^33 is validation_error on both transports', async () => {
     const input = {
       recipient: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', amount: `1${'0'.repeat(33)}`, acquirerMerchantName: 'ACQ_1',

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { SANDBOX_REFUND_ADDRESS } from '../../src/core/auth/tenant';
 import { eventually, startTestService, type TestService } from '../support/test-service';
 
-const SOLANA = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const SOLANA = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 const EVM = `0x${'ab'.repeat(20)}`;
 
 describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', () => {
@@ -78,6 +79,38 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.any(String) });
     expect(await tenantOf(tenantId)).toEqual(before);
+  });
+
+  it('a live tenant cannot take the public sandbox refund address', async () => {
+    const { tenantId } = await liveTenant();
+    const res = await call('PATCH', `/v1/admin/tenants/${tenantId}`, { payoutRefundAddress: SANDBOX_REFUND_ADDRESS });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/sandbox/);
+    expect((await tenantOf(tenantId)).payoutRefundAddress).toBeNull();
+  });
+
+  it('concurrent changes of different settings are all kept', async () => {
+    const { tenantId } = await liveTenant();
+    for (let i = 0; i < 10; i++) {
+      await Promise.all([
+        call('PATCH', `/v1/admin/tenants/${tenantId}`, { name: `Name ${i}` }),
+        call('PATCH', `/v1/admin/tenants/${tenantId}`, { rateLimitPerMinute: 100 + i }),
+        call('PATCH', `/v1/admin/tenants/${tenantId}`, { payoutSourceCurrency: i % 2 ? 'USDT' : 'USDC' }),
+      ]);
+      expect(await tenantOf(tenantId)).toMatchObject({ name: `Name ${i}`, rateLimitPerMinute: 100 + i, payoutSourceCurrency: i % 2 ? 'USDT' : 'USDC' });
+    }
+  });
+
+  it('a changed limit keeps the requests already counted in the window', async () => {
+    const { tenantId, apiKey } = await liveTenant();
+    await call('PATCH', `/v1/admin/tenants/${tenantId}`, { rateLimitPerMinute: 3 });
+    const balances = async () => (await service.call('GET', '/v1/balances', { apiKey })).status;
+    expect([await balances(), await balances(), await balances(), await balances()]).toEqual([200, 200, 200, 429]);
+    await call('PATCH', `/v1/admin/tenants/${tenantId}`, { rateLimitPerMinute: 6 });
+    // 4 counted of 6 (the refused request counts too): two more are served, then 429.
+    expect([await balances(), await balances(), await balances()]).toEqual([200, 200, 429]);
+    await call('PATCH', `/v1/admin/tenants/${tenantId}`, { rateLimitPerMinute: 3 });
+    expect(await balances()).toBe(429);
   });
 
   it('answers 404 for an unknown tenant', async () => {

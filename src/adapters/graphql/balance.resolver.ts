@@ -2,7 +2,7 @@ import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { BalanceView } from '../../core/ledger/ledger';
 import { BalanceType, LedgerTransactionConnectionType } from './balance.type';
 import type { GraphqlContext } from './graphql-context';
-import { connectionOf, restPage } from './list-page';
+import { connectionOf, cursorAsAfter, restPage } from './list-page';
 import { LIST_ERRORS, valueOf } from './graphql-errors';
 
 /**
@@ -29,6 +29,6 @@ export class BalanceResolver {
     @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
   ): Promise<LedgerTransactionConnectionType> {
     const { limit, cursor } = restPage(first, after);
-    return connectionOf(valueOf(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor), LIST_ERRORS));
+    return connectionOf(valueOf(cursorAsAfter(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor)), LIST_ERRORS));
   }
 }

@@ -5,7 +5,7 @@ import { CreateCustomerBody, CustomerParams } from '../http/customer.routes';
 import { CreateCustomerInput } from './customer.input';
 import { CustomerConnectionType, CustomerType } from './customer.type';
 import type { GraphqlContext } from './graphql-context';
-import { connectionOf, restPage } from './list-page';
+import { connectionOf, cursorAsAfter, restPage } from './list-page';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 
 /** Every customer failure, with the code REST's customer routes answer; exhaustive by type. */
@@ -39,7 +39,7 @@ export class CustomerResolver {
     @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
   ): Promise<CustomerConnectionType> {
     const { limit, cursor } = restPage(first, after);
-    return connectionOf(valueOf(await ctx.app.listCustomers(ctx.tenantId, limit, cursor), CUSTOMER_ERRORS));
+    return connectionOf(valueOf(cursorAsAfter(await ctx.app.listCustomers(ctx.tenantId, limit, cursor)), CUSTOMER_ERRORS));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Result } from '../../core/shared/result';
 import { PageQuery } from '../http/pagination';
 import { parseInput } from './graphql-errors';
 import type { PageInfoType } from './payment.type';
@@ -23,4 +24,13 @@ export function connectionOf<T>(page: { entries: T[]; nextCursor?: string | unde
     nodes: page.entries,
     pageInfo: { hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false, startCursor: null, endCursor: page.nextCursor ?? null },
   };
+}
+
+/**
+ * The use cases name a bad page cursor `cursor` (REST's parameter); a GraphQL caller sent it as
+ * `after`, so the error's message and `details.field` say `after`. Other results pass unchanged.
+ */
+export function cursorAsAfter<T, C extends string>(result: Result<T, C>): Result<T, C> {
+  if (result.ok || result.details?.field !== 'cursor') return result;
+  return { ...result, message: result.message.replace(/^cursor/, 'after'), details: { ...result.details, field: 'after' } };
 }

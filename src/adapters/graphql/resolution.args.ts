@@ -23,7 +23,7 @@ export class AccountResolveArgs {
   @Field(() => BankResolutionCurrencyEnum)
   currency!: string;
 
-  @Field(() => BankResolutionPaymentTypeEnum, { defaultValue: 'bank' })
+  @Field(() => BankResolutionPaymentTypeEnum, { description: 'Required, as in REST' })
   paymentType!: string;
 
   @Field(() => String, { description: 'Bank code (interface 2.11)' })

@@ -1,9 +1,9 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Result } from '../../core/shared/result';
 import type { RegisteredWebhook, WebhookErrorCode } from '../../core/webhooks/manage-webhooks';
 import type { WebhookEventEntry, WebhookView } from '../../core/webhooks/webhook';
 import { RegisterWebhookBody, WebhookEventIdParams } from '../http/webhook.schema';
 import type { GraphqlContext } from './graphql-context';
+import { cursorAsAfter } from './list-page';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 import { DeleteWebhookArgsSchema, RegisterWebhookInput, WebhookEventsArgs, WebhookEventsArgsSchema } from './webhook.input';
 import { RegisteredWebhookType, WebhookEventConnectionType, WebhookEventEntryType, WebhookType } from './webhook.type';
@@ -59,10 +59,4 @@ export class WebhookResolver {
     const args = parseInput(WebhookEventIdParams, { id }, 'retryWebhookEvent');
     return valueOf(await ctx.app.retryWebhookEvent(ctx.tenantId, args.id), WEBHOOK_ERRORS);
   }
-}
-
-/** The use case names its page argument `cursor` (REST's); here the caller sent it as `after`, so the error says so. */
-function cursorAsAfter<T>(result: Result<T, WebhookErrorCode>): Result<T, WebhookErrorCode> {
-  if (result.ok || result.details?.field !== 'cursor') return result;
-  return { ...result, message: result.message.replace(/^cursor/, 'after'), details: { ...result.details, field: 'after' } };
 }

@@ -21,6 +21,7 @@ export const SHAPE_A_STATUS = {
   internal_error: 500,
   provider_unavailable: 503,
 } as const;
+/** A code of error shape A. */
 export type ShapeACode = keyof typeof SHAPE_A_STATUS;
 
 /** Body of error shape A: `{statusCode, message, code}` (interface part 7). */
@@ -46,6 +47,7 @@ export const SHAPE_B_STATUS = {
   payout_in_progress: 409,
   provider_unavailable: 503,
 } as const;
+/** A code of error shape B. */
 export type ShapeBCode = keyof typeof SHAPE_B_STATUS;
 
 /** Sends error shape B `{error: {code}, message, statusCode, details}` (interface part 7) with the status its code implies. */
@@ -66,6 +68,7 @@ export const SHAPE_C_STATUS = {
   duplicate_reference: 409,
   upstream_unavailable: 502,
 } as const;
+/** A code of error shape C. */
 export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
 
 /** Body of error shape C: `{message, error, details, statusCode}` (interface part 7); `error` is the code, `details` a hint. */

@@ -21,7 +21,7 @@ export interface RateDecision {
 /**
  * Per-key request limits with a PostgreSQL store, so every replica counts the same
  * (issue 6). `limitFor` gives a tenant's requests per minute (its override, else the default);
- * one limiter exists per distinct limit. HTTP requests, GraphQL requests and graphql-ws
+ * one limiter exists per distinct limit, all counting in the same per-key row. HTTP requests, GraphQL requests and graphql-ws
  * connections and subscriptions all draw on the same per-key budget.
  */
 export class RateLimits {
@@ -63,7 +63,9 @@ export class RateLimits {
     if (!limiter) {
       limiter = new RateLimiterPostgres({
         storeClient: this.storeClient, storeType: 'knex', tableName: 'rate_limits', tableCreated: true,
-        keyPrefix: `rl${points}`, points, duration: WINDOW_S,
+        // One prefix for every limit: a key's count is one row whatever limit it is compared with,
+        // so changing a tenant's limit (or a replica still caching the old one) never opens a fresh budget.
+        keyPrefix: 'rl', points, duration: WINDOW_S,
       });
       this.limiters.set(points, limiter);
     }

@@ -1,9 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey, ApiKeyReader } from '../../core/auth/api-key';
-import type { Tenant } from '../../core/auth/tenant';
+import { Tenant } from '../../core/auth/tenant';
 import type { TenantAdminStore } from '../../core/admin/tenant-admin';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import type { IdGenerator } from '../../core/shared/clock';
+import type { Result } from '../../core/shared/result';
 import { createLedgerAccounts } from './ledger.repository';
 
 /** NOTIFY channel carrying the id of each revoked key. */
@@ -40,9 +41,16 @@ export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
     await this.createTenantWithKeys(tenant, []);
   }
 
-  async updateTenant(tenant: Tenant): Promise<void> {
-    const { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute } = tenant;
-    await this.em.fork().nativeUpdate(TenantSchema, { id: tenant.id }, { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute });
+  async modifyTenant<E extends string>(tenantId: string, change: (current: Tenant) => Result<Tenant, E>): Promise<Result<Tenant, E> | undefined> {
+    return this.em.fork().transactional(async (tem) => {
+      const current = await tem.findOne(TenantSchema, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!current) return undefined;
+      const next = change(new Tenant({ ...current }));
+      if (!next.ok) return next;
+      const { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute } = next.value;
+      await tem.nativeUpdate(TenantSchema, { id: tenantId }, { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute });
+      return next;
+    });
   }
 
   async listTenants(): Promise<Tenant[]> {

@@ -11,6 +11,7 @@ import {
 import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
 
+/** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
 export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'>;
 
 /** Admin-scoped use cases (DESIGN.md 9, 10): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */

@@ -12,8 +12,13 @@ export interface TenantAdminStore {
   createTenant(tenant: Tenant): Promise<void>;
   listTenants(): Promise<Tenant[]>;
   findTenant(tenantId: string): Promise<Tenant | undefined>;
-  /** Writes the tenant's name, payout settings and rate limit (id, environment and createdAt never change). */
-  updateTenant(tenant: Tenant): Promise<void>;
+  /**
+   * Changes a tenant under a row lock: in one transaction, reads it locked, calls `change` with it
+   * and, when that is ok, writes the name, payout settings and rate limit it returns (id,
+   * environment and createdAt never change). Concurrent changes thus apply one after the other.
+   * Returns undefined when no such tenant exists.
+   */
+  modifyTenant<E extends string>(tenantId: string, change: (current: Tenant) => Result<Tenant, E>): Promise<Result<Tenant, E> | undefined>;
   insertKey(key: ApiKey): Promise<void>;
   listKeys(tenantId: string): Promise<ApiKey[]>;
   /** Sets revokedAt once; returns false when no such key exists. */

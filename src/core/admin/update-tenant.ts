@@ -1,4 +1,4 @@
-import { Tenant } from '../auth/tenant';
+import { SANDBOX_REFUND_ADDRESS, Tenant } from '../auth/tenant';
 import { isWalletAddress } from '../payments/money-out-rules';
 import { err, ok, type Result } from '../shared/result';
 import { toTenantView, type AdminDeps, type AdminErrorCode, type TenantView } from './tenant-admin';
@@ -24,13 +24,22 @@ export interface TenantPatch {
 /**
  * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`) and
  * rate limit (issue 6 item 7). The result must hold together: a refund address kept across a change
- * of chain must be valid on the new chain. Errors: `not_found` (no such tenant), `validation_error`
- * (blank name, limit out of range, malformed address, empty patch).
+ * of chain must be valid on the new chain, and a live tenant cannot take the public sandbox address.
+ * Concurrent changes apply one after the other (the store locks the row), so none is lost.
+ * Errors: `not_found` (no such tenant), `validation_error` (blank name, limit out of range,
+ * malformed or sandbox address, empty patch).
  */
 export async function updateTenant(deps: AdminDeps, tenantId: string, patch: TenantPatch): Promise<Result<TenantView, AdminErrorCode>> {
   if (Object.values(patch).every((v) => v === undefined)) return err('validation_error', 'Give at least one setting to change');
-  const current = await deps.tenantAdmin.findTenant(tenantId);
-  if (!current) return err('not_found', `Tenant ${tenantId} not found`);
+  const changed = await deps.tenantAdmin.modifyTenant(tenantId, (current) => applyPatch(current, patch));
+  if (!changed) return err('not_found', `Tenant ${tenantId} not found`);
+  if (!changed.ok) return changed;
+  deps.onTenantUpdated?.(tenantId);
+  return ok(toTenantView(changed.value));
+}
+
+/** `current` with `patch` applied, or why the result would not hold together. Pure. */
+function applyPatch(current: Tenant, patch: TenantPatch): Result<Tenant, 'validation_error'> {
   const next = new Tenant({
     ...current,
     ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
@@ -44,7 +53,8 @@ export async function updateTenant(deps: AdminDeps, tenantId: string, patch: Ten
   if (next.payoutRefundAddress !== null && !isWalletAddress(next.payoutBlockchain, next.payoutRefundAddress)) {
     return err('validation_error', `payoutRefundAddress is not a valid ${next.payoutBlockchain} address`, { field: 'payoutRefundAddress' });
   }
-  await deps.tenantAdmin.updateTenant(next);
-  deps.onTenantUpdated?.(tenantId);
-  return ok(toTenantView(next));
+  if (next.environment === 'live' && next.payoutRefundAddress === SANDBOX_REFUND_ADDRESS) {
+    return err('validation_error', 'payoutRefundAddress is the public sandbox address; a live tenant needs its own', { field: 'payoutRefundAddress' });
+  }
+  return ok(next);
 }
