@@ -4,6 +4,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# Compiled JavaScript in production: no TypeScript compiler or ts-node (and its REPL) at run time.
+RUN npm run build
 ENV NODE_ENV=production PORT=3000
 EXPOSE 3000
-CMD ["npm", "start"]
+CMD ["node", "dist/src/app/main.js"]

@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256Hasher } from '../src/adapters/providers/system';
 import { generateApiKey, storedKey } from '../src/app/api-keys';
 import { loadConfig } from '../src/app/config';
-import { buildContainer } from '../src/app/container';
+import { buildContainer, type Container } from '../src/app/container';
 import type { Database } from '../src/app/database';
 import { createLogger } from '../src/app/logger';
 import { newTenant } from '../src/core/auth/tenant';
@@ -35,6 +35,8 @@ export interface ServiceServer {
   readonly apiKey: string;
   /** Issuer keys of every benchmark tenant (`tenants` of them), in clear. */
   readonly apiKeys: string[];
+  /** The wired service, for benchmarks that time its use cases without HTTP. */
+  readonly container: Container;
   /** Stops the HTTP server and the container; the database is closed by its owner. */
   close(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startServiceServer(database: Database, databaseUrl: string
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     apiKey: apiKeys[0]!,
     apiKeys,
+    container,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
