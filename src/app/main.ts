@@ -9,6 +9,7 @@ import { openDatabase } from './database';
 import { startEmbeddedDatabase } from './embedded-database';
 import { createLogger } from './logger';
 import { seedSandbox } from './seed';
+import { answerClientErrors } from '../adapters/http/client-errors';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 /** Opening balance of the seeded sandbox tenant, per stablecoin. */
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   const server: Server = container.http.listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, database: embedded ? 'embedded' : 'external' }, 'payout gateway listening');
   });
+  answerClientErrors(server);
   // GraphQL subscriptions (graphql-ws) on the same port and path as GraphQL over HTTP (issue 4).
   container.graphql.attach(server);
 

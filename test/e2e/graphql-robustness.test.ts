@@ -129,3 +129,64 @@ describe('near-miss ids, cursors and amounts are refused or not found on both tr
     expect(deposit.body.code).toBe('validation_error');
   });
 });
+
+describe('oversized, over-deep and malformed requests get a 4xx in a documented shape on both transports', () => {
+  let service: TestService;
+  let key: string;
+  beforeAll(async () => {
+    service = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
+    ({ apiKey: key } = await service.newTenant());
+  });
+  afterAll(() => service.close());
+
+  const post = async (path: string, raw: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${service.baseUrl}${path}`, {
+      method: 'POST', body: raw,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'idempotency-key': randomUUID(), ...headers },
+    });
+    return { status: res.status, body: JSON.parse(await res.text()) };
+  };
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+
+  it.each([[33], [5000], [20000]])('REST: a body field nested %i deep is 400 validation_error', async (n) => {
+    const res = await post('/v1/payments/moneyout', `{"fiatAmount":${deep(n)}}`);
+    expect(res).toEqual({ status: 400, body: { statusCode: 400, code: 'validation_error', message: expect.stringContaining('nested') } });
+    expect((await post('/v1/payments/moneyout', deep(n))).status).toBe(400);
+  });
+
+  it('REST: nesting up to 32 levels reaches the schema, which refuses the type', async () => {
+    const res = await post('/v1/payments/moneyout', `{"fiatAmount":${deep(31)}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).not.toMatch(/nested/);
+  });
+
+  it('GraphQL: variables nested 5000 deep are 400 validation_error', async () => {
+    const res = await post('/graphql', `{"query":"query Q($v: String!) { transferRequest(reference: $v) { reference } }","variables":{"v":${deep(5000)}}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('validation_error');
+  });
+
+  it.each([
+    ['an unterminated string', '{ me { scope(x: "abc) } }'],
+    ['an unclosed selection', '{ me { scope } '],
+    ['a lone surrogate escape', '{ webhookEvents(first: "\\ud800") { nodes { id } } }'],
+    ['over 1,000 tokens', `{ ${'me { scope } '.repeat(400)}}`],
+  ])('GraphQL: %s is 400 validation_error, not 500', async (_label, query) => {
+    const res = await post('/graphql', JSON.stringify({ query }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('validation_error');
+  });
+
+  it('GraphQL: a subscription over HTTP is 400 validation_error pointing at WebSocket', async () => {
+    const res = await post('/graphql', JSON.stringify({ query: 'subscription { paymentUpdated { id } }' }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/WebSocket/), extensions: { code: 'validation_error' } });
+  });
+
+  it('a URL beyond the header limit is 431 in shape A with a JSON body, not a bare status', async () => {
+    const res = await fetch(`${service.baseUrl}/v1/balances?x=${'y'.repeat(20_000)}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({ statusCode: 431, code: 'headers_too_large', message: expect.any(String) });
+  });
+});

@@ -23,7 +23,7 @@ describe('GraphQL webhooks: registrations and the event log on the same use case
   const receivers: Receiver[] = [];
 
   beforeAll(async () => {
-    service = await startTestService({ WEBHOOK_RETRY_SCHEDULE_MS: '0,50,50', WEBHOOK_TIMEOUT_MS: '300' });
+    service = await startTestService({ WEBHOOK_RETRY_SCHEDULE_MS: '0,50,50', WEBHOOK_TIMEOUT_MS: '5000' });
   });
   afterAll(async () => {
     await service.close();

@@ -8,6 +8,7 @@ import { buildContainer, type Container, type ContainerOverrides } from '../../s
 import { openDatabase, type Database } from '../../src/app/database';
 import { sha256Hasher } from '../../src/adapters/providers/system';
 import { newTenant } from '../../src/core/auth/tenant';
+import { answerClientErrors } from '../../src/adapters/http/client-errors';
 
 /** A running service on the test database, listening on a random local port. */
 export interface TestService {
@@ -70,6 +71,7 @@ export async function startTestService(env: Record<string, string> = {}, overrid
   const server: Server = await new Promise((resolve) => {
     const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server);
   container.graphql.attach(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const keyDeps = () => ({ ids: container.ids, hasher: sha256Hasher, now: new Date() });

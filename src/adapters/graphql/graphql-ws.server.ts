@@ -8,20 +8,20 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Application } from '../../core/application';
-import { hasNul } from '../http/nul-characters';
+import { inputProblem } from '../http/input-guards';
 import type { RateLimits } from '../http/rate-limit';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';
 import type { KeySockets } from './key-sockets';
-import { noNulStrings, NUL_MESSAGE } from './no-nul-strings.rule';
+import { noNulStrings } from './no-nul-strings.rule';
 import type { SubscriptionGroups } from './subscription-groups';
 
 /** Path of GraphQL over HTTP and over WebSocket (DESIGN.md 12). */
 export const GRAPHQL_PATH = '/graphql';
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 25;
-/** Same bound as graphql-armor's max-tokens on HTTP. */
-const MAX_TOKENS = 1000;
+/** Most tokens a GraphQL document may have, on both transports (parsing stops there: 400 on HTTP). */
+export const MAX_TOKENS = 1000;
 /** A subscriber this far behind is dropped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -96,7 +96,8 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
       }
       const rate = await deps.rateLimits?.consume(principal);
       if (rate && !rate.allowed) return refuse('rate_limited', `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
-      if (hasNul(payload.variables)) return refuse('validation_error', NUL_MESSAGE);
+      const problem = inputProblem(payload.variables);
+      if (problem) return refuse('validation_error', `Variables ${problem}`);
       let document: DocumentNode;
       try {
         document = parse(payload.query, { maxTokens: MAX_TOKENS });

@@ -1,7 +1,7 @@
 import { GraphQLError, type ValidationRule } from 'graphql';
 
 /** The message of every NUL refusal, on both transports. */
-export const NUL_MESSAGE = 'Strings must not contain NUL characters';
+const NUL_MESSAGE = 'Strings must not contain NUL characters';
 
 /**
  * Validation rule: refuses a document whose string literals hold a NUL character (written as the

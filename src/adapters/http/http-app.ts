@@ -22,7 +22,7 @@ import type { AdminApplication } from '../../core/admin/admin-application';
 import { expressPath, defineRoute, type RouteSpec } from './route';
 import type { Metrics } from './metrics';
 import type { RateLimits } from './rate-limit';
-import { hasNul } from './nul-characters';
+import { inputProblem } from './input-guards';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -98,8 +98,9 @@ function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): Request
 const INVALID = Symbol('invalid');
 
 function parse(schema: z.ZodType | undefined, input: unknown, where: string, res: Response): unknown {
-  if (hasNul(input)) {
-    sendShapeA(res, 'validation_error', `Invalid request: ${where} must not contain NUL characters`);
+  const problem = inputProblem(input);
+  if (problem) {
+    sendShapeA(res, 'validation_error', `Invalid request: ${where} ${problem}`);
     return INVALID;
   }
   if (!schema) return undefined;

@@ -7,6 +7,7 @@ export const SHAPE_A_STATUS = {
   forbidden: 403,
   not_found: 404,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   duplicate_reference: 409,
   idempotency_key_in_use: 409,
@@ -18,6 +19,7 @@ export const SHAPE_A_STATUS = {
   insufficient_balance: 422,
   unsupported_corridor: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   provider_unavailable: 503,
 } as const;
