@@ -24,15 +24,16 @@ const OPERATIONS: [string, string, Record<string, unknown>][] = [
     reference: "r-${randomUUID()}", currency: KES, country: KE, code: "MPESA" }) { transactionId } }`, {}],
 ];
 
-describe('GraphQL refuses hostile strings with validation_error, never internal_error', () => {
-  let service: TestService;
-  let key: string;
-  beforeAll(async () => {
-    service = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
-    ({ apiKey: key } = await service.newTenant());
-  });
-  afterAll(() => service.close());
+// One service for every block below: none of them changes anything another relies on.
+let service: TestService;
+let key: string;
+beforeAll(async () => {
+  service = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
+  ({ apiKey: key } = await service.newTenant());
+});
+afterAll(() => service.close());
 
+describe('GraphQL refuses hostile strings with validation_error, never internal_error', () => {
   it.each(OPERATIONS)('%s: a NUL character in a variable', async (_name, query, extra) => {
     const res = await gql(service.baseUrl, query, { v: NUL, ...extra }, key);
     expect(res.body.errors?.[0]?.extensions?.code).toBe('validation_error');
@@ -68,14 +69,6 @@ describe('GraphQL refuses hostile strings with validation_error, never internal_
 });
 
 describe('near-miss ids, cursors and amounts are refused or not found on both transports, never internal_error', () => {
-  let service: TestService;
-  let key: string;
-  beforeAll(async () => {
-    service = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
-    ({ apiKey: key } = await service.newTenant());
-  });
-  afterAll(() => service.close());
-
   const cursor = (text: string) => Buffer.from(text).toString('base64url');
   const NOT_A_UUID = ['a'.repeat(36), '-'.repeat(36), 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz'];
   const rest = (method: string, path: string, body?: unknown) => service.call(method, path, { apiKey: key, ...(body ? { body } : {}) });
@@ -131,14 +124,6 @@ describe('near-miss ids, cursors and amounts are refused or not found on both tr
 });
 
 describe('oversized, over-deep and malformed requests get a 4xx in a documented shape on both transports', () => {
-  let service: TestService;
-  let key: string;
-  beforeAll(async () => {
-    service = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
-    ({ apiKey: key } = await service.newTenant());
-  });
-  afterAll(() => service.close());
-
   const post = async (path: string, raw: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${service.baseUrl}${path}`, {
       method: 'POST', body: raw,
