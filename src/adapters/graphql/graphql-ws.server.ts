@@ -6,7 +6,7 @@ import {
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Application } from '../../core/application';
 import { inputProblem } from '../http/input-guards';
 import type { RateLimits } from '../http/rate-limit';
@@ -14,6 +14,7 @@ import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';
 import type { KeySockets } from './key-sockets';
 import { noNulStrings } from './no-nul-strings.rule';
+import { subscriptionProblems } from './subscription-checks';
 import type { SubscriptionGroups } from './subscription-groups';
 
 /** Path of GraphQL over HTTP and over WebSocket (DESIGN.md 12). */
@@ -56,6 +57,7 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
   const rules = [...specifiedRules, ...deps.validationRules, noNulStrings, ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const refuse = (code: 'validation_error' | 'unauthorized' | 'rate_limited', message: string) => [graphqlError(code, message)];
 
+  refuseServerOnlyMessages(wss);
   const handle = useServer({
     schema: deps.schema,
     isProd: !deps.development,
@@ -79,6 +81,8 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
           socket.close(CloseCode.TooManyInitialisationRequests, `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
           return false;
         }
+        // The client may have gone while this awaited: its close handler has run, so adding it now would leak.
+        if (socket.readyState !== WebSocket.OPEN) return false;
         deps.sockets.add(auth.value, socket);
         return true;
       } catch (error) {
@@ -109,7 +113,15 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
       if (operation.operation !== 'subscription') {
         return refuse('validation_error', 'Only subscriptions are served over WebSocket; send queries and mutations to POST /graphql');
       }
-      const errors = validate(deps.schema, document, rules);
+      // Before validation: graphql-armor's rules evaluate @skip/@include without variables and throw.
+      const problems = subscriptionProblems(deps.schema, document, operation, payload.variables);
+      if (problems) return problems;
+      let errors: readonly GraphQLError[];
+      try {
+        errors = validate(deps.schema, document, rules);
+      } catch (error) {
+        return refuse('validation_error', error instanceof Error ? error.message : 'Invalid document');
+      }
       if (errors.length > 0) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'validation_error' } }));
       const contextValue: GraphqlContext = {
         app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates,
@@ -130,6 +142,37 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
       await handle.dispose();
     },
   };
+}
+
+/** Message types only a server sends (graphql-transport-ws). */
+const SERVER_ONLY_TYPES: ReadonlySet<unknown> = new Set(['connection_ack', 'next', 'error']);
+
+/**
+ * graphql-ws's server throws on a well-formed message of a server-only type (close 4500 and an
+ * "internal error" log, at any client's will); the protocol's answer is 4400. Registered before
+ * useServer, this connection listener runs first and wraps the message listener graphql-ws adds,
+ * so such a message closes the socket with 4400 and never reaches graphql-ws.
+ */
+function refuseServerOnlyMessages(wss: WebSocketServer): void {
+  wss.on('connection', (socket: WebSocket) => {
+    const on = socket.on.bind(socket);
+    socket.on = ((event: string, listener: (...args: any[]) => void) => {
+      if (event !== 'message') return on(event, listener);
+      return on('message', (data: RawData, isBinary: boolean) => {
+        if (!isBinary && SERVER_ONLY_TYPES.has(typeOf(data))) return void socket.close(CloseCode.BadRequest, 'Invalid message: a type only the server sends');
+        listener(data, isBinary);
+      });
+    }) as typeof socket.on;
+  });
+}
+
+function typeOf(data: RawData): unknown {
+  try {
+    const message: unknown = JSON.parse(String(data));
+    return message !== null && typeof message === 'object' ? (message as { type?: unknown }).type : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function deliver(socket: WebSocket, message: string, logger: Logger): void {
