@@ -3,7 +3,7 @@ import type { RegisteredWebhook, WebhookErrorCode } from '../../core/webhooks/ma
 import type { WebhookEventEntry, WebhookView } from '../../core/webhooks/webhook';
 import { RegisterWebhookBody, WebhookEventIdParams } from '../http/webhook.schema';
 import type { GraphqlContext } from './graphql-context';
-import { cursorAsAfter } from './list-page';
+import { connectionOf, cursorAsAfter } from './list-page';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 import { DeleteWebhookArgsSchema, RegisterWebhookInput, WebhookEventsArgs, WebhookEventsArgsSchema } from './webhook.input';
 import { RegisteredWebhookType, WebhookEventConnectionType, WebhookEventEntryType, WebhookType } from './webhook.type';
@@ -32,7 +32,7 @@ export class WebhookResolver {
   async webhookEvents(@Args(() => WebhookEventsArgs) args: WebhookEventsArgs, @Ctx() ctx: GraphqlContext): Promise<WebhookEventConnectionType> {
     const { first, after, ...filters } = parseInput(WebhookEventsArgsSchema, { ...args }, 'webhookEvents');
     const page = valueOf(cursorAsAfter(await ctx.app.listWebhookEvents(ctx.tenantId, { ...filters, limit: first, cursor: after })), WEBHOOK_ERRORS);
-    return { nodes: page.entries, pageInfo: { hasNextPage: page.nextCursor !== undefined, endCursor: page.nextCursor ?? null } };
+    return connectionOf(page);
   }
 
   /**

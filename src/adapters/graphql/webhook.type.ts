@@ -4,6 +4,7 @@ import type { WebhookEventType } from '../../core/events/outbox-event';
 import type { RegisteredWebhook } from '../../core/webhooks/manage-webhooks';
 import { DELIVERY_STATUSES, type DeliveryStatus, type RegistrationStatus, type WebhookEventEntry, type WebhookView } from '../../core/webhooks/webhook';
 import { enumOf } from './enums.type';
+import { PageInfoType } from './payment.type';
 
 /*
  * Event type names (`payment.succeeded`, ...) contain dots, which GraphQL enum values cannot, so
@@ -102,22 +103,12 @@ export class WebhookEventEntryType implements WebhookEventEntry {
   updatedAt!: string;
 }
 
-/** Page position of `webhookEvents`: forward only, one cursor per page (as REST's Link header). */
-@ObjectType('WebhookEventPageInfo', { description: 'Forward-only page position of the event log (REST: the Link header)' })
-export class WebhookEventPageInfoType {
-  @Field(() => Boolean)
-  hasNextPage!: boolean;
-
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last page' })
-  endCursor!: string | null;
-}
-
 /** The `webhookEvents` connection: one page of the event log, newest first. */
 @ObjectType('WebhookEventConnection', { description: 'One page of the webhook event log, newest first' })
 export class WebhookEventConnectionType {
   @Field(() => [WebhookEventEntryType])
   nodes!: WebhookEventEntry[];
 
-  @Field(() => WebhookEventPageInfoType)
-  pageInfo!: WebhookEventPageInfoType;
+  @Field(() => PageInfoType, { description: 'Forward only: endCursor is REST\'s Link cursor, null on the last page' })
+  pageInfo!: PageInfoType;
 }

@@ -35,7 +35,8 @@ export function scaleOf(currency: Currency): number {
  * payment, and far enough below the stored precision (numeric(38, 6)) that no conversion or fee
  * computed from it can overflow a column.
  */
-export const AMOUNT_CEILING = new Decimal('1e15');
+const AMOUNT_CEILING_TEXT = '1000000000000000';
+export const AMOUNT_CEILING = new Decimal(AMOUNT_CEILING_TEXT);
 
 /**
  * Parses a caller-supplied amount (JSON number or decimal string) into an exact Decimal.
@@ -55,7 +56,7 @@ export function parseAmount(
   }
   const value = new Decimal(text);
   if (value.lte(0)) return err('validation_error', `${field} must be greater than 0`, { field });
-  if (value.gte(AMOUNT_CEILING)) return err('validation_error', `${field} must be less than ${AMOUNT_CEILING.toFixed()}`, { field });
+  if (value.gte(AMOUNT_CEILING)) return err('validation_error', `${field} must be less than ${AMOUNT_CEILING_TEXT}`, { field });
   if (value.decimalPlaces() > maxScale) {
     return err('validation_error', `${field} allows at most ${maxScale} decimal places`, { field });
   }
