@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { SANDBOX_REFUND_ADDRESS } from '../../src/core/auth/tenant';
 import { eventually, startTestService, type TestService } from '../support/test-service';
+import { solanaTxHash } from '../support/tx-hashes';
 
 const SOLANA = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 const EVM = `0x${'ab'.repeat(20)}`;
@@ -24,7 +25,7 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
     const tenant = await call('POST', '/v1/admin/tenants', { name: `Live ${randomUUID()}`, environment: 'live' });
     const tenantId = tenant.body.tenantId;
     const key = await call('POST', `/v1/admin/tenants/${tenantId}/api-keys`, { scope: 'issuer' });
-    expect((await call('POST', `/v1/admin/tenants/${tenantId}/deposits`, { currency: 'USDC', amount: 10000, blockchain: 'SOLANA', txHash: randomUUID() })).status).toBe(201);
+    expect((await call('POST', `/v1/admin/tenants/${tenantId}/deposits`, { currency: 'USDC', amount: 10000, blockchain: 'SOLANA', txHash: solanaTxHash() })).status).toBe(201);
     return { tenantId, apiKey: key.body.apiKey };
   }
   const legacyPayout = (apiKey: string) => service.call('POST', '/momo/payout', {
