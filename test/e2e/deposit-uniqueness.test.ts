@@ -62,7 +62,7 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
   });
 
   const solanaAddress = base58Encode(randomBytes(32));
-  it.each([
+  const BAD_HASHES: [string, string, () => string][] = [
     ['BSC', 'a leading space', () => ` ${bscTxHash()}`],
     ['BSC', 'a trailing newline', () => `${bscTxHash()}\n`],
     ['BSC', '63 hex digits', () => bscTxHash().slice(0, -1)],
@@ -80,7 +80,8 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
     ['SOLANA', 'a character outside base58 (0)', () => `0${solanaTxHash().slice(1)}`],
     ['SOLANA', 'a character outside base58 (l)', () => `l${solanaTxHash().slice(1)}`],
     ['SOLANA', 'a UUID', () => '3f1c1a2e-8c3b-4c8e-9d3a-1f2e3d4c5b6a'],
-  ] as const)('%s txHash with %s is 400 validation_error naming txHash, nothing written', async (blockchain, _label, hash) => {
+  ];
+  it.each(BAD_HASHES)('%s txHash with %s is 400 validation_error naming txHash, nothing written', async (blockchain, _label, hash) => {
     const { tenantId } = await service.newTenant('0');
     const before = await written(tenantId);
     const res = await deposit(tenantId, { blockchain, txHash: hash() });

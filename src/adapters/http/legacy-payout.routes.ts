@@ -28,6 +28,8 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   unsupported_corridor: 'unsupported_corridor',
   insufficient_balance: 'insufficient_balance',
   quote_expired: 'quote_expired',
+  // The legacy body takes no quoteId, so neither quote code can happen here; the map stays exhaustive.
+  quote_already_used: 'quote_already_used',
   tenant_not_configured: 'tenant_not_configured',
   duplicate_reference: 'duplicate_reference',
   idempotency_key_reused: 'duplicate_reference',

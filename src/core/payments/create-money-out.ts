@@ -2,7 +2,9 @@ import type { Catalog } from '../catalog/catalog';
 import { HOLD_MOVE } from '../ledger/ledger';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import { price } from '../quotes/pricing';
+import type { Quote } from '../quotes/quote';
 import type { RateSource } from '../quotes/rate-source';
+import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { TransactionContext, UnitOfWork } from '../shared/unit-of-work';
@@ -15,6 +17,7 @@ export type MoneyOutErrorCode =
   | 'validation_error'
   | 'unsupported_corridor'
   | 'quote_expired'
+  | 'quote_already_used'
   | 'duplicate_reference'
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
@@ -47,14 +50,18 @@ const CREATED = 201;
 
 /**
  * Creates a money-out (interface 4.8; DESIGN.md 5, 6): validates it, and in one transaction takes
- * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given), inserts the
- * payment in `initiated` with its outbox event, stores the response under the key, and last holds
- * `amountStablecoin` on the tenant's balance (DESIGN.md 10).
- * The same key with the same command returns the stored response (`replayed: true`).
- * Errors: `validation_error` (key not a UUID, any field rule, unknown or mismatched quote),
- * `unsupported_corridor`, `quote_expired`, `duplicate_reference`, `idempotency_key_in_use` (first
- * request still in flight), `idempotency_key_reused` (same key, other command), `provider_unavailable`
- * (no rate could be had), `insufficient_balance` (the available balance does not cover the amount).
+ * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given, consuming
+ * the quote), inserts the payment in `initiated` with its outbox event, stores the response under
+ * the key, and last holds `amountStablecoin` on the tenant's balance (DESIGN.md 10). A refusal
+ * rolls all of it back, the quote's use included.
+ * The same key with the same command returns the stored response (`replayed: true`), even once
+ * its quote is used (docs/decisions.md § FX quotes and the quote lock).
+ * Errors: `validation_error` (key not a UUID, any field rule, unknown quote, or a quote for another
+ * amount, pair or method; field `quoteId`), `unsupported_corridor`, `quote_expired`,
+ * `quote_already_used` (another money-out used the quote), `duplicate_reference`,
+ * `idempotency_key_in_use` (first request still in flight), `idempotency_key_reused` (same key,
+ * other command), `provider_unavailable` (no rate could be had), `insufficient_balance` (the
+ * available balance does not cover the amount).
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -95,7 +102,8 @@ async function insertPayment(
   command: ValidMoneyOut,
 ): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>> {
   const now = deps.clock.now();
-  const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now);
+  const paymentId = deps.ids.next('pay');
+  const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now, paymentId);
   if (!rate.ok) return rate;
   const pricing = price(deps.catalog, {
     fiatCurrency: command.destinationCurrency,
@@ -108,7 +116,7 @@ async function insertPayment(
     exchangeRate: rate.value,
   });
   const payment = new Payment({
-    id: deps.ids.next('pay'),
+    id: paymentId,
     tenantId,
     status: 'initiated',
     paymentMethod: command.paymentMethod,
@@ -163,6 +171,7 @@ async function lockedOrCurrentRate(
   tenantId: string,
   command: ValidMoneyOut,
   now: Date,
+  paymentId: string,
 ): Promise<Result<string, MoneyOutErrorCode>> {
   if (command.quoteId === undefined) {
     const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency);
@@ -173,9 +182,25 @@ async function lockedOrCurrentRate(
   }
   const quote = await tx.quotes.findForTenant(tenantId, command.quoteId);
   if (!quote) return err('validation_error', 'quoteId does not match a quote of yours', { field: 'quoteId' });
-  if (quote.fiatCurrency !== command.destinationCurrency || quote.stablecoin !== command.sourceCurrency) {
-    return err('validation_error', 'quoteId was issued for another currency pair', { field: 'quoteId' });
-  }
+  const mismatch = quoteMismatch(quote, command);
+  if (mismatch) return err('validation_error', `quoteId was issued for ${mismatch}`, { field: 'quoteId' });
   if (quote.expiresAt.getTime() <= now.getTime()) return err('quote_expired', 'The quote has expired; request a new one');
+  // Consumed in this transaction: atomic with the payment, undone with it (docs/decisions.md § FX quotes and the quote lock).
+  if (!(await tx.quotes.consume(tenantId, quote.id, paymentId, now))) {
+    return err('quote_already_used', 'The quote was already used by another money-out; request a new one');
+  }
   return ok(quote.exchangeRate);
+}
+
+/**
+ * What differs between a quote and the money-out that names it, or undefined when the quote covers
+ * it: the same fiat amount (compared as decimals), pair and payment method. Pure.
+ */
+function quoteMismatch(quote: Quote, command: ValidMoneyOut): string | undefined {
+  if (quote.fiatCurrency !== command.destinationCurrency || quote.stablecoin !== command.sourceCurrency) {
+    return `another currency pair (${quote.fiatCurrency} to ${quote.stablecoin})`;
+  }
+  if (!new Decimal(quote.fiatAmount).eq(command.amount)) return `another amount (${quote.fiatAmount} ${quote.fiatCurrency})`;
+  if (quote.paymentMethod !== command.paymentMethod) return `another payment method (${quote.paymentMethod})`;
+  return undefined;
 }
