@@ -49,7 +49,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
         ...AUTH_ERRORS,
         '409': { description: 'The reference was used with another body (shape B)', schema: ErrorB },
         '422': { description: 'Payout refused (shape B)', schema: ErrorB },
-        '503': { description: 'Provider unavailable (shape B)', schema: ErrorB },
+        '503': { description: 'provider_unavailable (shape B): no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorB },
       },
       handler: async (req, res: Response) => {
         const result = await app.createLegacyPayout(req.tenantId, req.body);

@@ -43,7 +43,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
           description: 'idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance',
           schema: ErrorA,
         },
-        '503': { description: 'provider_unavailable', schema: ErrorA },
+        '503': { description: 'provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);

@@ -3,6 +3,7 @@ import { HOLD_MOVE } from '../ledger/ledger';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import { price } from '../quotes/pricing';
 import type { Quote } from '../quotes/quote';
+import { payoutRoute, type RoutingDeps } from '../routing/provider-routing';
 import type { RateSource } from '../quotes/rate-source';
 import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
@@ -32,8 +33,8 @@ export interface MoneyOutOutcome {
   readonly replayed: boolean;
 }
 
-/** Ports and settings of the money-out use case. */
-export interface MoneyOutDeps {
+/** Ports and settings of the money-out use case; routing decides whether any provider serves the tenant. */
+export interface MoneyOutDeps extends RoutingDeps {
   readonly catalog: Catalog;
   readonly rates: RateSource;
   readonly uow: UnitOfWork;
@@ -60,7 +61,8 @@ const CREATED = 201;
  * amount, pair or method; field `quoteId`), `unsupported_corridor`, `quote_expired`,
  * `quote_already_used` (another money-out used the quote), `duplicate_reference`,
  * `idempotency_key_in_use` (first request still in flight), `idempotency_key_reused` (same key,
- * other command), `provider_unavailable` (no rate could be had), `insufficient_balance` (the
+ * other command), `provider_unavailable` (no rate could be had, or no payout provider serves the
+ * tenant: a live tenant until real rails exist; nothing is written), `insufficient_balance` (the
  * available balance does not cover the amount).
  */
 export async function createMoneyOut(
@@ -76,6 +78,8 @@ export async function createMoneyOut(
   if (!valid.ok) return valid;
   const key = idempotencyKey.toLowerCase();
   const fingerprint = canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() });
+  // Looked up before the transaction, which must not wait for a second pooled connection.
+  const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod });
 
   const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
     const lock = await tx.idempotency.lock(tenantId, key);
@@ -87,6 +91,9 @@ export async function createMoneyOut(
         ? ok({ payment: lock.record.responseBody as PaymentView, status: lock.record.responseStatus, replayed: true })
         : err('idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
     }
+    // Never simulated for a tenant the sandbox does not serve: refused before any write or hold
+    // (docs/decisions.md § Sandbox values); a replay above still answers what was stored.
+    if (route.kind === 'unavailable') return err('provider_unavailable', `No payout provider is available for this tenant: ${route.reason}`);
     return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value);
   });
   if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id);
