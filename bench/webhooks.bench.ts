@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const tenant = newTenant({ id: c.ids.next('ten'), name: 'bench', environment: 'sandbox', createdAt: new Date() });
   const apiKey = generateApiKey('sandbox');
   await c.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: c.ids, hasher: sha256Hasher, now: new Date() })]);
-  await c.application.recordDeposit(tenant.id, { currency: 'USDC', amount: '100000000', blockchain: 'SOLANA', txHash: randomUUID() });
+  await c.admin.fundSandboxTenant(tenant.id, { currency: 'USDC', amount: '100000000' });
   const registered = await c.application.registerWebhook(tenant.id, { url });
   if (!registered.ok) throw new Error(registered.message);
 

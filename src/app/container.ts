@@ -23,6 +23,8 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
+import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
+import { CachedTenantEnvironments } from '../adapters/persistence/tenant-environments';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -34,6 +36,7 @@ import { createApplication, type Application, type ApplicationDeps } from '../co
 import { createAdminApplication, type AdminApplication } from '../core/admin/admin-application';
 import { generateApiKey } from './api-keys';
 import { processDuePayments, type AdvanceDeps } from '../core/payments/advance-payment';
+import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/webhooks/delivery-policy';
 import { deliverDueWebhooks, type DeliveryDeps } from '../core/webhooks/deliver-webhooks';
@@ -91,7 +94,8 @@ export interface Container {
 /** Overridable edges for tests (a fixed clock, a scripted provider). */
 export interface ContainerOverrides {
   readonly clock?: Clock;
-  readonly provider?: AdvanceDeps['provider'];
+  /** Replaces the sandbox payout provider (it still serves sandbox tenants only). */
+  readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
 }
@@ -129,6 +133,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
+  // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
+  const routingDeps = {
+    routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    environments: new CachedTenantEnvironments((tenantId) => keys.findTenant(tenantId)),
+  };
 
   const deliveryDeps: DeliveryDeps = {
     queue: new DeliveryMikroQueue(em),
@@ -146,14 +155,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
-    uow, queue: new PaymentQueueRepository(em), payments, provider, clock, ids, leaseMs: config.WORKER_LEASE_MS,
+    uow, queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
     onPaymentMoved: (payment) => {
       metrics.paymentMoved(payment.status);
       webhookWorker.wake();
     },
+    onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
   };
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
-    customers, clock, ids, uow, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS), leaseMs: config.WORKER_LEASE_MS,
+    customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
+    onUnrouted: (customerId, reason) => logger.warn({ customerId, reason }, 'no KYC provider serves this customer; left pending'),
     onDecided: (status) => {
       metrics.kycDecided(status);
       webhookWorker.wake();
@@ -177,6 +188,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     analytics: new AnalyticsRepository(em),
     customers,
     findTenant: (tenantId) => keys.findTenant(tenantId),
+    ...routingDeps,
     transfers: new TransferRequestRepository(em),
     linkSigner: new HmacLinkSigner(secretKey),
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,

@@ -82,7 +82,11 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ scope: 'issuer' | 'admin'; label?: string }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'issueApiKey', summary: 'Issue an API key; shown once',
-      params: TenantParams, body: z.strictObject({ scope: z.enum(API_KEY_SCOPES), label: z.string().max(200).optional() }),
+      params: TenantParams,
+      body: z.strictObject({
+        scope: z.enum(API_KEY_SCOPES).meta({ description: 'issuer. admin is refused (400 validation_error): admin keys are platform keys that belong to no tenant' }),
+        label: z.string().max(200).optional(),
+      }),
       responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.issueApiKey(req.params.tenantId, req.body);
@@ -112,12 +116,17 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ currency: 'USDC' | 'USDT'; amount: number | string; blockchain: 'BSC' | 'SOLANA'; txHash: string }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/deposits', operationId: 'recordDeposit',
-      summary: "Credit an onchain deposit to a tenant's available balance, once per txHash",
+      summary: "Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants",
       params: TenantParams,
-      body: z.strictObject({ currency: z.enum(STABLECOINS), amount: AmountInput, blockchain: z.enum(BLOCKCHAINS), txHash: z.string().min(1).max(90) }),
+      body: z.strictObject({
+        currency: z.enum(STABLECOINS), amount: AmountInput, blockchain: z.enum(BLOCKCHAINS),
+        txHash: z.string().min(1).max(90).meta({
+          description: 'BSC: 0x and 64 hex digits (any case; stored lower-case). SOLANA: the base58 transaction signature (64 bytes). No surrounding whitespace.',
+        }),
+      }),
       responses: {
-        '201': { description: 'Credited', schema: z.object({ currency: z.enum(STABLECOINS), amount: DecimalString, txHash: z.string() }) },
-        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit', schema: ErrorA },
+        '201': { description: 'Credited; txHash in canonical form', schema: z.object({ currency: z.enum(STABLECOINS), amount: DecimalString, txHash: z.string() }) },
+        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit: this blockchain and hash were already credited, to this or any tenant', schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await admin.recordDeposit(req.params.tenantId, req.body);

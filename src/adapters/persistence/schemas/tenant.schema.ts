@@ -22,6 +22,12 @@ export const TenantSchema = new EntitySchema<Tenant>({
 export const ApiKeySchema = new EntitySchema<ApiKey>({
   class: ApiKey,
   tableName: 'api_keys',
+  checks: [{
+    // Admin keys are platform keys: never bound to a tenant (docs/decisions.md § Authentication, tenants and keys).
+    // Revoked rows are exempt: the tenant-bound admin keys revoked by the migration that added this stay as evidence.
+    name: 'api_keys_scope_tenant_check',
+    expression: "revoked_at is not null or (scope = 'admin' and tenant_id is null) or (scope = 'issuer' and tenant_id is not null)",
+  }],
   properties: {
     id: { type: 'string', primary: true, length: 40 },
     tenantId: { type: 'string', length: 40, nullable: true, index: true },
