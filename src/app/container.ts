@@ -145,6 +145,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     leaseMs: config.WEBHOOK_TIMEOUT_MS * 4,
     random: Math.random,
     perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
     orderWaitMs: config.WEBHOOK_ORDER_WAIT_MS,
     onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
     // A settled send frees a slot: claim again at once rather than after the idle poll.
@@ -152,7 +153,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onFault: (error, deliveryId) => logger.error({ err: error, deliveryId }, 'webhook attempt failed; its lease brings it back'),
   };
   const dispatcher = new DeliveryDispatcher(deliveryDeps);
-  // WEBHOOK_BATCH_SIZE bounds both one claim and this process's sends in flight.
   const webhookWorker = new PollingWorker('webhooks', (n) => dispatcher.pass(n), {
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     batchSize: config.WEBHOOK_BATCH_SIZE,

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
@@ -98,5 +99,25 @@ describe('one hanging endpoint holds only its own lane', () => {
     }, 20_000);
     expect(entry).toMatchObject({ status: 'pending', attempt: 1, lastError: 'connect timeout after 300 ms' });
     expect(Date.parse(entry.updatedAt) - Date.parse(entry.createdAt)).toBeLessThan(2000);
+  });
+
+  it('stop() waits for a send in flight and records its outcome before it returns', async () => {
+    const requests: (() => void)[] = [];
+    const slow = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => requests.push(() => res.writeHead(204).end()));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => slow.close());
+    const { apiKey } = await service.newTenant();
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hooks`;
+    await service.call('POST', '/v1/webhooks/register', { apiKey, body: { url, events: ['payment.processing'] } });
+    const paymentId = await pay(apiKey);
+    await eventually(async () => (requests.length > 0 ? true : undefined));
+    const stopped = service.container.webhookWorker.stop();
+    setTimeout(() => requests[0]!(), 300);
+    await stopped;
+    const log = await service.call('GET', `/v1/webhooks/events?entityId=${paymentId}`, { apiKey });
+    expect(log.body[0]).toMatchObject({ status: 'delivered', attempt: 1 });
   });
 });

@@ -15,11 +15,16 @@ export interface DeliveryDeps {
   readonly random: () => number;
   /** WEBHOOK_ENDPOINT_CONCURRENCY: most sends to one registration in flight at once in this process. */
   readonly perEndpoint: number;
+  /** WEBHOOK_MAX_IN_FLIGHT: most attempts in flight in this process, all endpoints together. */
+  readonly maxInFlight: number;
   /** WEBHOOK_ORDER_WAIT_MS: longest a later event of an entity waits for an earlier one to the same registration, in ms. */
   readonly orderWaitMs: number;
   /** Told the outcome of every attempt (for metrics). */
   readonly onAttempt?: (outcome: 'delivered' | 'retry' | 'failed' | 'gone' | 'skipped') => void;
-  /** Told when an attempt has settled, whatever its outcome: a slot is free, so the worker may claim again. */
+  /**
+   * Told when an endpoint's slot frees (its answer came) and when an attempt has settled (recorded,
+   * so the entity's next event may go): either way the worker may claim again.
+   */
   readonly onSettled?: () => void;
   /** Told of an attempt that threw (recording its outcome failed); its lease brings the delivery back. */
   readonly onFault?: (error: unknown, deliveryId: string) => void;
@@ -54,11 +59,11 @@ export class DeliveryDispatcher {
   }
 
   /**
-   * One pass: claims up to `capacity` minus the sends in flight (so `capacity` bounds this
-   * process's sends) and starts them. Returns how many it claimed.
+   * One pass: claims up to `batchSize` deliveries, fewer when that would take this process over
+   * `maxInFlight` attempts, and starts them. Returns how many it claimed.
    */
-  async pass(capacity: number): Promise<number> {
-    const limit = capacity - this.running.size;
+  async pass(batchSize: number): Promise<number> {
+    const limit = Math.min(batchSize, this.deps.maxInFlight - this.running.size);
     if (limit <= 0) return 0;
     const now = this.deps.clock.now();
     const jobs = await this.deps.queue.claimDue({
@@ -77,30 +82,41 @@ export class DeliveryDispatcher {
   private start(job: DeliveryJob): void {
     const lane = job.registrationId;
     this.perRegistration.set(lane, (this.perRegistration.get(lane) ?? 0) + 1);
-    const run: Promise<void> = attempt(this.deps, job)
+    let holding = true;
+    // The endpoint's slot is freed as soon as it has answered: recording the outcome is our work, not its.
+    const freeSlot = () => {
+      if (!holding) return;
+      holding = false;
+      const left = (this.perRegistration.get(lane) ?? 1) - 1;
+      if (left > 0) this.perRegistration.set(lane, left);
+      else this.perRegistration.delete(lane);
+      this.deps.onSettled?.();
+    };
+    const run: Promise<void> = attempt(this.deps, job, freeSlot)
       .catch((error: unknown) => this.deps.onFault?.(error, job.id))
       .finally(() => {
         this.running.delete(run);
-        const left = (this.perRegistration.get(lane) ?? 1) - 1;
-        if (left > 0) this.perRegistration.set(lane, left);
-        else this.perRegistration.delete(lane);
+        freeSlot();
         this.deps.onSettled?.();
       });
     this.running.add(run);
   }
 }
 
-async function attempt(deps: DeliveryDeps, job: DeliveryJob): Promise<void> {
+/** One attempt: send (unless the registration is gone), `sent()`, then record the outcome. */
+async function attempt(deps: DeliveryDeps, job: DeliveryJob, sent: () => void): Promise<void> {
   if (!job.registrationActive) {
+    sent();
     deps.onAttempt?.('skipped');
     await deps.queue.record(job.id, job.attempt, {
       status: 'failed', lastError: 'registration disabled or deleted', nextRetryAt: null, now: deps.clock.now(),
     });
     return;
   }
-  const sent = await deps.transport.send(job, webhookBody(job.event), deps.clock.now());
+  const answer = await deps.transport.send(job, webhookBody(job.event), deps.clock.now());
+  sent();
   const now = deps.clock.now();
-  const outcome = 'error' in sent ? { kind: 'retry' as const, error: sent.error } : classifyResponse(sent.statusCode, sent.retryAfterMs);
+  const outcome = 'error' in answer ? { kind: 'retry' as const, error: answer.error } : classifyResponse(answer.statusCode, answer.retryAfterMs);
   if (outcome.kind === 'delivered') {
     deps.onAttempt?.('delivered');
     await deps.queue.record(job.id, job.attempt, { status: 'delivered', lastError: null, nextRetryAt: null, now });
