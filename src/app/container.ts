@@ -68,9 +68,6 @@ function tenantLimits(keys: ApiKeyRepository, fallback: number) {
   };
 }
 
-/** How long stopping waits for webhook sends in flight before aborting them, in ms (docs/decisions.md § Running it). */
-const DELIVERY_DRAIN_MS = 5_000;
-
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
   readonly application: Application;
@@ -157,7 +154,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     batchSize: config.WEBHOOK_BATCH_SIZE,
     drain: () => dispatcher.idle(),
-    drainTimeoutMs: DELIVERY_DRAIN_MS,
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
@@ -248,8 +244,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
     async stop() {
       await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop(), graphql.stop()]);
-      // Sends still running after the drain are aborted: each records a failed attempt (retried on
-      // schedule), or, if the process ends first, its row comes due again when its lease ends.
+      // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
     },

@@ -11,6 +11,7 @@ export interface PollingWorkerOptions {
    * awaits it after the last pass, for at most `drainTimeoutMs` (default 5000 ms).
    */
   readonly drain?: () => Promise<void>;
+  /** Longest `stop()` waits for `drain`, in ms (default 5000); what still runs then is the owner's to cut short. */
   readonly drainTimeoutMs?: number;
 }
 

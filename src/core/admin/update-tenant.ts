@@ -27,9 +27,10 @@ export interface TenantPatch {
 }
 
 /**
- * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`) and
- * rate limit (issue 6 item 7) and webhook registration cap (docs/decisions.md § Webhooks). The result must hold together: a refund address kept across a change
- * of chain must be valid on the new chain, and a live tenant cannot take the public sandbox address.
+ * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`), rate
+ * limit (docs/decisions.md § Rate limits and abuse limits) and webhook registration cap
+ * (docs/decisions.md § Webhooks). The result must hold together: a refund address kept across a
+ * change of chain must be valid on the new chain, and a live tenant cannot take the public sandbox address.
  * Concurrent changes apply one after the other (the store locks the row), so none is lost.
  * Errors: `not_found` (no such tenant), `validation_error` (blank name, a limit out of range,
  * malformed or sandbox address, empty patch).
