@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const config = loadConfig({
     DATABASE_URL: db.url, LOG_LEVEL: 'silent', WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 3).toString('base64'),
-    WEBHOOK_POLL_INTERVAL_MS: '10', SANDBOX_ACCEPT_DELAY_MS: '0',
+    WEBHOOK_POLL_INTERVAL_MS: '10', SANDBOX_ACCEPT_DELAY_MS: '0', ...(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ? { WEBHOOK_ENDPOINT_CONCURRENCY: process.env.WEBHOOK_ENDPOINT_CONCURRENCY } : {}),
   });
   const c = buildContainer(config, db.database.orm, pino({ level: 'silent' }));
   const tenant = newTenant({ id: c.ids.next('ten'), name: 'bench', environment: 'sandbox', createdAt: new Date() });

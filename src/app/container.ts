@@ -39,7 +39,7 @@ import { processDuePayments, type AdvanceDeps } from '../core/payments/advance-p
 import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/webhooks/delivery-policy';
-import { deliverDueWebhooks, type DeliveryDeps } from '../core/webhooks/deliver-webhooks';
+import { DeliveryDispatcher, type DeliveryDeps } from '../core/webhooks/deliver-webhooks';
 import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
@@ -128,7 +128,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   const secretKey = webhookSecretKey(config);
   const secrets = new AesGcmSecretBox(secretKey);
-  const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
+  const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
+  const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
+    connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS, allowedPorts,
+  });
   const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
@@ -147,11 +150,19 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     // The lease must outlast a send that runs into its timeout.
     leaseMs: config.WEBHOOK_TIMEOUT_MS * 4,
     random: Math.random,
+    perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
+    orderWaitMs: config.WEBHOOK_ORDER_WAIT_MS,
     onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
+    // A settled send frees a slot: claim again at once rather than after the idle poll.
+    onSettled: () => webhookWorker.wake(),
+    onFault: (error, deliveryId) => logger.error({ err: error, deliveryId }, 'webhook attempt failed; its lease brings it back'),
   };
-  const webhookWorker = new PollingWorker('webhooks', (n) => deliverDueWebhooks(deliveryDeps, n), {
+  const dispatcher = new DeliveryDispatcher(deliveryDeps);
+  const webhookWorker = new PollingWorker('webhooks', (n) => dispatcher.pass(n), {
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     batchSize: config.WEBHOOK_BATCH_SIZE,
+    drain: () => dispatcher.idle(),
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
@@ -206,6 +217,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     targets: new DnsTargetGuard(),
     secrets,
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    allowedPorts,
+    maxRegistrationsPerTenant: config.WEBHOOK_MAX_REGISTRATIONS_PER_TENANT,
     onDeliveryScheduled: () => webhookWorker.wake(),
     accounts: overrides.accountDirectory ?? new SandboxAccountDirectory(),
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
@@ -243,7 +256,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
     async stop() {
       await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop(), graphql.stop()]);
-      await transport.close();
+      // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
+      await transport.destroy();
+      await dispatcher.idle();
     },
   };
 }

@@ -19,6 +19,7 @@ export const SHAPE_A_STATUS = {
   quote_already_used: 422,
   insufficient_balance: 422,
   unsupported_corridor: 422,
+  webhook_limit_reached: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

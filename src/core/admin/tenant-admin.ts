@@ -68,13 +68,15 @@ export interface TenantView {
   payoutRefundAddress: string | null;
   /** Requests per minute per key; null: the service default. */
   rateLimitPerMinute: number | null;
+  /** Webhook registrations the tenant may have; null: the service default. */
+  webhookLimit: number | null;
   createdAt: string;
 }
 
 /** The view of a tenant. Pure. */
 export const toTenantView = (t: Tenant): TenantView => ({
   tenantId: t.id, name: t.name, environment: t.environment, payoutSourceCurrency: t.payoutSourceCurrency, payoutBlockchain: t.payoutBlockchain,
-  payoutRefundAddress: t.payoutRefundAddress, rateLimitPerMinute: t.rateLimitPerMinute, createdAt: t.createdAt.toISOString(),
+  payoutRefundAddress: t.payoutRefundAddress, rateLimitPerMinute: t.rateLimitPerMinute, webhookLimit: t.webhookLimit, createdAt: t.createdAt.toISOString(),
 });
 
 function toKeyView(key: ApiKey, environment: string): ApiKeyView {

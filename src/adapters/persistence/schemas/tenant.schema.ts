@@ -14,6 +14,7 @@ export const TenantSchema = new EntitySchema<Tenant>({
     payoutBlockchain: { type: 'string', length: 10, default: 'SOLANA' },
     payoutRefundAddress: { type: 'string', length: 64, nullable: true },
     rateLimitPerMinute: { type: 'integer', nullable: true },
+    webhookLimit: { type: 'integer', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
