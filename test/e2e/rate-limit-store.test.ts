@@ -19,7 +19,7 @@ describe('rate limits in memory (one process, no REDIS_URL)', () => {
     for (let i = 0; i < 3; i++) statuses.push((await service.call('GET', '/v1/balances', { apiKey })).status);
     expect(statuses).toEqual([200, 200, 429]);
     const [row] = await service.database.orm.em.getConnection().execute(`select to_regclass('rate_limits') as t`);
-    expect(row.t).toBeNull();
+    expect(row?.t).toBeNull();
   });
 });
 
