@@ -44,7 +44,11 @@ import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
 import { Metrics } from '../adapters/http/metrics';
-import { RateLimits } from '../adapters/http/rate-limit';
+import { RateLimits } from '../adapters/access/rate-limits';
+import { AuthFailures } from '../adapters/access/auth-failures';
+import { BearerAccess } from '../adapters/access/bearer-access';
+import { compileProxyTrust } from '../adapters/access/client-address';
+import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
 
 /**
  * A tenant's requests per minute (its override, else `fallback`), cached for 30 s per tenant:
@@ -83,6 +87,8 @@ export interface Container {
   readonly deliveryDeps: DeliveryDeps;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Authentication, the failed-authentication throttle and per-key request limits of every transport. */
+  readonly access: BearerAccess;
   /** GraphQL over HTTP and graphql-ws (issue 4): main and tests `attach(server)` it to the listening server. */
   readonly graphql: GraphqlGateway;
   /** Starts the workers the configuration enables and the cross-replica notification listener. */
@@ -231,21 +237,31 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: limits.forget,
   });
-  const rateLimits = new RateLimits(em.getConnection().getKnex(), limits.limitOf);
+  // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
+  const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
+  const access = new BearerAccess({
+    authenticate: application.authenticate,
+    failures: new AuthFailures(counters, config.AUTH_FAILURES_PER_MINUTE),
+    rateLimits: new RateLimits(counters, limits.limitOf),
+  });
+  const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const graphql = new GraphqlGateway({
-    app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV, rateLimits, logger,
+    app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV,
+    access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
   });
   const http = createHttpApp({
     app: application, admin, probe: {
       ...databaseProbe(orm, '0.5.0'),
       workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
-    rateLimits,
-    graphql: { http: graphql.http, dashboard: graphql.dashboard },
+    access, trustProxy,
+    graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql,
+    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
+      await counters.start();
+      logger.info({ store: counters.kind }, 'rate limits and failed-authentication counts ready');
       await listener.start();
       await graphql.start();
       if (config.WORKER_ENABLED) {
@@ -259,6 +275,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
+      await counters.close();
     },
   };
 }

@@ -3,13 +3,13 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { purgeExpired } from '../adapters/workers/purge';
 import { sha256Hasher } from '../adapters/providers/system';
-import { loadConfig } from './config';
+import { httpTimeouts, loadConfig } from './config';
 import { buildContainer } from './container';
 import { openDatabase } from './database';
 import { startEmbeddedDatabase } from './embedded-database';
 import { createLogger } from './logger';
 import { seedSandbox } from './seed';
-import { answerClientErrors } from '../adapters/http/client-errors';
+import { createHttpServer } from '../adapters/http/http-server';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 /** Opening balance of the seeded sandbox tenant, per stablecoin. */
@@ -53,10 +53,9 @@ async function main(): Promise<void> {
   }, PURGE_EVERY_MS);
   purge.unref();
 
-  const server: Server = container.http.listen(config.PORT, config.HOST, () => {
+  const server: Server = createHttpServer(container.http, httpTimeouts(config), logger).listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, database: embedded ? 'embedded' : 'external' }, 'payout gateway listening');
   });
-  answerClientErrors(server);
   // GraphQL subscriptions (graphql-ws) on the same port and path as GraphQL over HTTP (issue 4).
   container.graphql.attach(server);
 
