@@ -13,7 +13,7 @@ import { AnalyticsRepository } from '../adapters/persistence/analytics.repositor
 import { CustomerRepository } from '../adapters/persistence/customer.repository';
 import { SandboxKycProvider } from '../adapters/providers/sandbox-kyc';
 import { processDueKyc } from '../core/customers/manage-customers';
-import { HmacLinkSigner } from '../adapters/providers/link-signer';
+import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-tokens';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
@@ -188,7 +188,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     customers,
     findTenant: (tenantId) => keys.findTenant(tenantId),
     transfers: new TransferRequestRepository(em),
-    linkSigner: new HmacLinkSigner(secretKey),
+    linkTokens: randomTransferLinkTokens,
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
     uuidFor,
     uow,
