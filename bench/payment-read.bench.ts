@@ -1,18 +1,18 @@
 /**
  * Cost of reading a payment (GET /v1/payments/{id}), the read that opens the sealed account number
- * and name (docs/decisions.md § Personal data and secrets). Needs DATABASE_URL (a server; the
- * database `payout_bench_payment_read` on it is dropped and recreated). Starts the service with
- * workers off, creates 200 payments, then measures: the use case in-process (getPayment, sequential,
- * microseconds per read), the opening of one sealed value alone (what a read adds twice: account
- * number and name), and HTTP with autocannon (connections and seconds from BENCH_CONNECTIONS,
+ * and name (docs/decisions.md § Personal data and secrets), on a fresh database
+ * `payout_bench_payment_read` (bench/bench-database.ts: DATABASE_URL's server, else the embedded
+ * one). Starts the service with workers off, creates 200 payments, then measures: the use case
+ * in-process (getPayment, sequential; microseconds per read, wall and this process's CPU), the
+ * opening of one sealed value alone (what a read adds twice: account number and name), and HTTP
+ * with autocannon (connections and seconds from BENCH_CONNECTIONS,
  * BENCH_SECONDS; defaults 10 and 8) on one payment. Run:
- * `DATABASE_URL=postgres://... npx ts-node --transpile-only bench/payment-read.bench.ts`.
+ * `npx ts-node --transpile-only bench/payment-read.bench.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 import { PersonalDataBox } from '../src/adapters/providers/personal-data-box';
-import { openDatabase } from '../src/app/database';
+import { openBenchDatabase } from './bench-database';
 import { startServiceServer } from './service-server';
 
 const DATABASE = 'payout_bench_payment_read';
@@ -31,17 +31,8 @@ function openCostUs(): number {
 }
 
 async function main(): Promise<void> {
-  const server = process.env.DATABASE_URL;
-  if (!server) throw new Error('DATABASE_URL (a PostgreSQL server) is required');
-  const admin = new Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DATABASE} with (force)`);
-  await admin.query(`create database ${DATABASE}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${DATABASE}`;
-  const database = await openDatabase(url.toString(), 10);
-  const service = await startServiceServer(database, url.toString(), 10);
+  const bench = await openBenchDatabase(10, DATABASE);
+  const service = await startServiceServer(bench.database, bench.url, 10);
   try {
     const ids: string[] = [];
     for (let i = 0; i < PAYMENTS; i++) {
@@ -63,11 +54,15 @@ async function main(): Promise<void> {
 
     for (let i = 0; i < 500; i++) await service.container.application.getPayment(tenantId, ids[i % PAYMENTS]!);
     const started = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     for (let i = 0; i < IN_PROCESS_READS; i++) {
       const read = await service.container.application.getPayment(tenantId, ids[i % PAYMENTS]!);
       if (!read.ok) throw new Error('read failed');
     }
     const inProcessUs = Number(process.hrtime.bigint() - started) / 1000 / IN_PROCESS_READS;
+    const cpu = process.cpuUsage(cpuBefore);
+    // CPU time of this process per read: what sealing adds, less disturbed by other load than wall time.
+    const inProcessCpuUs = (cpu.user + cpu.system) / IN_PROCESS_READS;
 
     const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
     const duration = Number(process.env.BENCH_SECONDS ?? 8);
@@ -75,11 +70,11 @@ async function main(): Promise<void> {
     await autocannon({ ...target, duration: 2 });
     const r = await autocannon({ ...target, duration });
     process.stdout.write(`${JSON.stringify({
-      openUsPerValue: Number(openCostUs().toFixed(2)), inProcessUsPerRead: Math.round(inProcessUs), http: { connections, seconds: duration, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx },
+      openUsPerValue: Number(openCostUs().toFixed(2)), inProcessUsPerRead: Math.round(inProcessUs), inProcessCpuUsPerRead: Math.round(inProcessCpuUs), http: { connections, seconds: duration, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx },
     })}\n`);
   } finally {
     await service.close();
-    await database.close();
+    await bench.close();
   }
 }
 
