@@ -13,7 +13,7 @@ import { AnalyticsRepository } from '../adapters/persistence/analytics.repositor
 import { CustomerRepository } from '../adapters/persistence/customer.repository';
 import { SandboxKycProvider } from '../adapters/providers/sandbox-kyc';
 import { processDueKyc } from '../core/customers/manage-customers';
-import { HmacLinkSigner } from '../adapters/providers/link-signer';
+import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-tokens';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
@@ -28,6 +28,9 @@ import { CachedTenantEnvironments } from '../adapters/persistence/tenant-environ
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
+import { PersonalDataBox } from '../adapters/providers/personal-data-box';
+import { usePersonalDataBox } from '../adapters/persistence/schemas/sealed-text.type';
+import { sealClearPersonalData } from '../adapters/persistence/personal-data.backfill';
 import { sha256Hasher, systemClock, ulidGenerator, uuidFor } from '../adapters/providers/system';
 import { DnsTargetGuard } from '../adapters/providers/target-guard';
 import { UndiciWebhookTransport } from '../adapters/providers/webhook-transport';
@@ -91,7 +94,11 @@ export interface Container {
   readonly access: BearerAccess;
   /** GraphQL over HTTP and graphql-ws (issue 4): main and tests `attach(server)` it to the listening server. */
   readonly graphql: GraphqlGateway;
-  /** Starts the workers the configuration enables and the cross-replica notification listener. */
+  /**
+   * Seals personal data still in clear (the start-up backfill, docs/decisions.md § Personal data and
+   * secrets), then starts the workers the configuration enables and the cross-replica notification
+   * listener. Call it before the server takes requests.
+   */
   startWorkers(): Promise<void>;
   /** Stops workers and releases transport resources (the ORM is closed by its owner). */
   stop(): Promise<void>;
@@ -114,7 +121,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
   const uow = new MikroUnitOfWork(em, ids);
-  const customers = new CustomerRepository(em);
+  const secretKey = webhookSecretKey(config);
+  // Personal data columns are sealed under keys derived from the same secret (docs/decisions.md § Personal data and secrets).
+  const personalData = new PersonalDataBox(secretKey);
+  usePersonalDataBox(orm, personalData);
+  const customers = new CustomerRepository(em, personalData);
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
@@ -132,7 +143,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       return row ?? { payments: 0, deliveries: 0, kyc: 0 };
     },
   });
-  const secretKey = webhookSecretKey(config);
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
@@ -207,7 +217,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     findTenant: (tenantId) => keys.findTenant(tenantId),
     ...routingDeps,
     transfers: new TransferRequestRepository(em),
-    linkSigner: new HmacLinkSigner(secretKey),
+    linkTokens: randomTransferLinkTokens,
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
     uuidFor,
     uow,
@@ -215,6 +225,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     ids,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
+    fingerprintOf: (canonical) => personalData.keyedHash('idempotency-fingerprint', canonical),
     onPaymentCreated: () => {
       metrics.paymentMoved('initiated');
       payoutWorker.wake();
@@ -260,6 +271,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   return {
     application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
+      // Before anything reads: rows written in clear by an earlier version are sealed first.
+      const sealed = await sealClearPersonalData(em, personalData);
+      if (sealed.customers + sealed.payments + sealed.idempotencyKeys > 0) logger.info({ sealed }, 'personal data written in clear sealed');
       await counters.start();
       logger.info({ store: counters.kind }, 'rate limits and failed-authentication counts ready');
       await listener.start();

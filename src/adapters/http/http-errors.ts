@@ -72,6 +72,7 @@ export const SHAPE_C_STATUS = {
   account_not_found: 404,
   not_found: 404,
   duplicate_reference: 409,
+  link_expired: 410,
   upstream_unavailable: 502,
 } as const;
 /** A code of error shape C. */
