@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_KEY_PATTERN } from '../core/auth/api-key';
+import { weakSecretProblems } from './key-strength';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -42,17 +43,26 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: int(100).max(60_000).default(15_000),
   WEBHOOK_POLL_INTERVAL_MS: int(10).default(100),
   WEBHOOK_BATCH_SIZE: int(1).max(1000).default(200),
+  // Production writes generated first-start keys here (mode 0600) instead of printing them (docs/decisions.md § Running it).
+  KEYS_FILE: z.string().optional(),
+  SHUTDOWN_GRACE_MS: int(0).max(300_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
 
-/** Parses `env` (normally process.env); throws one readable error listing every bad variable. */
+/** A configuration the service refuses; its message lists every problem and never a secret's value. */
+export class ConfigError extends Error {}
+
+/** Parses `env` (normally process.env); throws one ConfigError listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = configSchema.safeParse(cleaned);
-  if (!parsed.success) throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
   if (parsed.data.NODE_ENV === 'production' && parsed.data.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
-    throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
+    throw new ConfigError('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
   }
+  // Guessable keys are refused where they guard real money (docs/decisions.md § Authentication, tenants and keys).
+  const weak = parsed.data.NODE_ENV === 'production' ? weakSecretProblems(parsed.data) : [];
+  if (weak.length > 0) throw new ConfigError(`Invalid configuration:\n${weak.map((p) => `✖ ${p}`).join('\n')}`);
   return parsed.data;
 }
