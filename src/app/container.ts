@@ -84,7 +84,13 @@ export interface Container {
   readonly graphql: GraphqlGateway;
   /** Starts the workers the configuration enables and the cross-replica notification listener. */
   startWorkers(): Promise<void>;
-  /** Stops workers and releases transport resources (the ORM is closed by its owner). */
+  /** First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending traffic. */
+  beginShutdown(): void;
+  /**
+   * Stops the workers after their current pass, then closes the LISTEN connections (key revocations,
+   * GraphQL payment feed) and the webhook transport, in that order, so nothing still uses the
+   * database when its owner closes the pool (docs/decisions.md § Running it).
+   */
   stop(): Promise<void>;
 }
 
@@ -210,9 +216,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const graphql = new GraphqlGateway({
     app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV, rateLimits, logger,
   });
+  let shuttingDown = false;
+  const database = databaseProbe(orm, '0.5.0');
   const http = createHttpApp({
     app: application, admin, probe: {
-      ...databaseProbe(orm, '0.5.0'),
+      ...database,
+      ready: async () => (shuttingDown
+        ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
+        : database.ready()),
       workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     rateLimits,
@@ -229,8 +240,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
+    beginShutdown() {
+      shuttingDown = true;
+    },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop(), graphql.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      await Promise.all([listener.stop(), graphql.stop()]);
       await transport.close();
     },
   };
