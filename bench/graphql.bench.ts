@@ -93,7 +93,7 @@ async function main(): Promise<number> {
   const tenant = newTenant({ id: container.ids.next('ten'), name: 'GraphQL bench', environment: 'sandbox', createdAt: new Date() });
   const apiKey = generateApiKey('sandbox');
   await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() })]);
-  await container.application.recordDeposit(tenant.id, { currency: 'USDC', amount: '1000000000', blockchain: 'SOLANA', txHash: `bench-${randomUUID()}` });
+  await container.admin.fundSandboxTenant(tenant.id, { currency: 'USDC', amount: '1000000000' });
   const create = async () => {
     const result = await container.application.createMoneyOut(tenant.id, randomUUID(), moneyOutBody() as never);
     if (!result.ok) throw new Error(result.message);

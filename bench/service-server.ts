@@ -64,9 +64,7 @@ export async function startServiceServer(database: Database, databaseUrl: string
       storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
     ]);
     for (const currency of ['USDC', 'USDT'] as const) {
-      const deposit = await container.application.recordDeposit(tenant.id, {
-        currency, amount: FUNDING, blockchain: 'SOLANA', txHash: `bench-funding-${randomUUID()}`,
-      });
+      const deposit = await container.admin.fundSandboxTenant(tenant.id, { currency, amount: FUNDING });
       if (!deposit.ok) throw new Error(`funding the bench tenant failed: ${deposit.message}`);
     }
   }

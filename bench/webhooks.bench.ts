@@ -44,13 +44,13 @@ async function main(): Promise<void> {
   const config = loadConfig({
     DATABASE_URL: db.url, LOG_LEVEL: 'silent', WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_SECRET_KEY: Buffer.alloc(32, 3).toString('base64'),
-    WEBHOOK_POLL_INTERVAL_MS: '10', SANDBOX_ACCEPT_DELAY_MS: '0',
+    WEBHOOK_POLL_INTERVAL_MS: '10', SANDBOX_ACCEPT_DELAY_MS: '0', ...(process.env.WEBHOOK_ENDPOINT_CONCURRENCY ? { WEBHOOK_ENDPOINT_CONCURRENCY: process.env.WEBHOOK_ENDPOINT_CONCURRENCY } : {}),
   });
   const c = buildContainer(config, db.database.orm, pino({ level: 'silent' }));
   const tenant = newTenant({ id: c.ids.next('ten'), name: 'bench', environment: 'sandbox', createdAt: new Date() });
   const apiKey = generateApiKey('sandbox');
   await c.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: c.ids, hasher: sha256Hasher, now: new Date() })]);
-  await c.application.recordDeposit(tenant.id, { currency: 'USDC', amount: '100000000', blockchain: 'SOLANA', txHash: randomUUID() });
+  await c.admin.fundSandboxTenant(tenant.id, { currency: 'USDC', amount: '100000000' });
   const registered = await c.application.registerWebhook(tenant.id, { url });
   if (!registered.ok) throw new Error(registered.message);
 

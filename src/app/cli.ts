@@ -13,7 +13,7 @@ const USAGE = `Operator CLI (DESIGN.md 9, 10). Uses DATABASE_URL, else the embed
 
   npm run cli -- tenants:list
   npm run cli -- tenants:create --name "Acme Wallet" [--environment sandbox|live]
-  npm run cli -- tenants:update --tenant ten_... [--name text] [--rate-limit N|default]
+  npm run cli -- tenants:update --tenant ten_... [--name text] [--rate-limit N|default] [--webhook-limit N|default]
                  [--refund-address ADDRESS|none] [--blockchain SOLANA|BSC] [--source-currency USDC|USDT]
   npm run cli -- keys:list --tenant ten_...
   npm run cli -- keys:create --tenant ten_... [--scope issuer|admin] [--label text]
@@ -38,10 +38,14 @@ async function embeddedUrl(config: Config): Promise<{ url: string; embedded?: Em
 /** The `tenants:update` flags as a patch, checked by the REST route's schema ("default" and "none" mean null). */
 function tenantPatchOf(values: Record<string, string | undefined>) {
   const nullable = (value: string | undefined, word: string) => (value === word ? null : value);
-  const limit = nullable(values['rate-limit'], 'default');
+  const count = (value: string | undefined) => {
+    const given = nullable(value, 'default');
+    return typeof given === 'string' && /^\d+$/.test(given) ? Number(given) : given;
+  };
   const parsed = TenantPatchBody.safeParse(Object.fromEntries(Object.entries({
     name: values.name,
-    rateLimitPerMinute: typeof limit === 'string' && /^\d+$/.test(limit) ? Number(limit) : limit,
+    rateLimitPerMinute: count(values['rate-limit']),
+    webhookLimit: count(values['webhook-limit']),
     payoutRefundAddress: nullable(values['refund-address'], 'none'),
     payoutBlockchain: values.blockchain,
     payoutSourceCurrency: values['source-currency'],
@@ -58,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' }, environment: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' },
       label: { type: 'string' }, key: { type: 'string' }, currency: { type: 'string' }, amount: { type: 'string' },
       'tx-hash': { type: 'string' }, blockchain: { type: 'string' }, 'rate-limit': { type: 'string' },
-      'refund-address': { type: 'string' }, 'source-currency': { type: 'string' },
+      'refund-address': { type: 'string' }, 'source-currency': { type: 'string' }, 'webhook-limit': { type: 'string' },
     },
   });
   const command = positionals[0];

@@ -23,6 +23,8 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
+import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
+import { CachedTenantEnvironments } from '../adapters/persistence/tenant-environments';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -34,9 +36,10 @@ import { createApplication, type Application, type ApplicationDeps } from '../co
 import { createAdminApplication, type AdminApplication } from '../core/admin/admin-application';
 import { generateApiKey } from './api-keys';
 import { processDuePayments, type AdvanceDeps } from '../core/payments/advance-payment';
+import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../core/webhooks/delivery-policy';
-import { deliverDueWebhooks, type DeliveryDeps } from '../core/webhooks/deliver-webhooks';
+import { DeliveryDispatcher, type DeliveryDeps } from '../core/webhooks/deliver-webhooks';
 import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
@@ -87,9 +90,10 @@ export interface Container {
   /** First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending traffic. */
   beginShutdown(): void;
   /**
-   * Stops the workers after their current pass, then closes the LISTEN connections (key revocations,
-   * GraphQL payment feed) and the webhook transport, in that order, so nothing still uses the
-   * database when its owner closes the pool (docs/decisions.md § Running it).
+   * Stops the workers after their current pass, aborts webhook sends still running (each records its
+   * failed attempt), then closes the LISTEN connections (key revocations, GraphQL payment feed), in
+   * that order, so nothing still uses the database when its owner closes the pool
+   * (docs/decisions.md § Running it).
    */
   stop(): Promise<void>;
 }
@@ -97,7 +101,8 @@ export interface Container {
 /** Overridable edges for tests (a fixed clock, a scripted provider). */
 export interface ContainerOverrides {
   readonly clock?: Clock;
-  readonly provider?: AdvanceDeps['provider'];
+  /** Replaces the sandbox payout provider (it still serves sandbox tenants only). */
+  readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
 }
@@ -130,11 +135,19 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   const secretKey = webhookSecretKey(config);
   const secrets = new AesGcmSecretBox(secretKey);
-  const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS);
+  const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
+  const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
+    connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS, allowedPorts,
+  });
   const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
+  // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
+  const routingDeps = {
+    routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    environments: new CachedTenantEnvironments((tenantId) => keys.findTenant(tenantId)),
+  };
 
   const deliveryDeps: DeliveryDeps = {
     queue: new DeliveryMikroQueue(em),
@@ -144,22 +157,32 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     // The lease must outlast a send that runs into its timeout.
     leaseMs: config.WEBHOOK_TIMEOUT_MS * 4,
     random: Math.random,
+    perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+    maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
+    orderWaitMs: config.WEBHOOK_ORDER_WAIT_MS,
     onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
+    // A settled send frees a slot: claim again at once rather than after the idle poll.
+    onSettled: () => webhookWorker.wake(),
+    onFault: (error, deliveryId) => logger.error({ err: error, deliveryId }, 'webhook attempt failed; its lease brings it back'),
   };
-  const webhookWorker = new PollingWorker('webhooks', (n) => deliverDueWebhooks(deliveryDeps, n), {
+  const dispatcher = new DeliveryDispatcher(deliveryDeps);
+  const webhookWorker = new PollingWorker('webhooks', (n) => dispatcher.pass(n), {
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     batchSize: config.WEBHOOK_BATCH_SIZE,
+    drain: () => dispatcher.idle(),
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
-    uow, queue: new PaymentQueueRepository(em), payments, provider, clock, ids, leaseMs: config.WORKER_LEASE_MS,
+    uow, queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
     onPaymentMoved: (payment) => {
       metrics.paymentMoved(payment.status);
       webhookWorker.wake();
     },
+    onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
   };
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
-    customers, clock, ids, uow, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS), leaseMs: config.WORKER_LEASE_MS,
+    customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
+    onUnrouted: (customerId, reason) => logger.warn({ customerId, reason }, 'no KYC provider serves this customer; left pending'),
     onDecided: (status) => {
       metrics.kycDecided(status);
       webhookWorker.wake();
@@ -183,6 +206,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     analytics: new AnalyticsRepository(em),
     customers,
     findTenant: (tenantId) => keys.findTenant(tenantId),
+    ...routingDeps,
     transfers: new TransferRequestRepository(em),
     linkSigner: new HmacLinkSigner(secretKey),
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
@@ -200,6 +224,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     targets: new DnsTargetGuard(),
     secrets,
     allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    allowedPorts,
+    maxRegistrationsPerTenant: config.WEBHOOK_MAX_REGISTRATIONS_PER_TENANT,
     onDeliveryScheduled: () => webhookWorker.wake(),
     accounts: overrides.accountDirectory ?? new SandboxAccountDirectory(),
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
@@ -245,8 +271,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
     async stop() {
       await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
+      await transport.destroy();
+      await dispatcher.idle();
       await Promise.all([listener.stop(), graphql.stop()]);
-      await transport.close();
     },
   };
 }

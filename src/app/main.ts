@@ -91,11 +91,10 @@ async function seed(config: Config, container: Container, logger: Logger): Promi
     ids: container.ids, hasher: sha256Hasher, clock: container.clock,
   }, production ? (keys) => writeKeysFile(keysFile, keys, container.clock.now()) : undefined);
   if (seeded.tenantId) {
-    // Sandbox tenants start funded (DESIGN.md 10) so the walk-through can pay out at once.
+    // Sandbox tenants start funded so the walk-through can pay out at once; nothing happened
+    // onchain, so it is sandbox funding, not a deposit (docs/decisions.md § Ledger).
     for (const currency of ['USDC', 'USDT'] as const) {
-      await container.application.recordDeposit(seeded.tenantId, {
-        currency, amount: SANDBOX_FUNDING, blockchain: 'SOLANA', txHash: `sandbox-initial-funding-${currency}`,
-      });
+      await container.admin.fundSandboxTenant(seeded.tenantId, { currency, amount: SANDBOX_FUNDING });
     }
   }
   if (!seeded.issuerKey && !seeded.adminKey) return;

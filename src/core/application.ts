@@ -16,7 +16,6 @@ import { getFxQuote, type FxQuoteDeps, type FxQuoteErrorCode, type FxQuoteQuery 
 import type { Quote } from './quotes/quote';
 import { err, ok, type Result } from './shared/result';
 import type { BalanceView, LedgerReader, LedgerTransactionView } from './ledger/ledger';
-import { recordDeposit, type DepositCommand, type DepositErrorCode } from './ledger/record-deposit';
 import {
   deleteWebhook, listWebhookEvents, listWebhooks, registerWebhook, retryWebhookEvent,
   type RegisteredWebhook, type WebhookDeps, type WebhookErrorCode,
@@ -61,7 +60,6 @@ export interface Application {
   listCustomers(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: CustomerView[]; nextCursor?: string }, CustomerErrorCode>>;
   analyticsSummary(tenantId: string, query: { from: Date; to: Date; groupBy: AnalyticsGroup }): Promise<Result<AnalyticsGroupView[], 'validation_error'>>;
   listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
-  recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode>>;
   registerWebhook(tenantId: string, input: { url: string; events?: string[] }): Promise<Result<RegisteredWebhook, WebhookErrorCode>>;
   listWebhooks(tenantId: string): Promise<WebhookView[]>;
   deleteWebhook(tenantId: string, webhookId: string): Promise<Result<void, WebhookErrorCode>>;
@@ -94,7 +92,6 @@ export function createApplication(deps: ApplicationDeps): Application {
       const page = await deps.ledger.transactions(tenantId, limit, cursor);
       return page === 'bad_cursor' ? err('validation_error', 'cursor is not valid', { field: 'cursor' }) : ok(page);
     },
-    recordDeposit: (tenantId, command) => recordDeposit(deps, tenantId, command),
     registerWebhook: (tenantId, input) => registerWebhook(deps, tenantId, input),
     listWebhooks: (tenantId) => listWebhooks(deps, tenantId),
     deleteWebhook: (tenantId, webhookId) => deleteWebhook(deps, tenantId, webhookId),

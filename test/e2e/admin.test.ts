@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { solanaTxHash } from '../support/tx-hashes';
 
 describe('admin', () => {
   let service: TestService;
@@ -45,7 +46,7 @@ describe('admin', () => {
 
     const broke = await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
     expect(broke.body.code).toBe('insufficient_balance');
-    const txHash = `0x${randomUUID().replace(/-/g, '')}`;
+    const txHash = solanaTxHash();
     const deposit = { currency: 'USDC', amount: 500, blockchain: 'SOLANA', txHash };
     expect((await service.call('POST', `/v1/admin/tenants/${tenantId}/deposits`, { apiKey: adminKey, body: deposit })).status).toBe(201);
     const again = await service.call('POST', `/v1/admin/tenants/${tenantId}/deposits`, { apiKey: adminKey, body: deposit });

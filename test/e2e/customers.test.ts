@@ -172,7 +172,8 @@ describe('KYC worker pass and sandbox provider (core, with in-memory ports)', ()
           return result;
         },
       },
-      kyc,
+      routing: { kycProviderFor: () => ({ kind: 'provider', provider: kyc }), payoutProviderFor: () => ({ kind: 'unavailable', reason: 'unused' }) },
+      environments: { environmentOf: async () => 'sandbox' },
       leaseMs: 30_000,
       onDecided: (status) => void log.push(`decided ${status}`),
       onProviderError: (id) => void log.push(`provider error ${id}`),

@@ -11,6 +11,7 @@ import {
 } from '../support/fuzz-values';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { solanaTxHash } from '../support/tx-hashes';
 
 /**
  * Systematic hunt for 500s (DESIGN.md 7: bad input always gets a clear 4xx in a documented shape,
@@ -323,7 +324,7 @@ describe('fuzz: no input makes a 500 or internal_error, and a refused input writ
       issueApiKey: { params: { tenantId: victimTenantId }, body: () => ({ scope: 'issuer', label: 'fuzz' }) },
       listApiKeys: { params: { tenantId: victimTenantId } },
       revokeApiKey: { params: { keyId: fakeUlidId('key_', random) }, destructive: true },
-      recordDeposit: { params: { tenantId: victimTenantId }, body: () => ({ currency: 'USDC', amount: '10', blockchain: 'SOLANA', txHash: unique('tx') }) },
+      recordDeposit: { params: { tenantId: victimTenantId }, body: () => ({ currency: 'USDC', amount: '10', blockchain: 'SOLANA', txHash: solanaTxHash() }) },
       adminGetPayment: { params: { paymentId: ids.paymentId } },
       simulatePayment: { params: { paymentId: simulatedPaymentId }, body: () => ({ outcome: 'succeeded' }), destructive: true },
     };

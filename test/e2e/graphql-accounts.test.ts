@@ -69,8 +69,8 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       const payment = await pay(apiKey, { accountNumber: '254712343333' });
       await eventually(async () => ((await statusOf(apiKey, payment.id)) === 'provider_accepted' ? true : undefined));
       const rest = (await service.call('GET', '/v1/balances/transactions?limit=100', { apiKey })).body;
-      // Two funding deposits, then the hold and the send of the payment.
-      expect(rest.map((t: any) => t.kind)).toEqual(['send', 'hold', 'deposit', 'deposit']);
+      // Two sandbox fundings, then the hold and the send of the payment.
+      expect(rest.map((t: any) => t.kind)).toEqual(['send', 'hold', 'sandbox_funding', 'sandbox_funding']);
 
       const page1 = await query(apiKey, TRANSACTIONS, { first: 3 });
       expect(page1.body.errors).toBeUndefined();
@@ -84,7 +84,7 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       expect((await query(apiKey, TRANSACTIONS)).body.data.balanceTransactions.nodes).toEqual(rest);
 
       const foreign = (await query(other.apiKey, TRANSACTIONS, { first: 100 })).body.data.balanceTransactions.nodes;
-      expect(foreign.map((t: any) => t.kind)).toEqual(['deposit', 'deposit']);
+      expect(foreign.map((t: any) => t.kind)).toEqual(['sandbox_funding', 'sandbox_funding']);
       expect(foreign.some((t: any) => rest.some((r: any) => r.id === t.id))).toBe(false);
 
       for (const [variables, restQuery] of [

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { gql, subscribe } from '../support/graphql-client';
 import { eventually } from '../support/test-service';
 import { startTestService, type TestService } from '../support/test-service';
+import { solanaTxHash } from '../support/tx-hashes';
 
 const NUL = 'a\u0000b';
 
@@ -116,7 +117,7 @@ describe('near-miss ids, cursors and amounts are refused or not found on both tr
     const admin = await service.newAdminKey();
     const tenant = await service.newTenant('0');
     const deposit = await service.call('POST', `/v1/admin/tenants/${tenant.tenantId}/deposits`, {
-      apiKey: admin, body: { currency: 'USDC', amount: `1${'0'.repeat(33)}`, blockchain: 'SOLANA', txHash: randomUUID() },
+      apiKey: admin, body: { currency: 'USDC', amount: `1${'0'.repeat(33)}`, blockchain: 'SOLANA', txHash: solanaTxHash() },
     });
     expect(deposit.status).toBe(400);
     expect(deposit.body.code).toBe('validation_error');

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { applyMove } from '../../src/core/payments/advance-payment';
 import type { PaymentMove } from '../../src/core/payments/payment-state';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { solanaTxHash } from '../support/tx-hashes';
 
 /** Ledger invariants (DESIGN.md 10) checked against the database itself. */
 async function reconcile(service: TestService): Promise<void> {
@@ -119,9 +120,9 @@ describe('balances ledger', () => {
 
   it('credits a deposit once per transaction hash', async () => {
     const { apiKey, tenantId } = await service.newTenant('0');
-    const deposit = { currency: 'USDT' as const, amount: '25.5', blockchain: 'SOLANA' as const, txHash: `hash-${randomUUID()}` };
-    expect((await service.container.application.recordDeposit(tenantId, deposit)).ok).toBe(true);
-    const again = await service.container.application.recordDeposit(tenantId, deposit);
+    const deposit = { currency: 'USDT' as const, amount: '25.5', blockchain: 'SOLANA' as const, txHash: solanaTxHash() };
+    expect((await service.container.admin.recordDeposit(tenantId, deposit)).ok).toBe(true);
+    const again = await service.container.admin.recordDeposit(tenantId, deposit);
     expect(again.ok ? 'ok' : again.code).toBe('duplicate_deposit');
     const usdt = (await service.call('GET', '/v1/balances', { apiKey })).body.find((b: { currency: string }) => b.currency === 'USDT');
     expect(usdt.available).toBe('25.500000');

@@ -88,8 +88,8 @@ export async function startTestService(env: Record<string, string> = {}, overrid
       await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'test', keyDeps())]);
       if (Number(funding) > 0) {
         for (const currency of ['USDC', 'USDT'] as const) {
-          const deposit = await container.application.recordDeposit(tenant.id, { currency, amount: funding, blockchain: 'SOLANA', txHash: `funding-${randomUUID()}` });
-          if (!deposit.ok) throw new Error(deposit.message);
+          const funded = await container.admin.fundSandboxTenant(tenant.id, { currency, amount: funding });
+          if (!funded.ok) throw new Error(funded.message);
         }
       }
       return { tenantId: tenant.id, apiKey };

@@ -6,12 +6,12 @@ import { enumOf, StablecoinEnum } from './enums.type';
 import { PageInfoType } from './payment.type';
 
 /** Every kind once: a Record, so a kind added to the core fails to compile here until it is listed. */
-const KINDS: Record<LedgerTransactionKind, true> = { deposit: true, hold: true, send: true, release: true, settle: true, return: true };
+const KINDS: Record<LedgerTransactionKind, true> = { deposit: true, sandbox_funding: true, hold: true, send: true, release: true, settle: true, return: true };
 
 /** Why money moved (DESIGN.md 10), the same strings as REST's LedgerTransaction.kind. */
 export const LedgerTransactionKindEnum = enumOf(
   Object.keys(KINDS) as LedgerTransactionKind[], 'LedgerTransactionKind',
-  'Why money moved: deposit, hold (money-out created), send (provider accepted), release (refused before acceptance), settle (succeeded), return (failed or refunded after acceptance)',
+  'Why money moved: deposit (onchain), sandbox_funding (a sandbox tenant\'s opening balance, never onchain), hold (money-out created), send (provider accepted), release (refused before acceptance), settle (succeeded), return (failed or refunded after acceptance)',
 );
 
 /** Ledger accounts, the same strings as REST (in_transit with an underscore, as REST writes it). */

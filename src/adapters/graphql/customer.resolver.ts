@@ -10,7 +10,7 @@ import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 
 /** Every customer failure, with the code REST's customer routes answer; exhaustive by type. */
 const CUSTOMER_ERRORS: Record<CustomerErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found',
+  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
 };
 
 /**

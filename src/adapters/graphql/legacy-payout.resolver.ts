@@ -13,8 +13,9 @@ const ERRORS: Record<LegacyPayoutErrorCode, GraphqlErrorCode> = { validation_err
 export class LegacyPayoutResolver {
   /**
    * Creates a payment funded with the tenant's payout settings. Errors: validation_error,
-   * tenant_not_configured, unsupported_corridor, insufficient_balance, quote_expired,
-   * duplicate_reference (the reference with other input), payout_in_progress, provider_unavailable.
+   * tenant_not_configured, unsupported_corridor, insufficient_balance, duplicate_reference (the
+   * reference with other input), payout_in_progress, provider_unavailable (also: a live tenant,
+   * until real rails exist). Its input takes no quoteId.
    */
   @Mutation(() => LegacyPayoutResultType, { description: 'Legacy payout (REST: POST /momo/payout); the payment shows in payment(id)' })
   async legacyPayout(@Arg('input', () => LegacyPayoutInput) input: LegacyPayoutInput, @Ctx() ctx: GraphqlContext): Promise<LegacyPayoutResultType> {

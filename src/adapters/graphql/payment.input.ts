@@ -77,7 +77,10 @@ export class MoneyOutInput {
   @Field(() => String, { nullable: true, description: 'Only for PAYBILL: 6 digits' })
   businessNumber?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Lock the rate of a stored quote (quo_...)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Lock the rate of a stored quote (quo_...): once, for a money-out of its amount, pair and paymentMethod (else validation_error); a second use is quote_already_used',
+  })
   quoteId?: string | null;
 }
 

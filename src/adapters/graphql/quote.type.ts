@@ -8,7 +8,7 @@ import { BlockchainEnum, CountryEnum, FiatCurrencyEnum, IssuerFeeOptionEnum, Pay
  * `Quote` (interface 2.4 plus the stored quote's id and terms; DESIGN.md 3). Unlike REST, where the
  * interface makes `convertedAmount` a JSON number, every amount here is an exact Decimal string.
  */
-@ObjectType('Quote', { description: 'A stored FX quote; pass its id as quoteId to a money-out to lock the rate' })
+@ObjectType('Quote', { description: 'A stored FX quote; pass its id as quoteId to ONE money-out of the same amount, pair and method to lock the rate' })
 export class QuoteType {
   @Field(() => ID, { description: 'quo_-prefixed id' })
   id!: string;

@@ -9,7 +9,9 @@ import { DeleteWebhookArgsSchema, RegisterWebhookInput, WebhookEventsArgs, Webho
 import { RegisteredWebhookType, WebhookEventConnectionType, WebhookEventEntryType, WebhookType } from './webhook.type';
 
 /** Every webhook failure code mapped to the code REST answers for it (webhook.routes.ts); exhaustive by type. */
-const WEBHOOK_ERRORS: Record<WebhookErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error', not_found: 'not_found' };
+const WEBHOOK_ERRORS: Record<WebhookErrorCode, GraphqlErrorCode> = {
+  validation_error: 'validation_error', not_found: 'not_found', webhook_limit_reached: 'webhook_limit_reached',
+};
 
 /**
  * Webhook registrations and the event log (DESIGN.md 8, 12): the REST Webhooks routes as GraphQL.
@@ -37,7 +39,8 @@ export class WebhookResolver {
 
   /**
    * Registers an endpoint; the answer is the only place the secret ever appears (REST: POST
-   * /v1/webhooks/register). Errors: validation_error (not https, private or loopback target, unknown event type).
+   * /v1/webhooks/register). Errors: validation_error (not https, private or loopback target, port not
+   * allowed, unknown event type), webhook_limit_reached (the tenant's cap; nothing written).
    */
   @Mutation(() => RegisteredWebhookType, { description: 'Register an HTTPS endpoint for signed events; the secret is shown once (REST: POST /v1/webhooks/register)' })
   async registerWebhook(@Arg('input', () => RegisterWebhookInput) input: RegisterWebhookInput, @Ctx() ctx: GraphqlContext): Promise<RegisteredWebhook> {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { API_KEY_SCOPES } from '../../core/auth/api-key';
 import type { AdminApplication } from '../../core/admin/admin-application';
 import type { AdminErrorCode } from '../../core/admin/tenant-admin';
-import { MAX_RATE_LIMIT_PER_MINUTE, type TenantPatch } from '../../core/admin/update-tenant';
+import { MAX_RATE_LIMIT_PER_MINUTE, MAX_WEBHOOK_LIMIT, type TenantPatch } from '../../core/admin/update-tenant';
 import { SIMULATED_OUTCOMES, type SimulateErrorCode } from '../../core/admin/simulate-payment';
 import { BLOCKCHAINS } from '../../core/catalog/catalog';
 import type { DepositErrorCode } from '../../core/ledger/record-deposit';
@@ -27,6 +27,7 @@ const TenantView = z.object({
   payoutBlockchain: z.enum(BLOCKCHAINS).meta({ description: "Chain of legacy payouts' stablecoin leg" }),
   payoutRefundAddress: z.string().nullable().meta({ description: 'Where failed legacy payouts are refunded; null refuses legacy payouts (tenant_not_configured)' }),
   rateLimitPerMinute: z.number().int().nullable().meta({ description: 'Requests per minute per key; null: the service default' }),
+  webhookLimit: z.number().int().nullable().meta({ description: 'Webhook registrations the tenant may have; null: WEBHOOK_MAX_REGISTRATIONS_PER_TENANT' }),
   createdAt: z.iso.datetime(),
 }).meta({ id: 'Tenant' });
 const RateLimitInput = z.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE);
@@ -34,6 +35,8 @@ const RateLimitInput = z.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE);
 export const TenantPatchBody = z.strictObject({
   name: z.string().min(1).max(200).optional(),
   rateLimitPerMinute: RateLimitInput.nullable().optional().meta({ description: 'Requests per minute per key; null resets to RATE_LIMIT_PER_MINUTE' }),
+  webhookLimit: z.number().int().min(0).max(MAX_WEBHOOK_LIMIT).nullable().optional()
+    .meta({ description: 'Webhook registrations the tenant may have (existing ones above it stay); null resets to WEBHOOK_MAX_REGISTRATIONS_PER_TENANT' }),
   payoutSourceCurrency: z.enum(STABLECOINS).optional(),
   payoutBlockchain: z.enum(BLOCKCHAINS).optional(),
   payoutRefundAddress: z.string().max(64).nullable().optional().meta({ description: 'A wallet address on the payout blockchain; null refuses legacy payouts' }),
@@ -71,7 +74,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<TenantPatch, undefined, { tenantId: string }>({
       ...common, method: 'patch', path: '/v1/admin/tenants/{tenantId}', operationId: 'updateTenant',
-      summary: "Change a tenant's name, legacy payout settings or rate limit; absent fields stay as they are",
+      summary: "Change a tenant's name, legacy payout settings, rate limit or webhook cap; absent fields stay as they are",
       params: TenantParams, body: TenantPatchBody,
       responses: { '200': { description: 'The tenant after the change', schema: TenantView }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
@@ -82,7 +85,11 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ scope: 'issuer' | 'admin'; label?: string }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'issueApiKey', summary: 'Issue an API key; shown once',
-      params: TenantParams, body: z.strictObject({ scope: z.enum(API_KEY_SCOPES), label: z.string().max(200).optional() }),
+      params: TenantParams,
+      body: z.strictObject({
+        scope: z.enum(API_KEY_SCOPES).meta({ description: 'issuer. admin is refused (400 validation_error): admin keys are platform keys that belong to no tenant' }),
+        label: z.string().max(200).optional(),
+      }),
       responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.issueApiKey(req.params.tenantId, req.body);
@@ -112,12 +119,17 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ currency: 'USDC' | 'USDT'; amount: number | string; blockchain: 'BSC' | 'SOLANA'; txHash: string }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/deposits', operationId: 'recordDeposit',
-      summary: "Credit an onchain deposit to a tenant's available balance, once per txHash",
+      summary: "Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants",
       params: TenantParams,
-      body: z.strictObject({ currency: z.enum(STABLECOINS), amount: AmountInput, blockchain: z.enum(BLOCKCHAINS), txHash: z.string().min(1).max(90) }),
+      body: z.strictObject({
+        currency: z.enum(STABLECOINS), amount: AmountInput, blockchain: z.enum(BLOCKCHAINS),
+        txHash: z.string().min(1).max(90).meta({
+          description: 'BSC: 0x and 64 hex digits (any case; stored lower-case). SOLANA: the base58 transaction signature (64 bytes). No surrounding whitespace.',
+        }),
+      }),
       responses: {
-        '201': { description: 'Credited', schema: z.object({ currency: z.enum(STABLECOINS), amount: DecimalString, txHash: z.string() }) },
-        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit', schema: ErrorA },
+        '201': { description: 'Credited; txHash in canonical form', schema: z.object({ currency: z.enum(STABLECOINS), amount: DecimalString, txHash: z.string() }) },
+        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit: this blockchain and hash were already credited, to this or any tenant', schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await admin.recordDeposit(req.params.tenantId, req.body);

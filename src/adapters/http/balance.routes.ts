@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Application } from '../../core/application';
-import { ACCOUNT_KINDS } from '../../core/ledger/ledger';
+import { ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '../../core/ledger/ledger';
 import { STABLECOINS } from '../../core/shared/money';
 import { AUTH_ERRORS, DecimalString } from './common.schema';
 import { sendShapeA } from './http-errors';
@@ -14,7 +14,7 @@ const Balance = z
 const LedgerTransaction = z
   .object({
     id: z.string(),
-    kind: z.enum(['deposit', 'hold', 'send', 'release', 'settle', 'return']),
+    kind: z.enum(LEDGER_TRANSACTION_KINDS).meta({ description: 'deposit: onchain; sandbox_funding: a sandbox tenant\'s opening balance, never onchain (txHash null)' }),
     currency: z.enum(STABLECOINS),
     amount: DecimalString,
     from: z.enum(ACCOUNT_KINDS),

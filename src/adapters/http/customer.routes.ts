@@ -30,7 +30,7 @@ const CustomerResponse = z.object({
 
 /** Every customer failure mapped to shape A; exhaustive by type. */
 const CUSTOMER_ERRORS: Record<CustomerErrorCode, ShapeACode> = {
-  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found',
+  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
 };
 const fail = (res: Response, e: { code: CustomerErrorCode; message: string }) => sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message);
 
@@ -42,7 +42,10 @@ export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
       ...common, method: 'post', path: '/v1/customers', operationId: 'createCustomer',
       summary: 'Register a wallet user; KYC starts pending and its decision emits customer.kyc.updated',
       body: CreateCustomerBody,
-      responses: { '201': { description: 'Created, kycStatus pending', schema: CustomerResponse }, ...AUTH_ERRORS, '409': { description: 'duplicate_customer', schema: ErrorA } },
+      responses: {
+        '201': { description: 'Created, kycStatus pending', schema: CustomerResponse }, ...AUTH_ERRORS, '409': { description: 'duplicate_customer', schema: ErrorA },
+        '503': { description: 'provider_unavailable: no KYC provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorA },
+      },
       handler: async (req, res) => {
         const result = await app.createCustomer(req.tenantId, req.body);
         if (!result.ok) return fail(res, result);

@@ -28,6 +28,8 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   unsupported_corridor: 'unsupported_corridor',
   insufficient_balance: 'insufficient_balance',
   quote_expired: 'quote_expired',
+  // The legacy body takes no quoteId, so neither quote code can happen here; the map stays exhaustive.
+  quote_already_used: 'quote_already_used',
   tenant_not_configured: 'tenant_not_configured',
   duplicate_reference: 'duplicate_reference',
   idempotency_key_reused: 'duplicate_reference',
@@ -47,7 +49,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
         ...AUTH_ERRORS,
         '409': { description: 'The reference was used with another body (shape B)', schema: ErrorB },
         '422': { description: 'Payout refused (shape B)', schema: ErrorB },
-        '503': { description: 'Provider unavailable (shape B)', schema: ErrorB },
+        '503': { description: 'provider_unavailable (shape B): no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorB },
       },
       handler: async (req, res: Response) => {
         const result = await app.createLegacyPayout(req.tenantId, req.body);

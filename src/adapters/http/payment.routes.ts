@@ -12,6 +12,7 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   validation_error: 'validation_error',
   unsupported_corridor: 'unsupported_corridor',
   quote_expired: 'quote_expired',
+  quote_already_used: 'quote_already_used',
   duplicate_reference: 'duplicate_reference',
   idempotency_key_in_use: 'idempotency_key_in_use',
   idempotency_key_reused: 'idempotency_key_reused',
@@ -38,8 +39,11 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         '201': { description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse },
         ...AUTH_ERRORS,
         '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA },
-        '422': { description: 'idempotency_key_reused, quote_expired, unsupported_corridor, insufficient_balance', schema: ErrorA },
-        '503': { description: 'provider_unavailable', schema: ErrorA },
+        '422': {
+          description: 'idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance',
+          schema: ErrorA,
+        },
+        '503': { description: 'provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);

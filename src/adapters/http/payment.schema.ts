@@ -26,7 +26,9 @@ export const MoneyOutBody = z
     refundAddress: text(MONEY_OUT_LIMITS.refundAddress, 'Onchain address that receives the funds if the payout fails'),
     optionalIssuerFee: z.enum(ISSUER_FEE_OPTIONS),
     businessNumber: z.string().meta({ description: 'Only for PAYBILL: 6 digits' }).optional(),
-    quoteId: z.string().max(MONEY_OUT_LIMITS.quoteId).meta({ description: 'Lock the rate of a stored quote (quo_...)' }).optional(),
+    quoteId: z.string().max(MONEY_OUT_LIMITS.quoteId).meta({
+      description: 'Lock the rate of a stored quote (quo_...): once, for a money-out of its fiatAmount, pair and paymentMethod; another is 400, a second use 422 quote_already_used',
+    }).optional(),
   })
   .meta({
     id: 'MoneyOutRequest',

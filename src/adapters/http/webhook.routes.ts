@@ -12,7 +12,9 @@ import {
 } from './webhook.schema';
 
 /** Every webhook failure code mapped to shape A; exhaustive by type. */
-const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = { validation_error: 'validation_error', not_found: 'not_found' };
+const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = {
+  validation_error: 'validation_error', not_found: 'not_found', webhook_limit_reached: 'webhook_limit_reached',
+};
 
 const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
 
@@ -24,7 +26,10 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'post', path: '/v1/webhooks/register', operationId: 'registerWebhook', tags: ['Webhooks'], auth: 'issuer',
       summary: 'Register an HTTPS endpoint for signed event notifications; the secret is shown once',
       body: RegisterWebhookBody,
-      responses: { '201': { description: 'Registered', schema: RegisteredWebhookResponse }, ...AUTH_ERRORS },
+      responses: {
+        '201': { description: 'Registered', schema: RegisteredWebhookResponse }, ...AUTH_ERRORS,
+        '422': { description: 'The tenant has as many registrations as it may (webhook_limit_reached)', schema: ErrorA },
+      },
       handler: async (req, res) => {
         const result = await app.registerWebhook(req.tenantId, req.body);
         if (!result.ok) return fail(res, result);

@@ -47,8 +47,8 @@ export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
       if (!current) return undefined;
       const next = change(new Tenant({ ...current }));
       if (!next.ok) return next;
-      const { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute } = next.value;
-      await tem.nativeUpdate(TenantSchema, { id: tenantId }, { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute });
+      const { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute, webhookLimit } = next.value;
+      await tem.nativeUpdate(TenantSchema, { id: tenantId }, { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute, webhookLimit });
       return next;
     });
   }

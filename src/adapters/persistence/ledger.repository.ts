@@ -50,7 +50,7 @@ export function ledgerPostStatement(t: Transfer, ids: IdGenerator): [string, unk
   return [POST_SQL, [
     a, t.at, t.tenantId, t.currency, t.from, t.requireFunds === true, a,
     a, t.at, t.tenantId, t.currency, t.to,
-    ids.next('ldg'), t.tenantId, t.currency, t.kind, a, t.from, t.to, t.paymentId ?? null, t.externalRef ?? null, t.at,
+    t.transactionId ?? ids.next('ldg'), t.tenantId, t.currency, t.kind, a, t.from, t.to, t.paymentId ?? null, t.externalRef ?? null, t.at,
     a, t.at, a, t.at,
   ]];
 }

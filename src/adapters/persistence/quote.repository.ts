@@ -17,4 +17,9 @@ export class QuoteMikroRepository implements QuoteRepository {
   async findForTenant(tenantId: string, quoteId: string): Promise<Quote | undefined> {
     return (await this.manager.findOne(QuoteSchema, { id: quoteId, tenantId }, { disableIdentityMap: true })) ?? undefined;
   }
+
+  async consume(tenantId: string, quoteId: string, paymentId: string, at: Date): Promise<boolean> {
+    // One conditional update: a concurrent use waits on the row lock, then finds used_at set.
+    return (await this.manager.nativeUpdate(QuoteSchema, { id: quoteId, tenantId, usedAt: null }, { usedAt: at, paymentId })) === 1;
+  }
 }

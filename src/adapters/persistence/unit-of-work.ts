@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IdGenerator } from '../../core/shared/clock';
 import { LedgerTxStore } from './ledger.repository';
 import { CustomerTxRepository } from './customer.repository';
+import { DepositTxStore } from './deposit.store';
 import type { Result } from '../../core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../core/shared/unit-of-work';
 import { IdempotencyTxStore } from './idempotency.store';
@@ -38,5 +39,6 @@ function contextFor(em: EntityManager, ids: IdGenerator): TransactionContext {
     outbox: new OutboxTxWriter(em),
     ledger: new LedgerTxStore(em, ids),
     customers: new CustomerTxRepository(em),
+    deposits: new DepositTxStore(em),
   };
 }

@@ -25,8 +25,18 @@ export function toEntry(row: DeliveryDbRow): WebhookEventEntry {
 export class WebhookMikroRepository implements WebhookRepository {
   constructor(private readonly em: EntityManager) {}
 
-  async insert(registration: WebhookRegistration): Promise<void> {
-    await this.em.fork().insert(WebhookRegistrationSchema, registration);
+  async insertUnderCap(registration: WebhookRegistration, admits: (existing: number, tenantLimit: number | null) => boolean): Promise<boolean> {
+    return this.em.fork().transactional(async (tem) => {
+      // The lock comes first and the count in its own statement: under READ COMMITTED that count's
+      // snapshot is taken after the lock, so it sees every registration committed by the previous holder.
+      const [tenant] = await tem.execute<{ webhook_limit: number | null }[]>(
+        'select webhook_limit from tenants where id = ? for update', [registration.tenantId]);
+      const [row] = await tem.execute<{ n: number }[]>(
+        'select count(*)::int as n from webhook_registrations where tenant_id = ? and deleted_at is null', [registration.tenantId]);
+      if (!admits(row?.n ?? 0, tenant?.webhook_limit ?? null)) return false;
+      await tem.insert(WebhookRegistrationSchema, registration);
+      return true;
+    });
   }
 
   async listForTenant(tenantId: string): Promise<WebhookRegistration[]> {

@@ -2,7 +2,12 @@ import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import type { TargetGuard } from '../../core/webhooks/webhook-ports';
 
-/** Addresses a webhook may never reach (DESIGN.md 8): private, loopback, link-local (metadata), CGNAT, multicast, reserved. */
+/**
+ * Addresses a webhook may never reach (docs/decisions.md § Webhooks): private, loopback, link-local
+ * (metadata), CGNAT, multicast, reserved; and the IPv6 ranges that carry an IPv4 address a relay or
+ * the host's stack may unwrap (IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4
+ * 2002::/16, Teredo 2001::/32), refused whole since the embedded address cannot be trusted.
+ */
 const BLOCKED = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
@@ -11,6 +16,7 @@ for (const [net, bits] of [
 ] as const) BLOCKED.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['fec0::', 10],
+  ['::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['100::', 64],
 ] as const) BLOCKED.addSubnet(net, bits, 'ipv6');
 
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|localdomain)$|^metadata(\.google\.internal)?$/i;

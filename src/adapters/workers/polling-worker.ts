@@ -6,6 +6,13 @@ export interface PollingWorkerOptions {
   readonly pollIntervalMs: number;
   /** Most items one pass claims; a full batch means more may be due, so the next pass starts at once. */
   readonly batchSize: number;
+  /**
+   * Work the passes started but did not wait for (the webhook worker's sends in flight): `stop()`
+   * awaits it after the last pass, for at most `drainTimeoutMs` (default 5000 ms).
+   */
+  readonly drain?: () => Promise<void>;
+  /** Longest `stop()` waits for `drain`, in ms (default 5000); what still runs then is the owner's to cut short. */
+  readonly drainTimeoutMs?: number;
 }
 
 /**
@@ -40,11 +47,19 @@ export class PollingWorker {
     this.loop = this.run();
   }
 
-  /** Ends the loop after the current pass; resolves when it has ended. */
+  /**
+   * Ends the loop after the current pass; resolves when it has ended and the work it left running
+   * has drained, or the drain's time is up (what is still running then is the owner's to cut short).
+   */
   async stop(): Promise<void> {
     this.running = false;
     this.wakeUp?.();
     await this.loop;
+    if (!this.options.drain) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => { timer = setTimeout(resolve, this.options.drainTimeoutMs ?? 5_000); });
+    await Promise.race([this.options.drain(), timeUp]);
+    clearTimeout(timer);
   }
 
   wake(): void {

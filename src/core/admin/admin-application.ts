@@ -1,5 +1,7 @@
-import type { DepositCommand, DepositErrorCode } from '../ledger/record-deposit';
-import { recordDeposit } from '../ledger/record-deposit';
+import {
+  fundSandboxTenant, recordDeposit, type DepositCommand, type DepositErrorCode, type DepositReceipt, type SandboxFundingErrorCode,
+} from '../ledger/record-deposit';
+import type { Stablecoin } from '../shared/money';
 import type { AdvanceDeps } from '../payments/advance-payment';
 import { toPaymentView, type PaymentView } from '../payments/payment-view';
 import { err, ok, type Result } from '../shared/result';
@@ -23,8 +25,13 @@ export interface AdminApplication {
   issueApiKey(tenantId: string, input: { scope: ApiKeyScope; label?: string }): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>>;
   listApiKeys(tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>>;
   revokeApiKey(keyId: string): Promise<Result<void, AdminErrorCode>>;
-  /** Credits a deposit. Errors: `not_found` (tenant), `validation_error`, `duplicate_deposit`. */
-  recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<{ currency: string; amount: string; txHash: string }, DepositErrorCode | 'not_found'>>;
+  /** Credits an onchain deposit, once per (blockchain, hash) across tenants. Errors: `not_found` (tenant), `validation_error`, `duplicate_deposit`. */
+  recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<DepositReceipt, DepositErrorCode | 'not_found'>>;
+  /**
+   * Credits a sandbox tenant's opening balance (no onchain deposit; startup seed and tests only,
+   * on no route). Errors: `not_found`, `forbidden` (a live tenant), `validation_error` (amount).
+   */
+  fundSandboxTenant(tenantId: string, funding: { currency: Stablecoin; amount: string }): Promise<Result<{ currency: Stablecoin; amount: string }, SandboxFundingErrorCode | 'not_found'>>;
   /** Any tenant's payment, with its tenant id. Errors: `not_found`. */
   getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string }, 'not_found'>>;
   simulatePayment(paymentId: string, outcome: SimulatedOutcome): Promise<Result<PaymentView, SimulateErrorCode>>;
@@ -43,6 +50,10 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     recordDeposit: async (tenantId, command) => {
       if (!(await deps.tenantAdmin.findTenant(tenantId))) return err('not_found', `Tenant ${tenantId} not found`);
       return recordDeposit(deps, tenantId, command);
+    },
+    fundSandboxTenant: async (tenantId, funding) => {
+      const tenant = await deps.tenantAdmin.findTenant(tenantId);
+      return tenant ? fundSandboxTenant(deps, tenant, funding) : err('not_found', `Tenant ${tenantId} not found`);
     },
     getPayment: async (paymentId) => {
       const payment = await deps.payments.findById(paymentId);

@@ -68,13 +68,15 @@ export interface TenantView {
   payoutRefundAddress: string | null;
   /** Requests per minute per key; null: the service default. */
   rateLimitPerMinute: number | null;
+  /** Webhook registrations the tenant may have; null: the service default. */
+  webhookLimit: number | null;
   createdAt: string;
 }
 
 /** The view of a tenant. Pure. */
 export const toTenantView = (t: Tenant): TenantView => ({
   tenantId: t.id, name: t.name, environment: t.environment, payoutSourceCurrency: t.payoutSourceCurrency, payoutBlockchain: t.payoutBlockchain,
-  payoutRefundAddress: t.payoutRefundAddress, rateLimitPerMinute: t.rateLimitPerMinute, createdAt: t.createdAt.toISOString(),
+  payoutRefundAddress: t.payoutRefundAddress, rateLimitPerMinute: t.rateLimitPerMinute, webhookLimit: t.webhookLimit, createdAt: t.createdAt.toISOString(),
 });
 
 function toKeyView(key: ApiKey, environment: string): ApiKeyView {
@@ -104,14 +106,19 @@ export async function listTenants(deps: AdminDeps): Promise<TenantView[]> {
 }
 
 /**
- * Issues a key for a tenant (DESIGN.md 9). The clear key is in the result once and never stored:
- * only its lookup prefix and SHA-256. Errors: `not_found` (no such tenant).
+ * Issues an issuer key for a tenant (DESIGN.md 9). The clear key is in the result once and never
+ * stored: only its lookup prefix and SHA-256. Admin keys are platform keys with no tenant, so
+ * `scope: admin` is refused here, for every transport (docs/decisions.md § Authentication,
+ * tenants and keys). Errors: `validation_error` (scope admin), `not_found` (no such tenant).
  */
 export async function issueApiKey(
   deps: AdminDeps,
   tenantId: string,
   input: { scope: ApiKeyScope; label?: string },
 ): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>> {
+  if (input.scope !== 'issuer') {
+    return err('validation_error', 'scope must be issuer: a tenant\'s key cannot be an admin key (admin keys belong to no tenant)', { field: 'scope' });
+  }
   const tenant = await deps.tenantAdmin.findTenant(tenantId);
   if (!tenant) return err('not_found', `Tenant ${tenantId} not found`);
   const apiKey = deps.keyFactory.generate(tenant.environment);

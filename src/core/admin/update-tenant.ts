@@ -6,15 +6,20 @@ import { toTenantView, type AdminDeps, type AdminErrorCode, type TenantView } fr
 /** Highest per-key limit an operator may set, in requests per minute. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
 
+/** Highest webhook registration cap an operator may give a tenant (each event is POSTed once per registration). */
+export const MAX_WEBHOOK_LIMIT = 1_000;
+
 /**
  * Changes to a tenant's settings; an absent field is left as it is. `null` resets
- * `rateLimitPerMinute` to the service default and clears `payoutRefundAddress` (which refuses the
+ * `rateLimitPerMinute` and `webhookLimit` to the service defaults and clears `payoutRefundAddress` (which refuses the
  * tenant's legacy payouts until set again).
  */
 export interface TenantPatch {
   readonly name?: string;
   /** Requests per minute per key, 1..MAX_RATE_LIMIT_PER_MINUTE, or null for the default. */
   readonly rateLimitPerMinute?: number | null;
+  /** Webhook registrations allowed, 0..MAX_WEBHOOK_LIMIT, or null for the default; existing ones above it stay. */
+  readonly webhookLimit?: number | null;
   readonly payoutSourceCurrency?: 'USDC' | 'USDT';
   readonly payoutBlockchain?: 'SOLANA' | 'BSC';
   /** A wallet address on the (new or current) payout blockchain, or null. */
@@ -22,11 +27,12 @@ export interface TenantPatch {
 }
 
 /**
- * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`) and
- * rate limit (issue 6 item 7). The result must hold together: a refund address kept across a change
- * of chain must be valid on the new chain, and a live tenant cannot take the public sandbox address.
+ * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`), rate
+ * limit (docs/decisions.md § Rate limits and abuse limits) and webhook registration cap
+ * (docs/decisions.md § Webhooks). The result must hold together: a refund address kept across a
+ * change of chain must be valid on the new chain, and a live tenant cannot take the public sandbox address.
  * Concurrent changes apply one after the other (the store locks the row), so none is lost.
- * Errors: `not_found` (no such tenant), `validation_error` (blank name, limit out of range,
+ * Errors: `not_found` (no such tenant), `validation_error` (blank name, a limit out of range,
  * malformed or sandbox address, empty patch).
  */
 export async function updateTenant(deps: AdminDeps, tenantId: string, patch: TenantPatch): Promise<Result<TenantView, AdminErrorCode>> {
@@ -49,6 +55,10 @@ function applyPatch(current: Tenant, patch: TenantPatch): Result<Tenant, 'valida
   const limit = next.rateLimitPerMinute;
   if (limit !== null && (!Number.isInteger(limit) || limit < 1 || limit > MAX_RATE_LIMIT_PER_MINUTE)) {
     return err('validation_error', `rateLimitPerMinute must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}, or null`, { field: 'rateLimitPerMinute' });
+  }
+  const hooks = next.webhookLimit;
+  if (hooks !== null && (!Number.isInteger(hooks) || hooks < 0 || hooks > MAX_WEBHOOK_LIMIT)) {
+    return err('validation_error', `webhookLimit must be an integer from 0 to ${MAX_WEBHOOK_LIMIT}, or null`, { field: 'webhookLimit' });
   }
   if (next.payoutRefundAddress !== null && !isWalletAddress(next.payoutBlockchain, next.payoutRefundAddress)) {
     return err('validation_error', `payoutRefundAddress is not a valid ${next.payoutBlockchain} address`, { field: 'payoutRefundAddress' });

@@ -51,9 +51,17 @@ export interface SecretHasher {
 }
 
 /**
+ * True when a key's scope and tenant agree: an admin key has no tenant, an issuer key has one
+ * (docs/decisions.md § Authentication, tenants and keys). Pure.
+ */
+export const isConsistentKey = (key: Pick<ApiKey, 'scope' | 'tenantId'>): boolean => (key.scope === 'admin') === (key.tenantId === null);
+
+/**
  * Authenticates a bearer key (interface part 5, DESIGN.md 9): finds it by its lookup prefix and
- * compares hashes in constant time. Errors: `unauthorized` for a malformed, unknown or revoked key
- * (one message for all, so the answer is no oracle).
+ * compares hashes in constant time. Errors: `unauthorized` for a malformed, unknown or revoked key,
+ * and for a key whose scope and tenant disagree (an admin key bound to a tenant gets no power at
+ * all, defence in depth behind the database's check; docs/decisions.md § Authentication, tenants
+ * and keys); one message for all, so the answer is no oracle.
  */
 export async function authenticate(
   deps: { keys: ApiKeyReader; hasher: SecretHasher },
@@ -63,7 +71,7 @@ export async function authenticate(
   const lookup = lookupOf(apiKey);
   if (!lookup) return denied;
   const stored = await deps.keys.findByLookup(lookup);
-  if (!stored || stored.revokedAt !== null) return denied;
+  if (!stored || stored.revokedAt !== null || !isConsistentKey(stored)) return denied;
   if (!deps.hasher.equal(stored.secretHash, deps.hasher.hash(apiKey))) return denied;
   return ok({ keyId: stored.id, tenantId: stored.tenantId, scope: stored.scope });
 }

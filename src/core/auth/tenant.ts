@@ -14,6 +14,8 @@ export class Tenant {
   payoutRefundAddress!: string | null;
   /** Requests per minute per key; null means the service default (RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute!: number | null;
+  /** Webhook registrations the tenant may have; null means the service default (WEBHOOK_MAX_REGISTRATIONS_PER_TENANT). */
+  webhookLimit!: number | null;
   createdAt!: Date;
 
   constructor(props: { [K in keyof Tenant]: Tenant[K] }) {
@@ -36,6 +38,7 @@ export function newTenant(
     payoutBlockchain: 'SOLANA',
     payoutRefundAddress: props.environment === 'sandbox' ? SANDBOX_REFUND_ADDRESS : null,
     rateLimitPerMinute: null,
+    webhookLimit: null,
     ...props,
   });
 }

@@ -1,11 +1,12 @@
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
+import { kycRoute, UNROUTED_RECHECK_MS, type RoutingDeps } from '../routing/provider-routing';
 import { isCountryCode } from './countries';
-import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycOutcome, type KycProvider, type KycStatus } from './customer';
+import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycOutcome, type KycStatus } from './customer';
 
 /** Closed set of expected failures of the customer operations. */
-export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found';
+export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found' | 'provider_unavailable';
 
 /** Ports of the customer use cases. */
 export interface CustomerDeps {
@@ -39,9 +40,10 @@ const PROVIDER_RETRY_MS = 5000;
  * emits `customer.kyc.updated`. Errors: `validation_error` (blank names, a country that is not an
  * ISO 3166-1 alpha-2 code, a date of birth that is not a real date from 1900 on of someone 18 or
  * older, id number not 4-32 letters, digits or dashes), `duplicate_customer` (externalId already
- * used by the tenant).
+ * used by the tenant), `provider_unavailable` (no KYC provider serves the tenant: a live tenant
+ * until real rails exist; nothing is written).
  */
-export async function createCustomer(deps: CustomerDeps, tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>> {
+export async function createCustomer(deps: CustomerDeps & RoutingDeps, tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>> {
   for (const field of ['externalId', 'firstName', 'lastName'] as const) {
     if (command[field].trim() === '') return err('validation_error', `${field} must not be blank`, { field });
   }
@@ -56,6 +58,9 @@ export async function createCustomer(deps: CustomerDeps, tenantId: string, comma
   if (command.dateOfBirth < EARLIEST_BIRTH_DATE) return err('validation_error', `dateOfBirth must be ${EARLIEST_BIRTH_DATE} or later`, { field: 'dateOfBirth' });
   const adult = new Date(Date.UTC(date.getUTCFullYear() + MIN_AGE_YEARS, date.getUTCMonth(), date.getUTCDate()));
   if (adult.getTime() > now.getTime()) return err('validation_error', `the customer must be at least ${MIN_AGE_YEARS}`, { field: 'dateOfBirth' });
+  // Never decided by a provider that does not serve the tenant (docs/decisions.md § Customers and KYC).
+  const route = await kycRoute(deps, tenantId, command.country);
+  if (route.kind === 'unavailable') return err('provider_unavailable', `No KYC provider is available for this tenant: ${route.reason}`);
   const customer = new Customer({
     id: deps.ids.next('cus'), tenantId, ...command, externalId: command.externalId.trim(), kycStatus: 'pending', kycReason: null,
     nextCheckAt: now, createdAt: now, updatedAt: now,
@@ -80,8 +85,7 @@ export async function listCustomers(deps: CustomerDeps, tenantId: string, limit:
 }
 
 /** What the KYC worker needs besides the customer ports. */
-export interface KycWorkerDeps extends CustomerDeps {
-  readonly kyc: KycProvider;
+export interface KycWorkerDeps extends CustomerDeps, RoutingDeps {
   readonly uow: UnitOfWork;
   /** How long a claimed customer stays with one worker before another may take it, in ms. */
   readonly leaseMs: number;
@@ -89,6 +93,8 @@ export interface KycWorkerDeps extends CustomerDeps {
   readonly onDecided?: (status: Exclude<KycStatus, 'pending'>) => void;
   /** Called when the provider throws; the customer is asked again after PROVIDER_RETRY_MS. */
   readonly onProviderError?: (customerId: string, error: unknown) => void;
+  /** Called when no provider serves a pending customer (left pending, looked at again after UNROUTED_RECHECK_MS). */
+  readonly onUnrouted?: (customerId: string, reason: string) => void;
 }
 
 /**
@@ -102,7 +108,12 @@ export async function processDueKyc(deps: KycWorkerDeps, limit: number): Promise
   const now = deps.clock.now();
   const due = await deps.customers.claimDue(now, limit, new Date(now.getTime() + deps.leaseMs));
   await Promise.all(due.map(async (customer) => {
-    const outcome = await deps.kyc.check(customer).catch((error: unknown): KycOutcome => {
+    const route = await kycRoute(deps, customer.tenantId, customer.country);
+    if (route.kind === 'unavailable') {
+      deps.onUnrouted?.(customer.id, route.reason);
+      return deps.customers.reschedule(customer.id, new Date(deps.clock.now().getTime() + UNROUTED_RECHECK_MS));
+    }
+    const outcome = await route.provider.check(customer).catch((error: unknown): KycOutcome => {
       deps.onProviderError?.(customer.id, error);
       return { kind: 'pending', afterMs: PROVIDER_RETRY_MS };
     });

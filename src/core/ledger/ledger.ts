@@ -1,3 +1,4 @@
+import type { Blockchain } from '../catalog/catalog';
 import type { Stablecoin } from '../shared/money';
 import type { PaymentMove } from '../payments/payment-state';
 
@@ -9,8 +10,13 @@ import type { PaymentMove } from '../payments/payment-state';
 export const ACCOUNT_KINDS = ['available', 'held', 'in_transit', 'funding', 'settled', 'refunded'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
-/** Why money moved. */
-export type LedgerTransactionKind = 'deposit' | 'hold' | 'send' | 'release' | 'settle' | 'return';
+/**
+ * Why money moved. `deposit` is an onchain deposit (one per chain and hash, see `Deposit`);
+ * `sandbox_funding` is a sandbox tenant's opening balance, credited by the service itself and never
+ * onchain (docs/decisions.md § Ledger).
+ */
+export const LEDGER_TRANSACTION_KINDS = ['deposit', 'sandbox_funding', 'hold', 'send', 'release', 'settle', 'return'] as const;
+export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
 
 /**
  * One double-entry transfer: `amount` (positive decimal string, stablecoin units) leaves `from`
@@ -24,8 +30,10 @@ export interface Transfer {
   readonly amount: string;
   readonly kind: LedgerTransactionKind;
   readonly paymentId?: string;
-  /** Onchain transaction hash of a deposit; a deposit is credited once per hash. */
+  /** `<blockchain>:<canonical hash>` of a deposit, shown as the transaction's `txHash`. */
   readonly externalRef?: string;
+  /** The ledger transaction's id (`ldg_...`) when the caller must know it (a deposit records it); else one is made. */
+  readonly transactionId?: string;
   /** Refuse (`insufficient_funds`) instead of letting `from` go below zero. */
   readonly requireFunds?: boolean;
   readonly at: Date;
@@ -39,6 +47,32 @@ export interface LedgerStore {
    * the external reference or the payment's move was already posted.
    */
   post(transfer: Transfer): Promise<'posted' | 'insufficient_funds' | 'duplicate'>;
+}
+
+/**
+ * An onchain deposit as credited (docs/decisions.md § Ledger): unique per (blockchain, txHash)
+ * across ALL tenants, `txHash` in canonical form (see `canonicalTxHash`), `amount` a decimal
+ * string in `currency` at scale 6, `ledgerTransactionId` the ledger transaction that credited it.
+ */
+export interface Deposit {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly blockchain: Blockchain;
+  readonly txHash: string;
+  readonly currency: Stablecoin;
+  readonly amount: string;
+  readonly ledgerTransactionId: string;
+  readonly createdAt: Date;
+}
+
+/** Port: the deposit register, inside the caller's transaction. */
+export interface DepositStore {
+  /**
+   * Records `deposit` unless its (blockchain, txHash) is already recorded for any tenant:
+   * `duplicate` then, and nothing is written. A concurrent insert of the same pair waits for the
+   * first to commit or roll back, so exactly one of them is `inserted`.
+   */
+  insert(deposit: Deposit): Promise<'inserted' | 'duplicate'>;
 }
 
 /** Funds move for a money-out's creation: available to held, refused when it does not fit. */

@@ -6,20 +6,22 @@ import type { PaymentQueue, PaymentReader } from './payment-ports';
 import { transition, type PaymentMove } from './payment-state';
 import { toPaymentView } from './payment-view';
 import { LEDGER_MOVES } from '../ledger/ledger';
-import type { PayoutProvider, StatusOutcome, SubmitOutcome } from './payout-provider';
+import type { StatusOutcome, SubmitOutcome } from './payout-provider';
+import { payoutRoute, UNROUTED_RECHECK_MS, type RoutingDeps } from '../routing/provider-routing';
 
-/** Ports and settings of the payout worker and of provider results. */
-export interface AdvanceDeps {
+/** Ports and settings of the payout worker and of provider results; routing picks each payment's provider. */
+export interface AdvanceDeps extends RoutingDeps {
   readonly uow: UnitOfWork;
   readonly queue: PaymentQueue;
   readonly payments: PaymentReader;
-  readonly provider: PayoutProvider;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** How long a claimed payment stays leased to one worker, in milliseconds. */
   readonly leaseMs: number;
   /** Called after a move commits, with the payment as it now is. */
   readonly onPaymentMoved?: (payment: Payment) => void;
+  /** Called when no provider serves a due payment (it is left as it is and looked at again later), e.g. to log it. */
+  readonly onUnrouted?: (payment: Payment, reason: string) => void;
 }
 
 /** Details a move records: the provider's reference on acceptance, a reason on failure or refund. */
@@ -44,10 +46,17 @@ export async function processDuePayments(deps: AdvanceDeps, limit: number): Prom
 
 async function advancePayment(deps: AdvanceDeps, payment: Payment): Promise<void> {
   try {
+    const route = await payoutRoute(deps, payment.tenantId, payment);
+    if (route.kind === 'unavailable') {
+      // Never handed to a provider that does not serve its tenant (a live tenant's payment to the
+      // sandbox): it stays in its state, reported, until a provider serves it (docs/decisions.md § Sandbox values).
+      deps.onUnrouted?.(payment, route.reason);
+      return await reschedule(deps, payment, UNROUTED_RECHECK_MS);
+    }
     if (payment.status === 'initiated') {
-      await applySubmit(deps, payment, await deps.provider.submit(payment));
+      await applySubmit(deps, payment, await route.provider.submit(payment));
     } else if (payment.status === 'provider_accepted') {
-      await applyStatus(deps, payment, await deps.provider.status(payment));
+      await applyStatus(deps, payment, await route.provider.status(payment));
     }
   } catch {
     const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(payment.attempts, 16));

@@ -2,7 +2,10 @@ import type { Catalog } from '../catalog/catalog';
 import { HOLD_MOVE } from '../ledger/ledger';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import { price } from '../quotes/pricing';
+import type { Quote } from '../quotes/quote';
+import { payoutRoute, type RoutingDeps } from '../routing/provider-routing';
 import type { RateSource } from '../quotes/rate-source';
+import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { TransactionContext, UnitOfWork } from '../shared/unit-of-work';
@@ -15,6 +18,7 @@ export type MoneyOutErrorCode =
   | 'validation_error'
   | 'unsupported_corridor'
   | 'quote_expired'
+  | 'quote_already_used'
   | 'duplicate_reference'
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
@@ -29,8 +33,8 @@ export interface MoneyOutOutcome {
   readonly replayed: boolean;
 }
 
-/** Ports and settings of the money-out use case. */
-export interface MoneyOutDeps {
+/** Ports and settings of the money-out use case; routing decides whether any provider serves the tenant. */
+export interface MoneyOutDeps extends RoutingDeps {
   readonly catalog: Catalog;
   readonly rates: RateSource;
   readonly uow: UnitOfWork;
@@ -47,14 +51,19 @@ const CREATED = 201;
 
 /**
  * Creates a money-out (interface 4.8; DESIGN.md 5, 6): validates it, and in one transaction takes
- * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given), inserts the
- * payment in `initiated` with its outbox event, stores the response under the key, and last holds
- * `amountStablecoin` on the tenant's balance (DESIGN.md 10).
- * The same key with the same command returns the stored response (`replayed: true`).
- * Errors: `validation_error` (key not a UUID, any field rule, unknown or mismatched quote),
- * `unsupported_corridor`, `quote_expired`, `duplicate_reference`, `idempotency_key_in_use` (first
- * request still in flight), `idempotency_key_reused` (same key, other command), `provider_unavailable`
- * (no rate could be had), `insufficient_balance` (the available balance does not cover the amount).
+ * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given, consuming
+ * the quote), inserts the payment in `initiated` with its outbox event, stores the response under
+ * the key, and last holds `amountStablecoin` on the tenant's balance (DESIGN.md 10). A refusal
+ * rolls all of it back, the quote's use included.
+ * The same key with the same command returns the stored response (`replayed: true`), even once
+ * its quote is used (docs/decisions.md § FX quotes and the quote lock).
+ * Errors: `validation_error` (key not a UUID, any field rule, unknown quote, or a quote for another
+ * amount, pair or method; field `quoteId`), `unsupported_corridor`, `quote_expired`,
+ * `quote_already_used` (another money-out used the quote), `duplicate_reference`,
+ * `idempotency_key_in_use` (first request still in flight), `idempotency_key_reused` (same key,
+ * other command), `provider_unavailable` (no rate could be had, or no payout provider serves the
+ * tenant: a live tenant until real rails exist; nothing is written), `insufficient_balance` (the
+ * available balance does not cover the amount).
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -69,6 +78,8 @@ export async function createMoneyOut(
   if (!valid.ok) return valid;
   const key = idempotencyKey.toLowerCase();
   const fingerprint = canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() });
+  // Looked up before the transaction, which must not wait for a second pooled connection.
+  const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod });
 
   const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
     const lock = await tx.idempotency.lock(tenantId, key);
@@ -80,6 +91,9 @@ export async function createMoneyOut(
         ? ok({ payment: lock.record.responseBody as PaymentView, status: lock.record.responseStatus, replayed: true })
         : err('idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
     }
+    // Never simulated for a tenant the sandbox does not serve: refused before any write or hold
+    // (docs/decisions.md § Sandbox values); a replay above still answers what was stored.
+    if (route.kind === 'unavailable') return err('provider_unavailable', `No payout provider is available for this tenant: ${route.reason}`);
     return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value);
   });
   if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id);
@@ -95,7 +109,8 @@ async function insertPayment(
   command: ValidMoneyOut,
 ): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>> {
   const now = deps.clock.now();
-  const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now);
+  const paymentId = deps.ids.next('pay');
+  const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now, paymentId);
   if (!rate.ok) return rate;
   const pricing = price(deps.catalog, {
     fiatCurrency: command.destinationCurrency,
@@ -108,7 +123,7 @@ async function insertPayment(
     exchangeRate: rate.value,
   });
   const payment = new Payment({
-    id: deps.ids.next('pay'),
+    id: paymentId,
     tenantId,
     status: 'initiated',
     paymentMethod: command.paymentMethod,
@@ -163,6 +178,7 @@ async function lockedOrCurrentRate(
   tenantId: string,
   command: ValidMoneyOut,
   now: Date,
+  paymentId: string,
 ): Promise<Result<string, MoneyOutErrorCode>> {
   if (command.quoteId === undefined) {
     const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency);
@@ -173,9 +189,25 @@ async function lockedOrCurrentRate(
   }
   const quote = await tx.quotes.findForTenant(tenantId, command.quoteId);
   if (!quote) return err('validation_error', 'quoteId does not match a quote of yours', { field: 'quoteId' });
-  if (quote.fiatCurrency !== command.destinationCurrency || quote.stablecoin !== command.sourceCurrency) {
-    return err('validation_error', 'quoteId was issued for another currency pair', { field: 'quoteId' });
-  }
+  const mismatch = quoteMismatch(quote, command);
+  if (mismatch) return err('validation_error', `quoteId was issued for ${mismatch}`, { field: 'quoteId' });
   if (quote.expiresAt.getTime() <= now.getTime()) return err('quote_expired', 'The quote has expired; request a new one');
+  // Consumed in this transaction: atomic with the payment, undone with it (docs/decisions.md § FX quotes and the quote lock).
+  if (!(await tx.quotes.consume(tenantId, quote.id, paymentId, now))) {
+    return err('quote_already_used', 'The quote was already used by another money-out; request a new one');
+  }
   return ok(quote.exchangeRate);
+}
+
+/**
+ * What differs between a quote and the money-out that names it, or undefined when the quote covers
+ * it: the same fiat amount (compared as decimals), pair and payment method. Pure.
+ */
+function quoteMismatch(quote: Quote, command: ValidMoneyOut): string | undefined {
+  if (quote.fiatCurrency !== command.destinationCurrency || quote.stablecoin !== command.sourceCurrency) {
+    return `another currency pair (${quote.fiatCurrency} to ${quote.stablecoin})`;
+  }
+  if (!new Decimal(quote.fiatAmount).eq(command.amount)) return `another amount (${quote.fiatAmount} ${quote.fiatCurrency})`;
+  if (quote.paymentMethod !== command.paymentMethod) return `another payment method (${quote.paymentMethod})`;
+  return undefined;
 }

@@ -84,6 +84,8 @@ export async function getFxQuote(
     optionalIssuerFee,
     expiresAt: new Date(now.getTime() + deps.quoteTtlSeconds * 1000),
     createdAt: now,
+    usedAt: null,
+    paymentId: null,
   });
   await deps.quotes.insert(quote);
   return ok(quote);

@@ -5,6 +5,8 @@ import type { IssuerFeeOption } from './pricing';
 /**
  * A stored FX quote (DESIGN.md 3): `quo_<ULID>`, owned by one tenant, valid until `expiresAt`.
  * Amounts are decimal strings: `fiatAmount` in `fiatCurrency`, fee and total in `stablecoin`.
+ * It locks its rate for ONE money-out of its amount, pair and method: `usedAt` and `paymentId`
+ * are set by the money-out that used it (docs/decisions.md § FX quotes and the quote lock).
  */
 export class Quote {
   id!: string;
@@ -21,6 +23,10 @@ export class Quote {
   optionalIssuerFee!: IssuerFeeOption;
   expiresAt!: Date;
   createdAt!: Date;
+  /** When a money-out used the quote; null while unused. */
+  usedAt!: Date | null;
+  /** The payment (`pay_...`) that used the quote; null while unused. */
+  paymentId!: string | null;
 
   constructor(props: QuoteProps) {
     Object.assign(this, props);
@@ -33,4 +39,10 @@ export type QuoteProps = { [K in keyof Quote]: Quote[K] };
 export interface QuoteRepository {
   insert(quote: Quote): Promise<void>;
   findForTenant(tenantId: string, quoteId: string): Promise<Quote | undefined>;
+  /**
+   * Marks the tenant's quote used by `paymentId` at `at`, in the caller's transaction, only if no
+   * money-out used it yet: false when one did. The row stays locked until commit, so of
+   * concurrent uses exactly one gets true; a rollback (the payment refused) frees the quote again.
+   */
+  consume(tenantId: string, quoteId: string, paymentId: string, at: Date): Promise<boolean>;
 }

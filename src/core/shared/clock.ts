@@ -12,4 +12,4 @@ export interface IdGenerator {
 }
 
 /** Id prefixes in use (DESIGN.md 5). */
-export type IdPrefix = 'pay' | 'quo' | 'cus' | 'whk' | 'key' | 'ten' | 'evt' | 'ldg' | 'trq';
+export type IdPrefix = 'pay' | 'quo' | 'cus' | 'whk' | 'key' | 'ten' | 'evt' | 'ldg' | 'trq' | 'dep';

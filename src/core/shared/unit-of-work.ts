@@ -3,7 +3,7 @@ import type { OutboxWriter } from '../events/outbox-event';
 import type { IdempotencyStore } from '../idempotency/idempotency';
 import type { PaymentStore } from '../payments/payment-ports';
 import type { QuoteRepository } from '../quotes/quote';
-import type { LedgerStore } from '../ledger/ledger';
+import type { DepositStore, LedgerStore } from '../ledger/ledger';
 import type { CustomerTxStore } from '../customers/customer';
 
 /** Repositories bound to one database transaction. */
@@ -14,6 +14,8 @@ export interface TransactionContext {
   readonly outbox: OutboxWriter;
   /** Post ledger transfers last in a transaction: they lock the tenant's balance rows until commit. */
   readonly ledger: LedgerStore;
+  /** The register that makes an onchain deposit creditable once (docs/decisions.md § Ledger). */
+  readonly deposits: DepositStore;
   readonly customers: CustomerTxStore;
 }
 

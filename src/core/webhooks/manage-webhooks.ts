@@ -1,12 +1,15 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../events/outbox-event';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
-import { toWebhookView, WebhookRegistration, type WebhookView } from './webhook';
+import { refusedPort, toWebhookView, WebhookRegistration, type WebhookView } from './webhook';
 import type { EventLogQuery, SecretBox, TargetGuard, WebhookRepository } from './webhook-ports';
 import type { WebhookEventEntry } from './webhook';
 
-/** Closed set of expected failures of the webhook operations. */
-export type WebhookErrorCode = 'validation_error' | 'not_found';
+/**
+ * Closed set of expected failures of the webhook operations. `webhook_limit_reached`: the tenant
+ * already has as many registrations as it may (docs/decisions.md § Webhooks).
+ */
+export type WebhookErrorCode = 'validation_error' | 'not_found' | 'webhook_limit_reached';
 
 export interface WebhookDeps {
   readonly webhooks: WebhookRepository;
@@ -16,6 +19,10 @@ export interface WebhookDeps {
   readonly ids: IdGenerator;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private targets allowed (development and tests only). */
   readonly allowPrivateTargets: boolean;
+  /** WEBHOOK_ALLOWED_PORTS: ports a target may use besides 443 (any port when allowPrivateTargets). */
+  readonly allowedPorts: readonly number[];
+  /** WEBHOOK_MAX_REGISTRATIONS_PER_TENANT: registrations a tenant may have unless its `webhookLimit` says otherwise. */
+  readonly maxRegistrationsPerTenant: number;
   /** Called after a retry is scheduled, e.g. to wake the delivery worker. */
   readonly onDeliveryScheduled?: () => void;
 }
@@ -31,9 +38,13 @@ export interface RegisteredWebhook {
 const MAX_URL_LENGTH = 2048;
 
 /**
- * Registers a webhook (interface 4.10, DESIGN.md 8). `url` must be https and must not point at a
- * private, loopback, link-local or metadata address (both unless allowPrivateTargets); `events` must
- * be known types, empty or absent for all. Errors: `validation_error`.
+ * Registers a webhook (operationId registerWebhook). `url` must be https on port 443 (or an
+ * allow-listed port) and must not point at a private, loopback, link-local, metadata or
+ * IPv4-embedding address (all unless allowPrivateTargets); `events` must be known types, empty or
+ * absent for all. A tenant has at most its `webhookLimit` registrations (deleted ones do not count),
+ * else `maxRegistrationsPerTenant`: the count and the insert happen under the tenant's row lock, so
+ * concurrent registrations cannot overshoot (docs/decisions.md § Webhooks).
+ * Errors: `validation_error`, `webhook_limit_reached` (nothing written).
  */
 export async function registerWebhook(
   deps: WebhookDeps,
@@ -50,6 +61,8 @@ export async function registerWebhook(
   if (url.username || url.password) return err('validation_error', 'url must not carry credentials', { field: 'url' });
   const schemeOk = url.protocol === 'https:' || (deps.allowPrivateTargets && url.protocol === 'http:');
   if (!schemeOk) return err('validation_error', 'url must use https', { field: 'url' });
+  const portRefusal = refusedPort(url, deps);
+  if (portRefusal) return err('validation_error', `url is not an allowed target: ${portRefusal}`, { field: 'url' });
   if (!deps.allowPrivateTargets) {
     const refusal = await deps.targets.refusal(url);
     if (refusal) return err('validation_error', `url is not an allowed target: ${refusal}`, { field: 'url' });
@@ -65,7 +78,14 @@ export async function registerWebhook(
     id: deps.ids.uuid(), tenantId, url: url.toString(), events, secretCiphertext: deps.secrets.seal(secret),
     status: 'active', createdAt: now, updatedAt: now, deletedAt: null,
   });
-  await deps.webhooks.insert(registration);
+  let limit = deps.maxRegistrationsPerTenant;
+  const inserted = await deps.webhooks.insertUnderCap(registration, (existing, tenantLimit) => {
+    limit = tenantLimit ?? deps.maxRegistrationsPerTenant;
+    return existing < limit;
+  });
+  if (!inserted) {
+    return err('webhook_limit_reached', `This tenant may have at most ${limit} webhook registrations: delete one first, or ask an operator to raise its webhookLimit`);
+  }
   return ok({ webhookId: registration.id, url: registration.url, events, secret });
 }
 

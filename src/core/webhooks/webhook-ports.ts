@@ -13,7 +13,13 @@ export interface EventLogQuery {
 
 /** Port: registrations and the event log, tenant-scoped. */
 export interface WebhookRepository {
-  insert(registration: WebhookRegistration): Promise<void>;
+  /**
+   * Inserts `registration` if `admits(existing, tenantLimit)` says so, where `existing` counts the
+   * tenant's registrations that are not deleted and `tenantLimit` is its `webhookLimit` (null: the
+   * default). Counts and inserts while holding the tenant's row lock, so concurrent calls see each
+   * other's inserts. Returns whether it inserted.
+   */
+  insertUnderCap(registration: WebhookRegistration, admits: (existing: number, tenantLimit: number | null) => boolean): Promise<boolean>;
   /** Active and disabled registrations of the tenant, oldest first; deleted ones are excluded. */
   listForTenant(tenantId: string): Promise<WebhookRegistration[]>;
   /** Marks deleted; returns false when the tenant has no such registration. */
@@ -55,10 +61,34 @@ export interface DeliveryJob {
   };
 }
 
+/** What one claim may take (see DeliveryQueue.claimDue). */
+export interface ClaimRequest {
+  readonly now: Date;
+  /** Most deliveries to claim. */
+  readonly limit: number;
+  /** Until when the claimed rows are leased to this worker (a crashed worker's rows come due again then). */
+  readonly leaseUntil: Date;
+  /** Most deliveries of one registration in flight at once in this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  readonly perRegistration: number;
+  /** Deliveries this process already has in flight, by registration id: they use up that registration's slots. */
+  readonly inFlight: ReadonlyMap<string, number>;
+  /** WEBHOOK_ORDER_WAIT_MS: how long a later event of an entity waits for an earlier one, in ms (see claimDue). */
+  readonly orderWaitMs: number;
+}
+
 /** Port: the delivery queue (transactional outbox rows, claimed FOR UPDATE SKIP LOCKED). */
 export interface DeliveryQueue {
-  /** Claims due pending deliveries, leasing them until `leaseUntil` and counting the attempt. */
-  claimDue(now: Date, limit: number, leaseUntil: Date): Promise<DeliveryJob[]>;
+  /**
+   * Claims due pending deliveries, oldest due first, leasing them until `leaseUntil` and counting
+   * the attempt. Two rules decide what is claimable (docs/decisions.md § Webhooks):
+   * - per endpoint: at most `perRegistration - inFlight[registration]` rows of one registration,
+   *   none for a registration already at its cap, so a hanging endpoint holds only its own lane;
+   * - in order: a delivery waits while an earlier event (older `createdAt`) of the same entity to
+   *   the same registration is still pending (scheduled for a retry or in flight), unless the
+   *   delivery was created `orderWaitMs` or more before `now`: then it goes anyway, so one dead
+   *   delivery delays the stream by at most that long and never blocks it for good.
+   */
+  claimDue(request: ClaimRequest): Promise<DeliveryJob[]>;
   /** Records an attempt's result, only if the row is still at `attempt` (a lease that ran out lost it). A null lastError keeps the previous one, so a delivered entry still shows why earlier attempts failed. */
   record(id: string, attempt: number, result: DeliveryRecord): Promise<void>;
   disableRegistration(registrationId: string, now: Date): Promise<void>;

@@ -66,3 +66,24 @@ export function toWebhookView(registration: WebhookRegistration): WebhookView {
     createdAt: registration.createdAt.toISOString(),
   };
 }
+
+/** Where webhooks may be sent: WEBHOOK_ALLOW_PRIVATE_TARGETS and WEBHOOK_ALLOWED_PORTS. */
+export interface TargetPolicy {
+  /** http, private targets and any port allowed (development and tests only). */
+  readonly allowPrivateTargets: boolean;
+  /** Ports allowed besides 443, e.g. [8443]; empty by default. */
+  readonly allowedPorts: readonly number[];
+}
+
+/**
+ * Why `url`'s port is refused, or undefined when it may be used (docs/decisions.md § Webhooks): 443
+ * (https's default) or an operator-listed port, so a registration cannot point the delivery worker
+ * at an internal service on a public address (Redis on 6379, an admin console on 8080). Any port
+ * when private targets are allowed, since development receivers listen on random ports. Pure.
+ */
+export function refusedPort(url: URL, policy: TargetPolicy): string | undefined {
+  if (policy.allowPrivateTargets) return undefined;
+  const port = url.port === '' ? (url.protocol === 'http:' ? 80 : 443) : Number(url.port);
+  if (port === 443 || policy.allowedPorts.includes(port)) return undefined;
+  return `port ${port} is not allowed (443${policy.allowedPorts.map((p) => `, ${p}`).join('')})`;
+}

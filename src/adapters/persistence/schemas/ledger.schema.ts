@@ -67,7 +67,7 @@ export const LedgerTransactionSchema = new EntitySchema<LedgerTransactionRow>({
     id: { type: 'string', primary: true, length: 40 },
     tenantId: { type: 'string', length: 40 },
     currency: { type: 'string', length: 4 },
-    kind: { type: 'string', length: 12 },
+    kind: { type: 'string', length: 20 },
     amount: { type: PlainDecimalType },
     fromKind: { type: 'string', length: 12 },
     toKind: { type: 'string', length: 12 },

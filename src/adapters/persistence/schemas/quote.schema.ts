@@ -21,5 +21,7 @@ export const QuoteSchema = new EntitySchema<Quote>({
     optionalIssuerFee: { type: 'string', length: 3 },
     expiresAt: { type: 'Date', columnType: 'timestamptz', index: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
+    usedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    paymentId: { type: 'string', length: 40, nullable: true },
   },
 });

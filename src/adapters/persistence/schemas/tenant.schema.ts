@@ -14,6 +14,7 @@ export const TenantSchema = new EntitySchema<Tenant>({
     payoutBlockchain: { type: 'string', length: 10, default: 'SOLANA' },
     payoutRefundAddress: { type: 'string', length: 64, nullable: true },
     rateLimitPerMinute: { type: 'integer', nullable: true },
+    webhookLimit: { type: 'integer', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
@@ -22,6 +23,12 @@ export const TenantSchema = new EntitySchema<Tenant>({
 export const ApiKeySchema = new EntitySchema<ApiKey>({
   class: ApiKey,
   tableName: 'api_keys',
+  checks: [{
+    // Admin keys are platform keys: never bound to a tenant (docs/decisions.md § Authentication, tenants and keys).
+    // Revoked rows are exempt: the tenant-bound admin keys revoked by the migration that added this stay as evidence.
+    name: 'api_keys_scope_tenant_check',
+    expression: "revoked_at is not null or (scope = 'admin' and tenant_id is null) or (scope = 'issuer' and tenant_id is not null)",
+  }],
   properties: {
     id: { type: 'string', primary: true, length: 40 },
     tenantId: { type: 'string', length: 40, nullable: true, index: true },

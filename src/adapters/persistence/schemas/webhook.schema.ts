@@ -38,7 +38,8 @@ export interface WebhookDeliveryRow {
 
 /**
  * Table `webhook_deliveries`, written in the transaction of the state change that produced the
- * event (transactional outbox). The partial index serves the workers' claim of due rows.
+ * event (transactional outbox). The partial indexes serve the workers' claim of due rows and its
+ * per-entity order check (docs/decisions.md § Webhooks).
  */
 export const WebhookDeliverySchema = new EntitySchema<WebhookDeliveryRow>({
   name: 'WebhookDelivery',
@@ -46,6 +47,11 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDeliveryRow>({
   indexes: [
     { name: 'webhook_deliveries_due_idx', properties: ['nextRetryAt'], expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_retry_at") where "status" = 'pending'` },
     { name: 'webhook_deliveries_log_idx', properties: ['tenantId', 'createdAt', 'id'] },
+    // The claim's order rule: "is an earlier event of this entity to this registration still pending?"
+    {
+      name: 'webhook_deliveries_order_idx', properties: ['registrationId', 'entityId', 'createdAt'],
+      expression: `create index "webhook_deliveries_order_idx" on "webhook_deliveries" ("registration_id", "entity_id", "created_at") where "status" = 'pending'`,
+    },
   ],
   checks: [{ name: 'webhook_deliveries_status_check', expression: "status in ('pending', 'delivered', 'failed')" }],
   properties: {
