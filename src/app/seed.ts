@@ -19,7 +19,7 @@ export interface SeededKeys {
 export type KeepGeneratedKeys = (generated: SeededKeys) => Promise<() => Promise<void>>;
 
 /**
- * Seeds the sandbox (DESIGN.md 9, 13). On an empty database: one sandbox tenant with an issuer key
+ * Seeds the sandbox (docs/decisions.md § Authentication, tenants and keys; § Sandbox values). On an empty database: one sandbox tenant with an issuer key
  * and an admin key, taken from SANDBOX_API_KEY / ADMIN_API_KEY when set, else generated and
  * returned so they can be shown once (`keep`, when given, receives them before they are stored).
  * On a seeded database, configured keys that are missing are added (so scripts and tests can rely
