@@ -19,8 +19,9 @@ export interface SeededKeys {
 export type KeepGeneratedKeys = (generated: SeededKeys) => Promise<() => Promise<void>>;
 
 /**
- * Seeds the sandbox (docs/decisions.md § Authentication, tenants and keys; § Sandbox values). On an empty database: one sandbox tenant with an issuer key
- * and an admin key, taken from SANDBOX_API_KEY / ADMIN_API_KEY when set, else generated and
+ * Seeds the sandbox (docs/decisions.md § Authentication, tenants and keys; § Sandbox values). On an
+ * empty database: one sandbox tenant with an issuer key and an admin key, taken from
+ * SANDBOX_API_KEY / ADMIN_API_KEY when set, else generated and
  * returned so they can be shown once (`keep`, when given, receives them before they are stored).
  * On a seeded database, configured keys that are missing are added (so scripts and tests can rely
  * on known keys); nothing is generated again.
