@@ -19,6 +19,20 @@ module.exports = {
       to: { path: '^src/app' },
     },
     {
+      name: 'access-is-transport-neutral',
+      severity: 'error',
+      comment: 'Authentication and rate limits have one home, src/adapters/access, which no transport owns.',
+      from: { path: '^src/adapters/access' },
+      to: { path: '^src/adapters/(http|graphql)/' },
+    },
+    {
+      name: 'graphql-does-not-take-access-from-http',
+      severity: 'error',
+      comment: 'GraphQL authenticates and rate-limits through src/adapters/access, never through the REST adapter.',
+      from: { path: '^src/adapters/graphql' },
+      to: { path: '^src/adapters/http/(auth|rate-limit|access|request-log|http-server|client-errors)' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

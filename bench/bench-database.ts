@@ -28,7 +28,8 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-export async function openBenchDatabase(poolMax: number): Promise<BenchDatabase> {
+/** Opens the fresh database `name` (default `payout_bench`; another name keeps benchmarks that run together apart). */
+export async function openBenchDatabase(poolMax: number, name = BENCH_DATABASE): Promise<BenchDatabase> {
   let embedded: EmbeddedDatabase | undefined;
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
@@ -38,11 +39,11 @@ export async function openBenchDatabase(poolMax: number): Promise<BenchDatabase>
     serverUrl = embedded.url;
   }
   const url = new URL(serverUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${name}`;
   try {
     const version = await withClient(serverUrl, async (admin) => {
-      await admin.query(`drop database if exists ${BENCH_DATABASE} with (force)`);
-      await admin.query(`create database ${BENCH_DATABASE}`);
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`create database ${name}`);
       return (await admin.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v ?? '?';
     });
     const database = await openDatabase(url.toString(), poolMax);

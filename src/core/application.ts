@@ -6,8 +6,10 @@ import { listPayments, type PaymentLister, type PaymentListQuery, type PaymentPa
 import { createCustomer, getCustomer, listCustomers, type CreateCustomerCommand, type CustomerDeps, type CustomerErrorCode } from './customers/manage-customers';
 import type { CustomerView } from './customers/customer';
 import { analyticsSummary, type AnalyticsGroup, type AnalyticsGroupView, type AnalyticsStore } from './analytics/analytics';
-import { createTransferRequest, getTransferRequest, type TransferDeps, type TransferErrorCode, type TransferRequestCommand } from './transfers/create-transfer-request';
-import type { TransferRequestView } from './transfers/transfer-request';
+import {
+  createTransferRequest, getTransferRequest, resolveTransferLink, type TransferDeps, type TransferErrorCode, type TransferLinkErrorCode, type TransferRequestCommand,
+} from './transfers/create-transfer-request';
+import type { TransferLinkView, TransferRequestView } from './transfers/transfer-request';
 import { createLegacyPayout, type LegacyPayoutCommand, type LegacyPayoutDeps, type LegacyPayoutErrorCode } from './payments/legacy-payout';
 import type { MoneyOutCommand } from './payments/money-out-rules';
 import type { PaymentReader } from './payments/payment-ports';
@@ -53,6 +55,8 @@ export interface Application {
   listPayments(tenantId: string, query: PaymentListQuery): Promise<Result<PaymentPage, 'validation_error'>>;
   createTransferRequest(tenantId: string, command: TransferRequestCommand): Promise<Result<{ link: string }, TransferErrorCode>>;
   getTransferRequest(tenantId: string, reference: string): Promise<Result<TransferRequestView, TransferErrorCode>>;
+  /** The transfer request behind a deeplink token, for the acquirer (no tenant: the token authorises). */
+  resolveTransferLink(token: string): Promise<Result<TransferLinkView, TransferLinkErrorCode>>;
   createLegacyPayout(tenantId: string, command: LegacyPayoutCommand): Promise<Result<{ transactionId: string; replayed: boolean }, LegacyPayoutErrorCode>>;
   getBalances(tenantId: string): Promise<BalanceView[]>;
   createCustomer(tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>>;
@@ -82,6 +86,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     listPayments: (tenantId, query) => listPayments(deps, tenantId, query),
     createTransferRequest: (tenantId, command) => createTransferRequest(deps, tenantId, command),
     getTransferRequest: (tenantId, reference) => getTransferRequest(deps, tenantId, reference),
+    resolveTransferLink: (token) => resolveTransferLink(deps, token),
     createLegacyPayout: (tenantId, command) => createLegacyPayout(deps, tenantId, command),
     getBalances: (tenantId) => deps.ledger.balances(tenantId),
     createCustomer: (tenantId, command) => createCustomer(deps, tenantId, command),

@@ -10,7 +10,6 @@
 import { randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 import { CloseCode } from 'graphql-ws';
-import { Client as PgClient } from 'pg';
 import WebSocket from 'ws';
 import { subscribe, wsUrl } from '../support/graphql-client';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
@@ -150,7 +149,7 @@ describe('graphql-ws transport under hostile input', () => {
 
   const graphql = () => service.container.graphql;
   const counts = () => ({ sockets: graphql().sockets.size, members: graphql().groups.subscriberCount, groups: graphql().groups.groupCount });
-  const rateLimits = () => (graphql() as any).deps.rateLimits as { consume(principal: unknown): Promise<unknown> };
+  const rateLimits = () => (graphql() as any).deps.access.rateLimits as { consume(principal: unknown): Promise<unknown> };
 
   /** Opens a raw socket (tracked: afterEach closes it). */
   const connect = async (protocols: string | string[] = 'graphql-transport-ws'): Promise<RawSocket> => {
@@ -213,33 +212,29 @@ describe('graphql-ws transport under hostile input', () => {
     return closed;
   };
 
-  /** Holds an ACCESS EXCLUSIVE lock on rate_limits while `body` runs: every rate-limit count blocks. */
+  /** Rate-limit counts held by withRateLimitsLocked so far. */
+  let held = 0;
+  /** Holds every rate-limit count (the request counter's consume) while `body` runs. */
   const withRateLimitsLocked = async <T>(body: () => Promise<T>): Promise<T> => {
-    const pg = new PgClient({ connectionString: process.env.TEST_DATABASE_URL });
-    await pg.connect();
+    const counter = (rateLimits() as any).counter as { consume: (...args: unknown[]) => Promise<unknown> };
+    const original = counter.consume;
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    held = 0;
+    counter.consume = async (...args: unknown[]) => {
+      held++;
+      await opened;
+      return original.apply(counter, args);
+    };
     try {
-      await pg.query('begin');
-      await pg.query('lock table rate_limits in access exclusive mode');
       return await body();
     } finally {
-      await pg.query('commit').catch(() => undefined);
-      await pg.end();
+      open();
+      delete (counter as Partial<typeof counter>).consume;
     }
   };
-  /** Resolves once some server query waits for the rate_limits lock (the service is mid-count). */
-  const blockedOnRateLimits = async () => {
-    const pg = new PgClient({ connectionString: process.env.TEST_DATABASE_URL });
-    await pg.connect();
-    try {
-      await eventually(async () => {
-        const { rows } = await pg.query(`select count(*)::int as n from pg_locks where relation = 'rate_limits'::regclass and not granted
-          and database = (select oid from pg_database where datname = current_database())`);
-        return rows[0].n > 0 ? true : undefined;
-      }, WAIT_MS);
-    } finally {
-      await pg.end();
-    }
-  };
+  /** Resolves once some rate-limit count is held (the service is mid-count). */
+  const blockedOnRateLimits = () => eventually(async () => (held > 0 ? true : undefined), WAIT_MS);
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   /** GET /livez is 200 and a fresh subscription receives paymentUpdated for a payment made over REST. */

@@ -44,31 +44,6 @@ describe('operations: rate limits and security headers', () => {
     }
   });
 
-  it('recovers when the window has passed', async () => {
-    const { apiKey } = await service.newTenant();
-    for (let i = 0; i < 3; i++) await service.call('GET', '/v1/balances', { apiKey });
-    expect((await service.call('GET', '/v1/balances', { apiKey })).status).toBe(429);
-    // Ending the window in the store stands in for waiting a minute.
-    await service.database.orm.em.getConnection().execute('update rate_limits set expire = ?', [Date.now() - 1]);
-    const recovered = await service.call('GET', '/v1/balances', { apiKey });
-    expect(recovered.status).toBe(200);
-    expect(recovered.headers.get('ratelimit')).toMatch(/^limit=3, remaining=2, reset=(59|60)$/);
-  });
-
-  it('counts in PostgreSQL, so every replica shares one count per key', async () => {
-    const replica = await startTestService({ RATE_LIMIT_PER_MINUTE: '3', WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
-    try {
-      const { apiKey } = await service.newTenant();
-      expect((await service.call('GET', '/v1/balances', { apiKey })).status).toBe(200);
-      expect((await replica.call('GET', '/v1/balances', { apiKey })).status).toBe(200);
-      expect((await service.call('GET', '/v1/balances', { apiKey })).status).toBe(200);
-      expect((await replica.call('GET', '/v1/balances', { apiKey })).status).toBe(429);
-      expect((await service.call('GET', '/v1/balances', { apiKey })).status).toBe(429);
-    } finally {
-      await replica.close();
-    }
-  });
-
   it('counts graphql-ws connections and subscriptions against the same per-key budget', async () => {
     const { apiKey } = await service.newTenant();
     const query = 'subscription { paymentUpdated { id } }';

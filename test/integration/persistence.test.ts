@@ -7,6 +7,8 @@ import { ulidGenerator } from '../../src/adapters/providers/system';
 import { Payment } from '../../src/core/payments/payment';
 import { ok, err } from '../../src/core/shared/result';
 import { purgeExpired } from '../../src/adapters/workers/purge';
+import { usePersonalDataBox } from '../../src/adapters/persistence/schemas/sealed-text.type';
+import { PersonalDataBox } from '../../src/adapters/providers/personal-data-box';
 
 /** Repositories and the idempotency store against the real database, without HTTP. */
 describe('persistence', () => {
@@ -14,6 +16,9 @@ describe('persistence', () => {
   const ids = ulidGenerator();
   beforeAll(async () => {
     orm = await MikroORM.init(ormOptions(process.env.TEST_DATABASE_URL!, 6));
+    // As the composition root does: sealed columns (account number and name) need the key. The
+    // test services' key, since their payout workers later claim these payments from the same database.
+    usePersonalDataBox(orm, new PersonalDataBox(Buffer.alloc(32, 7)));
   });
   afterAll(() => orm.close(true));
 

@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey, storedKey } from '../../src/app/api-keys';
-import { loadConfig, type Config } from '../../src/app/config';
+import { httpTimeouts, loadConfig, type Config } from '../../src/app/config';
 import { buildContainer, type Container, type ContainerOverrides } from '../../src/app/container';
 import { openDatabase, type Database } from '../../src/app/database';
 import { sha256Hasher } from '../../src/adapters/providers/system';
 import { newTenant } from '../../src/core/auth/tenant';
-import { answerClientErrors } from '../../src/adapters/http/client-errors';
+import { createHttpServer } from '../../src/adapters/http/http-server';
 
 /** A running service on the test database, listening on a random local port. */
 export interface TestService {
@@ -42,11 +42,19 @@ export interface CallResult {
   text: string;
 }
 
+/** Test-only options that are not configuration. */
+export interface TestServiceOptions {
+  /** The service's logger (a captured pino destination); silent by default. */
+  readonly logger?: Logger;
+}
+
 /**
  * Starts the real service (same wiring as main) against TEST_DATABASE_URL. `env` overrides
  * configuration; by default the sandbox is fast (50 ms delays) and the worker runs.
  */
-export async function startTestService(env: Record<string, string> = {}, overrides: ContainerOverrides = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {}, overrides: ContainerOverrides = {}, options: TestServiceOptions = {},
+): Promise<TestService> {
   const config = loadConfig({
     DATABASE_URL: process.env.TEST_DATABASE_URL,
     NODE_ENV: 'test',
@@ -60,18 +68,19 @@ export async function startTestService(env: Record<string, string> = {}, overrid
     WEBHOOK_POLL_INTERVAL_MS: '20',
     // Tests poll hard; the limit itself is tested with a tiny value of its own.
     RATE_LIMIT_PER_MINUTE: '100000',
+    // Suites send many bad keys from 127.0.0.1; the throttle is tested with a small value of its own.
+    AUTH_FAILURES_PER_MINUTE: '100000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
     ...env,
   });
-  const logger = pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent' });
   const database = await openDatabase(config.DATABASE_URL!, config.DB_POOL_MAX);
   const container = buildContainer(config, database.orm, logger, overrides);
   await container.startWorkers();
   const server: Server = await new Promise((resolve) => {
-    const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(container.http, httpTimeouts(config), logger).listen(0, '127.0.0.1', () => resolve(s));
   });
-  answerClientErrors(server);
   container.graphql.attach(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const keyDeps = () => ({ ids: container.ids, hasher: sha256Hasher, now: new Date() });

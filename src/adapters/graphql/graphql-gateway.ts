@@ -7,12 +7,13 @@ import type { ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import type { Application } from '../../core/application';
 import type { PaymentView } from '../../core/payments/payment-view';
-import type { RateLimits } from '../http/rate-limit';
+import type { BearerAccess } from '../access/bearer-access';
+import { clientAddressOf, type ProxyTrust } from '../access/client-address';
 import { PaymentEventFeed } from '../notifications/payment-event.feed';
 import { TenantEventBus } from '../notifications/tenant-event.bus';
 import { dashboardRouter } from './dashboard.router';
 import { formatGraphqlError } from './graphql-errors';
-import { graphqlHttpHandler } from './graphql-http';
+import { graphqlAccessGate, graphqlHttpHandler } from './graphql-http';
 import { graphqlSchema } from './graphql-schema';
 import { attachGraphqlWs } from './graphql-ws.server';
 import { KeySockets } from './key-sockets';
@@ -25,7 +26,12 @@ export interface GraphqlGatewayDeps {
   /** Settings of the dedicated LISTEN connection. */
   readonly connection: ClientConfig;
   readonly nodeEnv: 'development' | 'test' | 'production';
-  readonly rateLimits?: RateLimits;
+  /** Authentication and per-key request limits, shared with REST. */
+  readonly access: BearerAccess;
+  /** Which proxies' X-Forwarded-For names the client (TRUST_PROXY). */
+  readonly trustProxy: ProxyTrust;
+  /** Most open graphql-ws connections per key in one process (WS_MAX_CONNECTIONS_PER_KEY). */
+  readonly maxConnectionsPerKey: number;
   readonly logger: Logger;
   /**
    * Shared subscription execution (SubscriptionGroups), on by default. Off, each subscriber is
@@ -68,8 +74,10 @@ export class GraphqlGateway {
   readonly bus = new TenantEventBus<PaymentView>();
   readonly sockets = new KeySockets();
   readonly groups: SubscriptionGroups;
-  /** Express handler for /graphql (Apollo). */
+  /** Express handler for /graphql (Apollo), after `gate` and the JSON parser. */
   readonly http: RequestHandler;
+  /** Authenticates and rate-limits a /graphql request before its body is read. */
+  readonly gate: RequestHandler;
   /** Express router for /dashboard. */
   readonly dashboard: RequestHandler = dashboardRouter();
   private readonly feed: PaymentEventFeed;
@@ -85,8 +93,9 @@ export class GraphqlGateway {
     this.http = graphqlHttpHandler({
       schema: this.schema, app: deps.app, updates: this.bus, protection: this.protection,
       introspection: deps.nodeEnv !== 'production', development: deps.nodeEnv === 'development',
-      rateLimits: deps.rateLimits, logger: deps.logger,
+      logger: deps.logger,
     });
+    this.gate = graphqlAccessGate(deps.access, deps.trustProxy);
   }
 
   /** Opens the LISTEN connection (payment events and key revocations). */
@@ -100,8 +109,9 @@ export class GraphqlGateway {
       schema: this.schema, app: this.deps.app, updates: this.bus, sockets: this.sockets,
       ...(this.deps.sharedSubscriptions === false ? {} : { groups: this.groups }),
       validationRules: this.protection.validationRules, introspection: this.deps.nodeEnv !== 'production',
-      development: this.deps.nodeEnv === 'development', format: (result) => this.format(result), logger: this.deps.logger,
-      ...(this.deps.rateLimits ? { rateLimits: this.deps.rateLimits } : {}),
+      format: (result) => this.format(result), logger: this.deps.logger,
+      access: this.deps.access, maxConnectionsPerKey: this.deps.maxConnectionsPerKey,
+      addressOf: (request) => clientAddressOf(request, this.deps.trustProxy),
     }));
   }
 

@@ -6,7 +6,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Application } from '../../core/application';
-import type { RateLimits } from '../http/rate-limit';
+import type { BearerAccess } from '../access/bearer-access';
+import type { ProxyTrust } from '../access/client-address';
+import { httpAccessGate, principalOf } from '../access/http-gate';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { inputProblem } from '../http/input-guards';
 import { formatGraphqlError, graphqlError } from './graphql-errors';
@@ -21,8 +23,6 @@ export interface GraphqlHttpDeps {
   readonly protection: ReturnType<ApolloArmor['protect']>;
   readonly introspection: boolean;
   readonly development: boolean;
-  /** REST's per-key limits; a GraphQL request counts as one request. None when absent. */
-  readonly rateLimits?: RateLimits;
   readonly logger: Logger;
 }
 
@@ -40,9 +40,8 @@ const noSubscriptionsOverHttp: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /**
- * Apollo Server 5 as an express 5 handler, to mount at /graphql (issue 4). Authentication by the
- * `Authorization: Bearer <key>` header (401 `unauthorized`, 403 `forbidden` for a key without a
- * tenant, 429 `rate_limited`, each as a GraphQL error with that code); graphql-armor's depth, cost,
+ * Apollo Server 5 as an express 5 handler, to mount at /graphql after `graphqlAccessGate` (which
+ * authenticates and rate-limits) and the JSON parser; graphql-armor's depth, cost,
  * alias and directive limits; graphql-js's token limit; NUL characters and over-deep JSON refused
  * (400 `validation_error`); subscriptions refused (WebSocket only); no batched operations;
  * introspection only when allowed; no landing page (it would load from a CDN); every error through
@@ -65,17 +64,23 @@ export function graphqlHttpHandler(deps: GraphqlHttpDeps): RequestHandler {
   return expressMiddleware(server, { context: ({ req, res }) => httpContext(deps, req, res) });
 }
 
+/**
+ * Authenticates and counts a GraphQL request before its body is read, like every REST route
+ * (docs/decisions.md § GraphQL): a key that belongs to a tenant is required. Refusals are GraphQL
+ * errors with the HTTP status: 401 `unauthorized`, 403 `forbidden`, 429 `rate_limited` (with
+ * `Retry-After`). Mount it before the JSON parser and `graphqlHttpHandler`.
+ */
+export function graphqlAccessGate(access: BearerAccess, trust: ProxyTrust): RequestHandler {
+  return httpAccessGate(access, trust, 'tenant', (res, status, code, message) => {
+    res.status(status).json({ errors: [{ message, extensions: { code } }] });
+  });
+}
+
 async function httpContext(deps: GraphqlHttpDeps, req: Request, res: Response): Promise<GraphqlContext> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-  if (!match?.[1]) throw graphqlError('unauthorized', 'Authorization: Bearer <API_KEY> header is required', undefined, 401);
-  const auth = await deps.app.authenticate(match[1]);
-  if (!auth.ok) throw graphqlError('unauthorized', auth.message, undefined, 401);
-  const principal = auth.value;
-  if (principal.tenantId === null) throw graphqlError('forbidden', 'GraphQL needs an issuer key that belongs to a tenant', undefined, 403);
+  const principal = principalOf(res);
+  // graphqlAccessGate runs first on every mount; without it this handler refuses rather than serve anonymously.
+  if (!principal?.tenantId) throw graphqlError('unauthorized', 'Authorization: Bearer <API_KEY> header is required', undefined, 401);
   const problem = inputProblem(req.body) ?? inputProblem(req.query);
   if (problem) throw graphqlError('validation_error', `The request ${problem}`, undefined, 400);
-  if (deps.rateLimits && !(await deps.rateLimits.allow(principal, res))) {
-    throw graphqlError('rate_limited', 'Too many requests for this API key; retry after the Retry-After delay', undefined, 429);
-  }
   return { app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates };
 }

@@ -1,15 +1,15 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import {
   getOperationAST, GraphQLError, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate,
   type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Application } from '../../core/application';
+import { ACCESS_REFUSALS, type BearerAccess } from '../access/bearer-access';
+import { rateLimitedMessage } from '../access/rate-limits';
 import { inputProblem } from '../http/input-guards';
-import type { RateLimits } from '../http/rate-limit';
+import { bindGraphqlWs } from './graphql-ws.binding';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';
 import type { KeySockets } from './key-sockets';
@@ -25,6 +25,14 @@ const MAX_SUBSCRIPTIONS_PER_SOCKET = 25;
 export const MAX_TOKENS = 1000;
 /** A subscriber this far behind is dropped rather than buffered without bound. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * Close code of a connection_init over the key's cap of open connections (WS_MAX_CONNECTIONS_PER_KEY,
+ * docs/decisions.md § GraphQL): graphql-ws gives 4400-4504 meanings of its own and 4429 already means
+ * a spent request budget here, so the cap has a code no library uses.
+ */
+export const TOO_MANY_CONNECTIONS_CLOSE = 4420;
+/** A spent request budget closes a new connection like a throttled address: `rate_limited`'s close code. */
+const RATE_LIMITED_CLOSE = ACCESS_REFUSALS.auth_throttled.closeCode;
 
 /** What the WebSocket transport needs. */
 export interface GraphqlWsDeps {
@@ -37,19 +45,24 @@ export interface GraphqlWsDeps {
   /** graphql-armor's validation rules (depth, cost, aliases, directives), as on HTTP. */
   readonly validationRules: readonly ValidationRule[];
   readonly introspection: boolean;
-  readonly development: boolean;
   readonly format: (result: ExecutionResult) => FormattedExecutionResult;
   readonly logger: Logger;
-  /** The per-key budget HTTP uses: each connection and each subscription counts as one request. */
-  readonly rateLimits?: RateLimits;
+  /** Authentication and the per-key budget HTTP uses: each connection and each subscription counts as one request. */
+  readonly access: BearerAccess;
+  /** The client's address of an upgrade request (TRUST_PROXY applied). */
+  readonly addressOf: (request: IncomingMessage) => string;
+  /** Most open connections per key in this process; one more is closed with TOO_MANY_CONNECTIONS_CLOSE. */
+  readonly maxConnectionsPerKey: number;
 }
 
 /**
- * graphql-ws (subprotocol graphql-transport-ws) on `server` at /graphql (issue 4, DESIGN.md 12).
- * `connection_init` must carry `{authorization: "<API key>"}` (a `Bearer ` prefix is accepted):
- * a missing, bad or revoked key closes the socket with 4401, a key without a tenant with 4403, a
- * key over its rate limit with 4429. Only subscriptions are served here (queries and mutations go
- * over HTTP); each counts against the key's rate limit (`rate_limited` error when spent), passes
+ * graphql-ws (subprotocol graphql-transport-ws) on `server` at /graphql (docs/decisions.md §
+ * GraphQL). `connection_init` must carry `{authorization: "<API key>"}` (a `Bearer ` prefix is
+ * accepted) and is authenticated like HTTP (BearerAccess): a missing, bad or revoked key closes the
+ * socket with 4401, a key without a tenant with 4403, a key over its rate limit or an address over
+ * its failed-authentication budget with 4429, a key with `maxConnectionsPerKey` connections already
+ * open in this process with 4420. Only subscriptions are served here (queries and mutations go over
+ * HTTP); each counts against the key's rate limit (`rate_limited` error when spent), passes
  * the same validation rules as HTTP and runs through SubscriptionGroups.
  */
 export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close(): Promise<void> } {
@@ -57,32 +70,29 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
   const rules = [...specifiedRules, ...deps.validationRules, noNulStrings, ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
   const refuse = (code: 'validation_error' | 'unauthorized' | 'rate_limited', message: string) => [graphqlError(code, message)];
 
-  refuseServerOnlyMessages(wss);
-  const handle = useServer({
+  const handle = bindGraphqlWs(wss, {
     schema: deps.schema,
-    isProd: !deps.development,
     onConnect: async (ctx) => {
       const socket = ctx.extra.socket;
       try {
-        const raw = ctx.connectionParams?.authorization;
-        const key = typeof raw === 'string' ? raw.replace(/^Bearer\s+/i, '').trim() : '';
-        const auth = key ? await deps.app.authenticate(key) : undefined;
+        const auth = await deps.access.authenticateBearer({ connectionParam: ctx.connectionParams?.authorization }, ctx.extra.clientAddress, 'tenant');
         // Closing here first picks the code; graphql-ws's own close (4403) on `false` is then a no-op.
-        if (!auth?.ok) {
-          socket.close(CloseCode.Unauthorized, 'Unauthorized: invalid or revoked API key');
+        if (!auth.ok) {
+          socket.close(ACCESS_REFUSALS[auth.code].closeCode, closeReason(auth.code, auth.message));
           return false;
         }
-        if (auth.value.tenantId === null) {
-          socket.close(CloseCode.Forbidden, 'Forbidden: the key belongs to no tenant');
-          return false;
-        }
-        const rate = await deps.rateLimits?.consume(auth.value);
-        if (rate && !rate.allowed) {
-          socket.close(CloseCode.TooManyInitialisationRequests, `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
+        const rate = await deps.access.rateLimits.consume(auth.value);
+        if (!rate.allowed) {
+          socket.close(RATE_LIMITED_CLOSE, rateLimitedMessage(rate));
           return false;
         }
         // The client may have gone while this awaited: its close handler has run, so adding it now would leak.
         if (socket.readyState !== WebSocket.OPEN) return false;
+        // No await between this check and the add: concurrent connection_inits cannot both pass it.
+        if (deps.sockets.countOf(auth.value.keyId) >= deps.maxConnectionsPerKey) {
+          socket.close(TOO_MANY_CONNECTIONS_CLOSE, `Too many open connections for this API key (at most ${deps.maxConnectionsPerKey})`);
+          return false;
+        }
         deps.sockets.add(auth.value, socket);
         return true;
       } catch (error) {
@@ -98,8 +108,8 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
       if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
         return refuse('rate_limited', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions per connection`);
       }
-      const rate = await deps.rateLimits?.consume(principal);
-      if (rate && !rate.allowed) return refuse('rate_limited', `Too many requests for this API key; retry after ${rate.retryAfterS} s`);
+      const rate = await deps.access.rateLimits.consume(principal);
+      if (!rate.allowed) return refuse('rate_limited', rateLimitedMessage(rate));
       const problem = inputProblem(payload.variables);
       if (problem) return refuse('validation_error', `Variables ${problem}`);
       let document: DocumentNode;
@@ -133,7 +143,7 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
     // Results graphql-ws sends itself (immediate errors; every event without groups): same formatting.
     onNext: (_ctx, _id, _payload, _args, result) => deps.format(result),
     onClose: (ctx) => deps.sockets.remove(ctx.extra.socket),
-  }, wss);
+  }, { logger: deps.logger, addressOf: deps.addressOf });
 
   return {
     async close() {
@@ -144,35 +154,10 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
   };
 }
 
-/** Message types only a server sends (graphql-transport-ws). */
-const SERVER_ONLY_TYPES: ReadonlySet<unknown> = new Set(['connection_ack', 'next', 'error']);
-
-/**
- * graphql-ws's server throws on a well-formed message of a server-only type (close 4500 and an
- * "internal error" log, at any client's will); the protocol's answer is 4400. Registered before
- * useServer, this connection listener runs first and wraps the message listener graphql-ws adds,
- * so such a message closes the socket with 4400 and never reaches graphql-ws.
- */
-function refuseServerOnlyMessages(wss: WebSocketServer): void {
-  wss.on('connection', (socket: WebSocket) => {
-    const on = socket.on.bind(socket);
-    socket.on = ((event: string, listener: (...args: any[]) => void) => {
-      if (event !== 'message') return on(event, listener);
-      return on('message', (data: RawData, isBinary: boolean) => {
-        if (!isBinary && SERVER_ONLY_TYPES.has(typeOf(data))) return void socket.close(CloseCode.BadRequest, 'Invalid message: a type only the server sends');
-        listener(data, isBinary);
-      });
-    }) as typeof socket.on;
-  });
-}
-
-function typeOf(data: RawData): unknown {
-  try {
-    const message: unknown = JSON.parse(String(data));
-    return message !== null && typeof message === 'object' ? (message as { type?: unknown }).type : undefined;
-  } catch {
-    return undefined;
-  }
+/** A close reason for a refused connection_init: the refusal's name and message, within the 123 bytes a close frame allows. */
+function closeReason(code: keyof typeof ACCESS_REFUSALS, message: string): string {
+  const title = { unauthorized: 'Unauthorized', forbidden: 'Forbidden', auth_throttled: 'Too many requests' }[code];
+  return `${title}: ${message}`.slice(0, 120);
 }
 
 function deliver(socket: WebSocket, message: string, logger: Logger): void {

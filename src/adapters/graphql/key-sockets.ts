@@ -16,6 +16,11 @@ export class KeySockets {
     return n;
   }
 
+  /** Open authenticated sockets of `keyId` in this process. */
+  countOf(keyId: string): number {
+    return this.byKey.get(keyId)?.size ?? 0;
+  }
+
   add(principal: Principal, socket: WebSocket): void {
     this.principals.set(socket, principal);
     let set = this.byKey.get(principal.keyId);

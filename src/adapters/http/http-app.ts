@@ -1,10 +1,11 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import type { Application } from '../../core/application';
-import { authorize } from './auth.middleware';
+import { httpAccessGate, principalOf } from '../access/http-gate';
+import type { AccessNeed } from '../access/bearer-access';
 import { fxRoutes } from './fx.routes';
 import { healthRoutes, type HealthProbe } from './health.routes';
 import { sendShapeA } from './http-errors';
@@ -19,9 +20,11 @@ import { customerRoutes } from './customer.routes';
 import { transferRequestRoutes } from './transfer-request.routes';
 import { resolutionRoutes } from './resolution.routes';
 import type { AdminApplication } from '../../core/admin/admin-application';
-import { expressPath, defineRoute, type RouteSpec } from './route';
+import { expressPath, defineRoute, type RouteAuth, type RouteSpec } from './route';
 import type { Metrics } from './metrics';
-import type { RateLimits } from './rate-limit';
+import type { BearerAccess } from '../access/bearer-access';
+import type { ProxyTrust } from '../access/client-address';
+import { loggedUrl, requestLog } from './request-log';
 import { inputProblem } from './input-guards';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
@@ -32,12 +35,17 @@ export interface HttpAppDeps {
   readonly logger: Logger;
   /** Largest accepted JSON body, e.g. '1mb'. */
   readonly bodyLimit?: string;
-  /** Per-key request limits; none when absent. */
-  readonly rateLimits?: RateLimits;
+  /** Authentication, the failed-authentication throttle and per-key request limits. */
+  readonly access: BearerAccess;
+  /** Which proxies' X-Forwarded-For names the client (TRUST_PROXY). */
+  readonly trustProxy: ProxyTrust;
   /** Prometheus metrics, served at /metrics to admin keys; none when absent. */
   readonly metrics?: Metrics;
-  /** GraphQL over HTTP at /graphql and the live dashboard at /dashboard (issue 4); none when absent. */
-  readonly graphql?: { readonly http: RequestHandler; readonly dashboard: RequestHandler };
+  /**
+   * GraphQL over HTTP at /graphql and the live dashboard at /dashboard; none when absent. `gate`
+   * authenticates before the body is read, `http` serves the parsed request.
+   */
+  readonly graphql?: { readonly gate: RequestHandler; readonly http: RequestHandler; readonly dashboard: RequestHandler };
 }
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
@@ -49,27 +57,29 @@ export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
 /**
  * The express 5 application (interface parts 4, 5, 7): routes with zod validation and bearer
  * authentication, `/openapi.json`, `/docs`, and shape A for every error no route handled, so no
- * input produces a 500 (malformed JSON, oversized bodies, bad paths, unknown routes).
+ * input produces a 500 (malformed JSON, oversized bodies, bad paths, unknown routes). Each route
+ * authenticates and counts its request before its JSON body is read (docs/decisions.md § Rate
+ * limits and abuse limits); every response carries `Request-Id` and is logged once.
  */
 export function createHttpApp(deps: HttpAppDeps): Express {
   const routes = allRoutes(deps);
   const document = buildOpenApiDocument(routes);
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestLog(deps.logger));
   // Security headers; no CSP here: the API serves JSON, and /docs needs swagger-ui's inline bootstrap.
   app.use(helmet({ contentSecurityPolicy: false }));
   app.set('etag', false);
-  app.use(express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
-  app.use(accessLog(deps.logger));
+  const json = express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] });
 
   for (const route of routes) {
-    const handlers = [...(deps.metrics ? [deps.metrics.observe(route.path)] : []), handlerFor(deps, route)];
-    app[route.method](expressPath(route.path), ...handlers);
+    const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];
+    app[route.method](expressPath(route.path), ...observe, routeGate(deps, route.auth), json, handlerFor(route));
   }
   app.get('/openapi.json', (_req, res) => void res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
   if (deps.graphql) {
-    app.use('/graphql', deps.graphql.http);
+    app.use('/graphql', deps.graphql.gate, json, deps.graphql.http);
     app.use('/dashboard', deps.graphql.dashboard);
   }
 
@@ -78,20 +88,25 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   return app;
 }
 
-function handlerFor(deps: HttpAppDeps, route: RouteSpec<any, any, any>): RequestHandler {
+const NEEDS: Readonly<Record<Exclude<RouteAuth, 'none'>, AccessNeed>> = { any: 'any', admin: 'admin', issuer: 'tenant' };
+
+/** Authenticates a route's caller before its body is read; a pass-through on unauthenticated routes. */
+function routeGate(deps: HttpAppDeps, need: RouteAuth): RequestHandler {
+  if (need === 'none') return (_req, _res, next) => next();
+  return httpAccessGate(deps.access, deps.trustProxy, NEEDS[need], (res, _status, code, message) => sendShapeA(res, code, message));
+}
+
+/** Validates a route's path, query and body (already authenticated by accessGate) and runs it. */
+function handlerFor(route: RouteSpec<any, any, any>): RequestHandler {
   return async (req, res) => {
-    const auth = await authorize(deps.app.authenticate, route.auth, req, res);
-    if (!auth.passed) return;
-    if (auth.principal && deps.rateLimits && !(await deps.rateLimits.allow(auth.principal, res))) {
-      return sendShapeA(res, 'rate_limited', 'Too many requests for this API key; retry after the Retry-After delay');
-    }
+    const principal = principalOf(res);
     const params = parse(route.params, req.params, 'path', res);
     if (params === INVALID) return;
     const query = parse(route.query, req.query, 'query', res);
     if (query === INVALID) return;
     const body = parse(route.body, req.body, 'body', res);
     if (body === INVALID) return;
-    await route.handler({ body, query, params, principal: auth.principal, tenantId: auth.principal?.tenantId ?? '', raw: req }, res);
+    await route.handler({ body, query, params, principal, tenantId: principal?.tenantId ?? '', raw: req }, res);
   };
 }
 
@@ -114,22 +129,11 @@ function parse(schema: z.ZodType | undefined, input: unknown, where: string, res
   return INVALID;
 }
 
-function accessLog(logger: Logger): RequestHandler {
-  return (req: Request, res: Response, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
-    next();
-  };
-}
-
 /** Maps body-parser and routing faults to shape A; anything else is a bug: 500, logged, never leaked. */
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const type: unknown = error?.type;
-    if (res.headersSent) return void logger.error({ err: error, path: req.path }, 'error after response started');
+    if (res.headersSent) return void logger.error({ err: error, requestId: res.locals.requestId, url: loggedUrl(req.originalUrl) }, 'error after response started');
     if (type === 'entity.too.large') return sendShapeA(res, 'payload_too_large', 'Request body is too large');
     if (type === 'entity.parse.failed') return sendShapeA(res, 'validation_error', 'Request body is not valid JSON');
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
@@ -137,7 +141,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const status = Number(error?.status ?? error?.statusCode);
     if (status >= 400 && status < 500) return sendShapeA(res, 'validation_error', 'Malformed request');
-    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    logger.error({ err: error, requestId: res.locals.requestId, method: req.method, url: loggedUrl(req.originalUrl) }, 'unhandled error');
     sendShapeA(res, 'internal_error', 'Internal error');
   };
 }

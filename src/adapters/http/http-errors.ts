@@ -6,6 +6,7 @@ export const SHAPE_A_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
@@ -73,6 +74,7 @@ export const SHAPE_C_STATUS = {
   account_not_found: 404,
   not_found: 404,
   duplicate_reference: 409,
+  link_expired: 410,
   upstream_unavailable: 502,
 } as const;
 /** A code of error shape C. */

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
-import type { TransferErrorCode } from '../../core/transfers/create-transfer-request';
+import type { TransferErrorCode, TransferLinkErrorCode } from '../../core/transfers/create-transfer-request';
 import { MERCHANT_CATEGORY_CODES, TERMINAL_TYPES, TRANSFER_CURRENCIES, TRANSFER_LIMITS } from '../../core/transfers/transfer-request';
 import { AmountInput, AUTH_ERRORS } from './common.schema';
 import { sendShapeA, sendShapeC, type ShapeCCode } from './http-errors';
@@ -33,6 +33,20 @@ const TransferRequestState = z.object({
   currency: z.enum(TRANSFER_CURRENCIES), acquirerMerchantName: z.string(), recipient: z.string(),
   createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(),
 }).meta({ id: 'TransferRequest' });
+
+/** What the acquirer reads by a deeplink token (resolveTransferLink): the transfer, not the tenant. */
+const TransferLink = z.object({
+  id: z.string(), acquirerMerchantName: z.string(), merchantID: z.string(), recipient: z.string(), amount: z.string(),
+  currency: z.enum(TRANSFER_CURRENCIES), description: z.string().nullable(), customReference: z.string().nullable(),
+  merchantCategoryCode: z.string().nullable(), paymentProcessor: z.string(), terminalType: z.enum(TERMINAL_TYPES),
+  successUrl: z.string().nullable(), failedUrl: z.string().nullable(), webhookUrl: z.string().nullable(), expiresAt: z.iso.datetime(),
+}).meta({ id: 'TransferLink' });
+
+/** Path of GET /tx/transferLinks/{token}: any text up to 64 characters (a malformed token is simply not found). */
+const TransferLinkParams = z.object({ token: z.string().min(1).max(64).meta({ description: 'The token of the deeplink (trt_...)' }) });
+
+/** Failures of resolving a deeplink token, in shape C. */
+const TRANSFER_LINK_ERRORS: Record<TransferLinkErrorCode, ShapeCCode> = { not_found: 'not_found', link_expired: 'link_expired' };
 
 /** Path of GET /tx/transferRequests/{reference}. */
 export const TransferRequestParams = z.object({ reference: z.string().min(1).max(TRANSFER_LIMITS.reference) });
@@ -75,6 +89,22 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
         const result = await app.getTransferRequest(req.tenantId, req.params.reference);
         if (!result.ok) return fail(res, result);
         res.json(result.value);
+      },
+    }),
+    defineRoute<undefined, undefined, { token: string }>({
+      method: 'get', path: '/tx/transferLinks/{token}', operationId: 'resolveTransferLink', tags: ['Payments'], auth: 'none',
+      summary: 'For the acquirer that opened a deeplink: the transfer request behind its token, until it expires (the token is the credential)',
+      params: TransferLinkParams,
+      responses: {
+        '200': { description: 'The transfer to carry out', schema: TransferLink },
+        '404': { description: 'not_found: no request has this token (shape C)', schema: ErrorC },
+        '410': { description: 'link_expired: the request has expired (shape C)', schema: ErrorC },
+      },
+      handler: async (req, res) => {
+        const result = await app.resolveTransferLink(req.params.token);
+        if (!result.ok) return sendShapeC(res, TRANSFER_LINK_ERRORS[result.code], result.message);
+        // The answer is as sensitive as the token: never kept by a shared cache.
+        res.set('Cache-Control', 'no-store').json(result.value);
       },
     }),
   ];

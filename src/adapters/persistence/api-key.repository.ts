@@ -1,11 +1,23 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import type { ApiKey, ApiKeyReader } from '../../core/auth/api-key';
+import { ApiKey, type ApiKeyReader, type ApiKeyScope } from '../../core/auth/api-key';
 import { Tenant } from '../../core/auth/tenant';
 import type { TenantAdminStore } from '../../core/admin/tenant-admin';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
 import type { IdGenerator } from '../../core/shared/clock';
 import type { Result } from '../../core/shared/result';
 import { createLedgerAccounts } from './ledger.repository';
+
+/** A row of `api_keys` as PostgreSQL returns it. */
+interface ApiKeyRow {
+  id: string;
+  tenant_id: string | null;
+  scope: ApiKeyScope;
+  lookup: string;
+  secret_hash: string;
+  label: string;
+  created_at: Date | string;
+  revoked_at: Date | string | null;
+}
 
 /** NOTIFY channel carrying the id of each revoked key. */
 export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
@@ -14,8 +26,18 @@ export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
 export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
+  /**
+   * The key with `lookup`, in one SQL statement: a found row is mapped by hand, so a known prefix
+   * costs what an unknown one does (no ORM hydration; docs/decisions.md § Authentication, tenants
+   * and keys) and authentication stays off the ORM.
+   */
   async findByLookup(lookup: string): Promise<ApiKey | undefined> {
-    return (await this.em.fork().findOne(ApiKeySchema, { lookup }, { disableIdentityMap: true })) ?? undefined;
+    const [row] = await this.em.getConnection().execute<ApiKeyRow[]>(
+      'select id, tenant_id, scope, lookup, secret_hash, label, created_at, revoked_at from api_keys where lookup = ?', [lookup]);
+    return row && new ApiKey({
+      id: row.id, tenantId: row.tenant_id, scope: row.scope, lookup: row.lookup, secretHash: row.secret_hash, label: row.label,
+      createdAt: new Date(row.created_at), revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+    });
   }
 
   /** Inserts a tenant, its ledger accounts (all zero) and its first keys in one transaction. */

@@ -1,15 +1,20 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { Customer, CustomerStore, CustomerTxStore, KycStatus } from '../../core/customers/customer';
 import { decodeCursor, encodeCursor } from './keyset-cursor';
+import { idNumberHashInput, type PersonalDataBox } from '../providers/personal-data-box';
 import { CustomerSchema } from './schemas/customer.schema';
 
-/** Customers on PostgreSQL (CustomerStore port), tenant-scoped reads. */
+/**
+ * Customers on PostgreSQL (CustomerStore port), tenant-scoped reads. The id number is sealed by
+ * its column type; `box` adds its keyed hash (docs/decisions.md § Personal data and secrets).
+ */
 export class CustomerRepository implements CustomerStore {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly box: PersonalDataBox) {}
 
   async insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'> {
+    const idNumberHash = this.box.keyedHash('id-number', idNumberHashInput(customer.idType, customer.idNumber));
     try {
-      await this.em.fork().insert(CustomerSchema, customer);
+      await this.em.fork().insert(CustomerSchema, { ...customer, idNumberHash });
       return 'inserted';
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) return 'duplicate_external_id';

@@ -11,13 +11,12 @@ import { WebhookDeliverySchema, WebhookRegistrationSchema } from './schemas/webh
 import { LedgerAccountSchema, LedgerEntrySchema, LedgerTransactionSchema } from './schemas/ledger.schema';
 import { TransferRequestSchema } from './schemas/transfer-request.schema';
 import { CustomerSchema } from './schemas/customer.schema';
-import { RateLimitSchema } from './schemas/rate-limit.schema';
 import { DepositSchema } from './schemas/deposit.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
   WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema,
-  TransferRequestSchema, CustomerSchema, RateLimitSchema, DepositSchema];
+  TransferRequestSchema, CustomerSchema, DepositSchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

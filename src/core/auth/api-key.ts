@@ -39,9 +39,14 @@ export function lookupOf(apiKey: string): string | undefined {
   return API_KEY_PATTERN.exec(apiKey)?.[2]?.slice(0, 12);
 }
 
-/** Port: stored keys by lookup prefix. */
+/**
+ * Port: stored keys by lookup prefix. `secretHash` is the hash of the whole key presented: a
+ * caching reader keys its entries by it, so only the exact key can be answered from memory and a
+ * wrong secret costs the same store query as an unknown prefix (docs/decisions.md § Authentication,
+ * tenants and keys). Readers without a cache ignore it.
+ */
 export interface ApiKeyReader {
-  findByLookup(lookup: string): Promise<ApiKey | undefined>;
+  findByLookup(lookup: string, secretHash: string): Promise<ApiKey | undefined>;
 }
 
 /** Port: one-way hashing of key secrets and constant-time comparison of hashes. */
@@ -57,11 +62,19 @@ export interface SecretHasher {
 export const isConsistentKey = (key: Pick<ApiKey, 'scope' | 'tenantId'>): boolean => (key.scope === 'admin') === (key.tenantId === null);
 
 /**
- * Authenticates a bearer key (interface part 5, DESIGN.md 9): finds it by its lookup prefix and
- * compares hashes in constant time. Errors: `unauthorized` for a malformed, unknown or revoked key,
- * and for a key whose scope and tenant disagree (an admin key bound to a tenant gets no power at
- * all, defence in depth behind the database's check; docs/decisions.md § Authentication, tenants
- * and keys); one message for all, so the answer is no oracle.
+ * Compared with when no stored key has the presented lookup, so an unknown prefix does the same
+ * work (hash, store query, constant-time comparison) as a known one with a wrong secret. Never
+ * equal to a real hash: it is not hex.
+ */
+const NO_KEY_HASH = 'x'.repeat(64);
+
+/**
+ * Authenticates a bearer key (docs/decisions.md § Authentication, tenants and keys): finds it by
+ * its lookup prefix and compares hashes in constant time. Every well-formed key is hashed, looked
+ * up and compared, found or not, so the time taken tells nothing about which prefixes exist.
+ * Errors: `unauthorized` for a malformed, unknown or revoked key (one message for all, so the
+ * answer is no oracle), and for a key whose scope and tenant disagree (an admin key bound to a
+ * tenant gets no power at all, defence in depth behind the database's check).
  */
 export async function authenticate(
   deps: { keys: ApiKeyReader; hasher: SecretHasher },
@@ -70,8 +83,9 @@ export async function authenticate(
   const denied = err('unauthorized', 'Invalid or revoked API key');
   const lookup = lookupOf(apiKey);
   if (!lookup) return denied;
-  const stored = await deps.keys.findByLookup(lookup);
-  if (!stored || stored.revokedAt !== null || !isConsistentKey(stored)) return denied;
-  if (!deps.hasher.equal(stored.secretHash, deps.hasher.hash(apiKey))) return denied;
+  const presented = deps.hasher.hash(apiKey);
+  const stored = await deps.keys.findByLookup(lookup, presented);
+  const matches = deps.hasher.equal(stored?.secretHash ?? NO_KEY_HASH, presented);
+  if (!stored || !matches || stored.revokedAt !== null || !isConsistentKey(stored)) return denied;
   return ok({ keyId: stored.id, tenantId: stored.tenantId, scope: stored.scope });
 }

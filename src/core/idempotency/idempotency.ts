@@ -1,6 +1,7 @@
 /**
- * A remembered request and its first response (DESIGN.md 6). `fingerprint` is the canonical
- * form of the validated command, so the same request through REST or GraphQL matches.
+ * A remembered request and its first response (DESIGN.md 6). `fingerprint` is a keyed digest of
+ * the canonical form of the validated command, so the same request through REST or GraphQL
+ * matches and the store holds no clear account data (docs/decisions.md § Personal data and secrets).
  */
 export interface IdempotencyRecord {
   readonly tenantId: string;

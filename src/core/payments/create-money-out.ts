@@ -42,6 +42,12 @@ export interface MoneyOutDeps extends RoutingDeps {
   readonly ids: IdGenerator;
   /** How long an idempotency key is remembered, in hours (IDEMPOTENCY_TTL_HOURS, default 24). */
   readonly idempotencyTtlHours: number;
+  /**
+   * Digest of a request's canonical JSON, stored and compared instead of it: the request holds the
+   * recipient's account number and name, which must not sit in clear in the idempotency store
+   * (docs/decisions.md § Personal data and secrets). Deterministic; HMAC-SHA256 in the service.
+   */
+  readonly fingerprintOf: (canonicalRequest: string) => string;
   /** Called after a new payment commits, e.g. to wake the payout worker. */
   readonly onPaymentCreated?: (paymentId: string) => void;
 }
@@ -77,7 +83,7 @@ export async function createMoneyOut(
   const valid = validateMoneyOut(deps.catalog, command);
   if (!valid.ok) return valid;
   const key = idempotencyKey.toLowerCase();
-  const fingerprint = canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() });
+  const fingerprint = deps.fingerprintOf(canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() }));
   // Looked up before the transaction, which must not wait for a second pooled connection.
   const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod });
 

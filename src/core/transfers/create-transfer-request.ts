@@ -3,8 +3,8 @@ import type { Clock, IdGenerator } from '../shared/clock';
 import { Decimal, formatAmount, parseAmount } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 import {
-  MERCHANT_CATEGORY_CODES, TRANSFER_LIMITS, TransferRequest, toTransferRequestView,
-  type LinkSigner, type TerminalType, type TransferCurrency, type TransferRequestStore, type TransferRequestView,
+  MERCHANT_CATEGORY_CODES, TRANSFER_LIMITS, TransferRequest, toTransferLinkView, toTransferRequestView,
+  type TerminalType, type TransferCurrency, type TransferLinkTokens, type TransferLinkView, type TransferRequestStore, type TransferRequestView,
 } from './transfer-request';
 
 /** A transfer request after transport parsing (interface 4.2; the three unnamed fields named as the issue says). */
@@ -28,10 +28,13 @@ export interface TransferRequestCommand {
 
 export type TransferErrorCode = 'validation_error' | 'duplicate_reference' | 'not_found';
 
+/** Expected failures of resolving a deeplink token: unknown (or malformed), or past its expiry. */
+export type TransferLinkErrorCode = 'not_found' | 'link_expired';
+
 export interface TransferDeps {
   readonly catalog: Catalog;
   readonly transfers: TransferRequestStore;
-  readonly linkSigner: LinkSigner;
+  readonly linkTokens: TransferLinkTokens;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** How long a deeplink stays valid, in seconds. */
@@ -54,7 +57,8 @@ function checkUrl(field: string, value: string | undefined): Result<void, 'valid
 
 /**
  * Creates and stores a transfer request and its acquirer deeplink (interface 4.2, 2.3, part 8):
- * the acquirer's template from the catalog with a signed token of the request.
+ * the acquirer's template from the catalog with an opaque token, stored with the request, that
+ * the acquirer resolves server-side (resolveTransferLink) until the request expires.
  * Errors: `validation_error` (amount under 0.01 or not a multiple of 0.01, lengths, URLs, unknown
  * acquirer or processor, merchantCategoryCode), `duplicate_reference`.
  */
@@ -91,16 +95,15 @@ export async function createTransferRequest(
   // Amounts are fiat-style 2-place figures whatever the currency (interface 4.2: a multiple of 0.01).
   const formatted = formatAmount(amount.value, 'ZAR');
   const expiresAt = new Date(now.getTime() + deps.transferLinkTtlSeconds * 1000);
-  const token = deps.linkSigner.sign({
-    id, tenant: tenantId, amount: formatted, currency, recipient: command.recipient, merchant: command.merchantID,
-    exp: Math.floor(expiresAt.getTime() / 1000),
-  });
+  // Opaque, not signed claims: a link passes through browsers, apps and logs, and must not show the
+  // tenant or the recipient (docs/decisions.md § Personal data and secrets).
+  const token = deps.linkTokens.next();
   const request = new TransferRequest({
     id, tenantId, reference: command.reference, recipient: command.recipient, amount: formatted, currency,
     acquirer: acquirer.key, merchantId: command.merchantID, description: command.description ?? null,
     successUrl: command.successUrl ?? null, failedUrl: command.failedUrl ?? null, webhookUrl: command.webhookUrl ?? null,
     customReference: command.customReference ?? null, merchantCategoryCode: command.merchantCategoryCode ?? null,
-    paymentProcessor, terminalType: command.terminalType ?? 'APP',
+    paymentProcessor, terminalType: command.terminalType ?? 'APP', token,
     link: acquirer.deeplinkTemplate.replace('{token}', encodeURIComponent(token)), expiresAt, createdAt: now,
   });
   if ((await deps.transfers.insert(request)) === 'duplicate_reference') {
@@ -117,4 +120,20 @@ export async function getTransferRequest(
 ): Promise<Result<TransferRequestView, TransferErrorCode>> {
   const request = await deps.transfers.findByReference(tenantId, reference);
   return request ? ok(toTransferRequestView(request, deps.clock.now())) : err('not_found', `Transfer request ${reference} not found`);
+}
+
+/**
+ * What the acquirer that opened a deeplink reads by its token (operationId resolveTransferLink):
+ * the transfer to carry out, without the tenant. The token alone authorises the read, so it is
+ * unguessable and lives only as long as the request. Errors: `not_found` (unknown or malformed
+ * token), `link_expired` (the request's expiry has passed).
+ */
+export async function resolveTransferLink(
+  deps: Pick<TransferDeps, 'transfers' | 'clock' | 'linkTokens'>,
+  token: string,
+): Promise<Result<TransferLinkView, TransferLinkErrorCode>> {
+  const request = deps.linkTokens.looksValid(token) ? await deps.transfers.findByToken(token) : undefined;
+  if (!request) return err('not_found', 'No transfer request has this link');
+  if (deps.clock.now().getTime() >= request.expiresAt.getTime()) return err('link_expired', 'This transfer link has expired');
+  return ok(toTransferLinkView(request));
 }

@@ -20,7 +20,8 @@ export type TransferRequestStatus = 'pending' | 'expired';
 /**
  * A fiat-denominated transfer request that an acquirer carries out through a deeplink
  * (interface 4.2, 2.3). `trq_<ULID>`; `reference` is unique per tenant; `amount` a decimal string
- * with 2 places in `currency`.
+ * with 2 places in `currency`. `token` is the opaque token its deeplink carries (unique; null only
+ * for requests made before tokens were opaque, whose links cannot be resolved).
  */
 export class TransferRequest {
   id!: string;
@@ -39,6 +40,7 @@ export class TransferRequest {
   merchantCategoryCode!: string | null;
   paymentProcessor!: string;
   terminalType!: TerminalType;
+  token!: string | null;
   link!: string;
   expiresAt!: Date;
   createdAt!: Date;
@@ -61,17 +63,68 @@ export interface TransferRequestView {
   expiresAt: string;
 }
 
-/** Port: stored transfer requests, tenant-scoped. */
+/**
+ * A transfer request as the acquirer that opened its deeplink reads it (operationId
+ * resolveTransferLink): what it needs to carry the transfer out, and neither the tenant nor the
+ * tenant's own reference. Amount a decimal string with 2 places in `currency`; times ISO 8601 UTC.
+ */
+export interface TransferLinkView {
+  id: string;
+  acquirerMerchantName: string;
+  merchantID: string;
+  recipient: string;
+  amount: string;
+  currency: TransferCurrency;
+  description: string | null;
+  customReference: string | null;
+  merchantCategoryCode: string | null;
+  paymentProcessor: string;
+  terminalType: TerminalType;
+  successUrl: string | null;
+  failedUrl: string | null;
+  webhookUrl: string | null;
+  expiresAt: string;
+}
+
+/** Port: stored transfer requests, tenant-scoped except by deeplink token. */
 export interface TransferRequestStore {
   /** Errors: `duplicate_reference` when the tenant already used the reference. */
   insert(request: TransferRequest): Promise<'inserted' | 'duplicate_reference'>;
   findByReference(tenantId: string, reference: string): Promise<TransferRequest | undefined>;
+  /** The request whose deeplink carries `token` (any tenant's: the token is the capability). */
+  findByToken(token: string): Promise<TransferRequest | undefined>;
 }
 
-/** Port: signs the token a deeplink carries, so the acquirer can check it came from us. */
-export interface LinkSigner {
-  /** An opaque URL-safe token over `claims`. */
-  sign(claims: Record<string, string | number>): string;
+/**
+ * Port: the tokens deeplinks carry (docs/decisions.md § Personal data and secrets). Opaque:
+ * random, URL-safe, at least 128 bits, revealing nothing; the request is found by it server-side.
+ */
+export interface TransferLinkTokens {
+  /** A new token. */
+  next(): string;
+  /** Whether `text` has a token's shape (so a malformed one costs no lookup). */
+  looksValid(text: string): boolean;
+}
+
+/** Maps a request to what the acquirer reads through its deeplink token. Pure. */
+export function toTransferLinkView(request: TransferRequest): TransferLinkView {
+  return {
+    id: request.id,
+    acquirerMerchantName: request.acquirer,
+    merchantID: request.merchantId,
+    recipient: request.recipient,
+    amount: formatAmount(request.amount, 'ZAR'),
+    currency: request.currency,
+    description: request.description,
+    customReference: request.customReference,
+    merchantCategoryCode: request.merchantCategoryCode,
+    paymentProcessor: request.paymentProcessor,
+    terminalType: request.terminalType,
+    successUrl: request.successUrl,
+    failedUrl: request.failedUrl,
+    webhookUrl: request.webhookUrl,
+    expiresAt: request.expiresAt.toISOString(),
+  };
 }
 
 /** Maps a request to its view at instant `now`. Pure. */

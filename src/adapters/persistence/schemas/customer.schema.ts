@@ -1,13 +1,24 @@
-import { EntitySchema } from '@mikro-orm/core';
+import { EntitySchema, type EntityClass } from '@mikro-orm/core';
 import { Customer } from '../../../core/customers/customer';
+import { SealedTextType } from './sealed-text.type';
 
-/** Table `customers` (issue 6): unique externalId per tenant; a partial index feeds the KYC worker. */
-export const CustomerSchema = new EntitySchema<Customer>({
-  class: Customer,
+/**
+ * A stored customer: the domain customer plus the keyed hash of its id number, which only
+ * persistence knows (docs/decisions.md § Personal data and secrets).
+ */
+export type CustomerRow = Customer & { idNumberHash?: string | null };
+
+/**
+ * Table `customers`: unique externalId per tenant; a partial index feeds the KYC worker. The id
+ * number is stored sealed, with a keyed hash beside it for equality lookups (indexed per tenant).
+ */
+export const CustomerSchema = new EntitySchema<CustomerRow>({
+  class: Customer as EntityClass<CustomerRow>,
   tableName: 'customers',
   uniques: [{ name: 'customers_tenant_external_unique', properties: ['tenantId', 'externalId'] }],
   indexes: [
     { name: 'customers_tenant_created_idx', properties: ['tenantId', 'createdAt', 'id'] },
+    { name: 'customers_tenant_id_number_hash_idx', properties: ['tenantId', 'idNumberHash'] },
     { name: 'customers_kyc_due_idx', properties: ['nextCheckAt'], expression: 'create index "customers_kyc_due_idx" on "customers" ("next_check_at") where "next_check_at" is not null' },
   ],
   properties: {
@@ -19,7 +30,9 @@ export const CustomerSchema = new EntitySchema<Customer>({
     country: { type: 'string', length: 2 },
     dateOfBirth: { type: 'string', length: 10 },
     idType: { type: 'string', length: 20 },
-    idNumber: { type: 'string', length: 32 },
+    // Nullable only until the start-up backfill has sealed the rows written in clear before.
+    idNumber: { type: SealedTextType, fieldName: 'id_number_sealed', nullable: true },
+    idNumberHash: { type: 'string', length: 47, nullable: true },
     kycStatus: { type: 'string', length: 10 },
     kycReason: { type: 'text', nullable: true },
     nextCheckAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

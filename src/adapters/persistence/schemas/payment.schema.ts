@@ -1,6 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Payment } from '../../../core/payments/payment';
 import { PlainDecimalType } from './plain-decimal.type';
+import { SealedTextType } from './sealed-text.type';
 
 /** Table `payments` (DESIGN.md 5). The partial index on next_action_at feeds the payout worker's claim. */
 export const PaymentSchema = new EntitySchema<Payment>({
@@ -28,8 +29,10 @@ export const PaymentSchema = new EntitySchema<Payment>({
     fiatAmount: { type: PlainDecimalType },
     exchangeRate: { type: PlainDecimalType },
     payoutFee: { type: PlainDecimalType },
-    accountName: { type: 'string', length: 140 },
-    accountNumber: { type: 'string', length: 34 },
+    // Sealed at rest (docs/decisions.md § Personal data and secrets). Nullable only until the start-up
+    // backfill has sealed the rows written in clear before (their old columns are emptied then).
+    accountName: { type: SealedTextType, fieldName: 'account_name_sealed', nullable: true },
+    accountNumber: { type: SealedTextType, fieldName: 'account_number_sealed', nullable: true },
     paymentCode: { type: 'string', length: 20 },
     businessNumber: { type: 'string', length: 6, nullable: true },
     reference: { type: 'string', length: 128, nullable: true },
