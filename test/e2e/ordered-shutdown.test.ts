@@ -37,20 +37,27 @@ describe('shutdown in order (SIGTERM to the compiled service)', () => {
     const db = await freshDatabase();
     const apiKey = generateApiKey('sandbox');
     const locker = new Client({ connectionString: db.url });
+    const watcher = new Client({ connectionString: db.url });
     try {
-      const child = spawnService({ DATABASE_URL: db.url, SANDBOX_API_KEY: apiKey, ADMIN_API_KEY: generateApiKey('sandbox'), SHUTDOWN_GRACE_MS: '20000' });
+      // Headers may take long here: the probe below sends its last line only after the signal.
+      const child = spawnService({
+        DATABASE_URL: db.url, SANDBOX_API_KEY: apiKey, ADMIN_API_KEY: generateApiKey('sandbox'), SHUTDOWN_GRACE_MS: '20000',
+        HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '60000',
+      });
       const port = await listeningPort(child);
-      // A readiness probe whose request is still arriving when the signal comes.
-      const probe = await partialRequest(port, 'GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
       // A slow request: its key lookup waits on a lock this test holds.
       await locker.connect();
+      await watcher.connect();
       await locker.query('begin');
       await locker.query('lock table api_keys in access exclusive mode');
       const slow = fetch(`http://127.0.0.1:${port}/v1/balances`, { headers: { authorization: `Bearer ${apiKey}` } });
+      // Watched from a connection of its own: inside the locker's transaction pg_stat_activity would stay one snapshot.
       await eventually(async () => {
-        const { rows } = await locker.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+        const { rows } = await watcher.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
         return rows.length > 0 ? true : undefined;
       });
+      // A readiness probe whose request is still arriving when the signal comes.
+      const probe = await partialRequest(port, 'GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
 
       child.signal('SIGTERM');
       await child.waitForLog((l) => l.msg === 'shutting down');
@@ -75,6 +82,7 @@ describe('shutdown in order (SIGTERM to the compiled service)', () => {
     } finally {
       await killChildren();
       await locker.end().catch(() => undefined);
+      await watcher.end().catch(() => undefined);
       await db.drop();
     }
   });
