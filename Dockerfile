@@ -1,11 +1,27 @@
 # Service image for docker-compose.yml (DATABASE_URL mode; the embedded database is for local runs).
-FROM node:20-bookworm-slim
+# Two stages: the build stage has the dev dependencies and compiles; the runtime stage has the
+# production dependencies and dist/ only, and runs as the unprivileged `node` user.
+
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-# Compiled JavaScript in production: no TypeScript compiler or ts-node (and its REPL) at run time.
 RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# Compiled JavaScript only: migrations and the dashboard page are inside dist/; the corridor catalog is read at start.
+COPY --from=build /app/dist ./dist
+COPY data ./data
+# DATA_DIR (./.data): where a production first start writes generated keys (mode 0600) when none are configured.
+RUN mkdir -p /app/.data && chown node:node /app/.data
+USER node
 EXPOSE 3000
+# Slim images have no curl: Node 20's fetch asks /readyz (503 while starting or shutting down).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/src/app/main.js"]

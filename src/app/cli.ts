@@ -3,22 +3,24 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { Client } from 'pg';
-import { TenantPatchBody } from '../adapters/http/admin.routes';
+import { CLI_COMMANDS, commandHelp, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
 import { loadConfig, type Config } from './config';
 import { buildContainer } from './container';
 import { openDatabase } from './database';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
+import { createLogger } from './logger';
 
-const USAGE = `Operator CLI (DESIGN.md 9, 10). Uses DATABASE_URL, else the embedded database under DATA_DIR.
+/** Exit codes (README "Operations"): 0 done or help, 1 refused by the use case or failed, 2 bad input. */
+const EXIT = { done: 0, failed: 1, badInput: 2 } as const;
 
-  npm run cli -- tenants:list
-  npm run cli -- tenants:create --name "Acme Wallet" [--environment sandbox|live]
-  npm run cli -- tenants:update --tenant ten_... [--name text] [--rate-limit N|default] [--webhook-limit N|default]
-                 [--refund-address ADDRESS|none] [--blockchain SOLANA|BSC] [--source-currency USDC|USDT]
-  npm run cli -- keys:list --tenant ten_...
-  npm run cli -- keys:create --tenant ten_... [--scope issuer|admin] [--label text]
-  npm run cli -- keys:revoke --key key_...
-  npm run cli -- deposits:create --tenant ten_... --currency USDC|USDT --amount 1000 --tx-hash 0x... [--blockchain SOLANA|BSC]
+const USAGE = `Operator CLI. Uses DATABASE_URL, else the embedded database under DATA_DIR.
+Flags are checked by the same schemas as the REST admin routes; bad input exits 2 and changes nothing.
+
+Usage: npm run cli -- <command> [--flag value ...]
+       npm run cli -- <command> --help
+
+Commands:
+${CLI_COMMANDS.map((c) => `  ${c.name}`).join('\n')}
 `;
 
 /** The embedded server if one is already running (npm start), else a fresh start of it. */
@@ -35,75 +37,65 @@ async function embeddedUrl(config: Config): Promise<{ url: string; embedded?: Em
   }
 }
 
-/** The `tenants:update` flags as a patch, checked by the REST route's schema ("default" and "none" mean null). */
-function tenantPatchOf(values: Record<string, string | undefined>) {
-  const nullable = (value: string | undefined, word: string) => (value === word ? null : value);
-  const count = (value: string | undefined) => {
-    const given = nullable(value, 'default');
-    return typeof given === 'string' && /^\d+$/.test(given) ? Number(given) : given;
-  };
-  const parsed = TenantPatchBody.safeParse(Object.fromEntries(Object.entries({
-    name: values.name,
-    rateLimitPerMinute: count(values['rate-limit']),
-    webhookLimit: count(values['webhook-limit']),
-    payoutRefundAddress: nullable(values['refund-address'], 'none'),
-    payoutBlockchain: values.blockchain,
-    payoutSourceCurrency: values['source-currency'],
-  }).filter(([, v]) => v !== undefined)));
-  if (parsed.success) return { ok: true as const, value: parsed.data };
-  const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ');
-  return { ok: false as const, code: 'validation_error', message };
+/** What the command line asks for, or why it cannot be run (a message for stderr). */
+type Parsed = { help: string } | { command: CliCommand; values: FlagValues } | { error: string };
+
+/**
+ * Parses `argv` strictly: one known command, only that command's flags, each with a value; `--help`
+ * (or `-h`, or `help [command]`) anywhere asks for help instead. Pure.
+ */
+function parseCommandLine(argv: string[]): Parsed {
+  const [first, ...rest] = argv;
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (first === undefined || first === '--help' || first === '-h') return wantsHelp ? { help: USAGE } : { error: `a command is required\n\n${USAGE}` };
+  const named = first === 'help' ? rest[0] : first;
+  const command = CLI_COMMANDS.find((c) => c.name === named);
+  if (first === 'help') return named === undefined ? { help: USAGE } : command ? { help: commandHelp(command) } : { error: `unknown command ${named}\n\n${USAGE}` };
+  if (!command) return { error: `unknown command ${first}\n\n${USAGE}` };
+  if (wantsHelp) return { help: commandHelp(command) };
+  try {
+    const { values, positionals } = parseArgs({
+      args: rest, strict: true, allowPositionals: true,
+      options: Object.fromEntries(command.flags.map((f) => [f.name, { type: 'string' as const }])),
+    });
+    if (positionals.length > 0) return { error: `${command.name}: unexpected argument ${positionals[0]}\n\n${commandHelp(command)}` };
+    return { command, values: values as FlagValues };
+  } catch (error) {
+    // parseArgs names the flag: unknown option, missing value, or a value that looks like another flag.
+    return { error: `${command.name}: ${(error as Error).message}\n\n${commandHelp(command)}` };
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv, allowPositionals: true,
-    options: {
-      name: { type: 'string' }, environment: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' },
-      label: { type: 'string' }, key: { type: 'string' }, currency: { type: 'string' }, amount: { type: 'string' },
-      'tx-hash': { type: 'string' }, blockchain: { type: 'string' }, 'rate-limit': { type: 'string' },
-      'refund-address': { type: 'string' }, 'source-currency': { type: 'string' }, 'webhook-limit': { type: 'string' },
-    },
-  });
-  const command = positionals[0];
-  if (!command || command === 'help') {
-    process.stdout.write(USAGE);
-    return command ? 0 : 2;
+  const parsed = parseCommandLine(argv);
+  if ('help' in parsed) {
+    process.stdout.write(parsed.help);
+    return EXIT.done;
   }
+  if ('error' in parsed) {
+    process.stderr.write(`${parsed.error}\n`);
+    return EXIT.badInput;
+  }
+  const checked = validateFlags(parsed.command, parsed.values);
+  if (!checked.ok) {
+    process.stderr.write(`validation_error: ${checked.problems.join('; ')}\n\n${commandHelp(parsed.command)}`);
+    return EXIT.badInput;
+  }
+
   const config = loadConfig({ ...process.env, WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
+  // Logs (the migrator's lines) go to stderr as JSON: stdout carries only the command's JSON result.
+  const logger = createLogger(config.LOG_LEVEL, pino.destination(2));
   const target = config.DATABASE_URL ? { url: config.DATABASE_URL } : await embeddedUrl(config);
-  const database = await openDatabase(target.url, 2);
-  const { admin } = buildContainer(config, database.orm, pino({ level: 'silent' }));
-  const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const database = await openDatabase(target.url, 2, logger);
+  const { admin } = buildContainer(config, database.orm, logger);
   try {
-    const result = await (async () => {
-      switch (command) {
-        case 'tenants:list': return { ok: true as const, value: await admin.listTenants() };
-        case 'tenants:create': return admin.createTenant({ name: values.name ?? '', environment: values.environment === 'live' ? 'live' : 'sandbox' });
-        case 'tenants:update': {
-          const patch = tenantPatchOf(values);
-          return patch.ok ? admin.updateTenant(values.tenant ?? '', patch.value) : patch;
-        }
-        case 'keys:list': return admin.listApiKeys(values.tenant ?? '');
-        case 'keys:create': return admin.issueApiKey(values.tenant ?? '', { scope: values.scope === 'admin' ? 'admin' : 'issuer', label: values.label });
-        case 'keys:revoke': return admin.revokeApiKey(values.key ?? '');
-        case 'deposits:create': return admin.recordDeposit(values.tenant ?? '', {
-          currency: values.currency === 'USDT' ? 'USDT' : 'USDC', amount: values.amount ?? '', txHash: values['tx-hash'] ?? '',
-          blockchain: values.blockchain === 'BSC' ? 'BSC' : 'SOLANA',
-        });
-        default: return undefined;
-      }
-    })();
-    if (!result) {
-      process.stderr.write(`unknown command ${command}\n${USAGE}`);
-      return 2;
-    }
+    const result = await parsed.command.run(admin, checked.input);
     if (!result.ok) {
       process.stderr.write(`${result.code}: ${result.message}\n`);
-      return 1;
+      return result.code === 'validation_error' ? EXIT.badInput : EXIT.failed;
     }
-    print(result.value ?? { ok: true });
-    return 0;
+    process.stdout.write(`${JSON.stringify(result.value ?? { ok: true }, null, 2)}\n`);
+    return EXIT.done;
   } finally {
     await database.close();
     await target.embedded?.stop();
@@ -112,5 +104,5 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  process.exit(EXIT.failed);
 });

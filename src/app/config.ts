@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_KEY_PATTERN } from '../core/auth/api-key';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import type { ServerTimeouts } from '../adapters/http/http-server';
+import { weakSecretProblems } from './key-strength';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -68,21 +69,30 @@ export const configSchema = z.object({
     .transform((v) => v.split(',').map(Number))
     .refine((ports) => ports.every((p) => p >= 1 && p <= 65535), 'ports are 1..65535')
     .optional(),
+  // Production writes generated first-start keys here (mode 0600) instead of printing them (docs/decisions.md § Running it).
+  KEYS_FILE: z.string().optional(),
+  SHUTDOWN_GRACE_MS: int(0).max(300_000).default(10_000),
 });
 
 export type Config = z.infer<typeof configSchema>;
 
-/** Parses `env` (normally process.env); throws one readable error listing every bad variable. */
+/** A configuration the service refuses; its message lists every problem and never a secret's value. */
+export class ConfigError extends Error {}
+
+/** Parses `env` (normally process.env); throws one ConfigError listing every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = configSchema.safeParse(cleaned);
-  if (!parsed.success) throw new Error(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
   if (parsed.data.NODE_ENV === 'production' && parsed.data.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
-    throw new Error('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
+    throw new ConfigError('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
   }
   if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
-    throw new Error('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
+  // Guessable keys are refused where they guard real money (docs/decisions.md § Authentication, tenants and keys).
+  const weak = parsed.data.NODE_ENV === 'production' ? weakSecretProblems(parsed.data) : [];
+  if (weak.length > 0) throw new ConfigError(`Invalid configuration:\n${weak.map((p) => `✖ ${p}`).join('\n')}`);
   return parsed.data;
 }
 

@@ -100,7 +100,14 @@ export interface Container {
    * listener. Call it before the server takes requests.
    */
   startWorkers(): Promise<void>;
-  /** Stops workers and releases transport resources (the ORM is closed by its owner). */
+  /** First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending traffic. */
+  beginShutdown(): void;
+  /**
+   * Stops the workers after their current pass, aborts webhook sends still running (each records its
+   * failed attempt), then closes the LISTEN connections (key revocations, GraphQL payment feed), in
+   * that order, so nothing still uses the database when its owner closes the pool
+   * (docs/decisions.md § Running it).
+   */
   stop(): Promise<void>;
 }
 
@@ -260,9 +267,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV,
     access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
   });
+  let shuttingDown = false;
+  const database = databaseProbe(orm, '0.5.0');
   const http = createHttpApp({
     app: application, admin, probe: {
-      ...databaseProbe(orm, '0.5.0'),
+      ...database,
+      ready: async () => (shuttingDown
+        ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
+        : database.ready()),
       workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
@@ -284,11 +296,15 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
+    beginShutdown() {
+      shuttingDown = true;
+    },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), listener.stop(), graphql.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
+      await Promise.all([listener.stop(), graphql.stop()]);
       await counters.close();
     },
   };

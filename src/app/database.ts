@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import { ormOptions } from '../adapters/persistence/mikro-orm.config';
 import type { HealthProbe } from '../adapters/http/health.routes';
 
@@ -10,10 +11,11 @@ export interface Database {
 
 /**
  * Opens PostgreSQL at `url` with at most `poolMax` connections and applies pending migrations
- * (DESIGN.md 13). The embedded server, when used, is started by main before this.
+ * (docs/decisions.md § Running it). The embedded server, when used, is started by main before this. With `logger`,
+ * the migrator's lines are JSON log lines (docs/decisions.md § Running it).
  */
-export async function openDatabase(url: string, poolMax: number): Promise<Database> {
-  const orm = await MikroORM.init(ormOptions(url, poolMax));
+export async function openDatabase(url: string, poolMax: number, logger?: Logger): Promise<Database> {
+  const orm = await MikroORM.init(ormOptions(url, poolMax, logger));
   await orm.getMigrator().up();
   return { orm, close: () => orm.close(true) };
 }

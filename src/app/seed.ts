@@ -12,15 +12,25 @@ export interface SeededKeys {
 }
 
 /**
- * Seeds the sandbox (DESIGN.md 9, 13). On an empty database: one sandbox tenant with an issuer key
- * and an admin key, taken from SANDBOX_API_KEY / ADMIN_API_KEY when set, else generated and
- * returned so they can be printed once. On a seeded database, configured keys that are missing
- * are added (so scripts and tests can rely on known keys); nothing is generated again.
+ * Where generated keys go before they are stored (docs/decisions.md § Running it): called once, on
+ * the first start, only when a key was generated; returns how to take that back if storing then
+ * fails. A rejection stops the seed with nothing stored.
+ */
+export type KeepGeneratedKeys = (generated: SeededKeys) => Promise<() => Promise<void>>;
+
+/**
+ * Seeds the sandbox (docs/decisions.md § Authentication, tenants and keys; § Sandbox values). On an
+ * empty database: one sandbox tenant with an issuer key and an admin key, taken from
+ * SANDBOX_API_KEY / ADMIN_API_KEY when set, else generated and
+ * returned so they can be shown once (`keep`, when given, receives them before they are stored).
+ * On a seeded database, configured keys that are missing are added (so scripts and tests can rely
+ * on known keys); nothing is generated again.
  */
 export async function seedSandbox(
   repo: ApiKeyRepository,
   configured: { sandboxKey?: string; adminKey?: string },
   deps: { ids: IdGenerator; hasher: SecretHasher; clock: Clock },
+  keep?: KeepGeneratedKeys,
 ): Promise<SeededKeys> {
   const now = deps.clock.now();
   const keyDeps = { ...deps, now };
@@ -38,12 +48,19 @@ export async function seedSandbox(
   if (adminKey && !(await repo.findByLookup(lookupOf(adminKey)!))) {
     keys.push(storedKey(adminKey, 'admin', null, 'sandbox admin key', keyDeps));
   }
-  await repo.createTenantWithKeys(firstStart ? tenant : undefined, keys);
-  return firstStart
+  const generated: SeededKeys = firstStart
     ? {
         issuerKey: configured.sandboxKey ? undefined : issuerKey,
         adminKey: configured.adminKey ? undefined : adminKey,
         tenantId: tenant?.id,
       }
     : {};
+  const undo = keep && (generated.issuerKey || generated.adminKey) ? await keep(generated) : undefined;
+  try {
+    await repo.createTenantWithKeys(firstStart ? tenant : undefined, keys);
+  } catch (error) {
+    await undo?.();
+    throw error;
+  }
+  return generated;
 }

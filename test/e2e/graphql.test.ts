@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { gql, PAYMENT_FIELDS } from '../support/graphql-client';
 import { moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
@@ -168,7 +168,11 @@ describe('GraphQL over HTTP: queries and mutations on the same use cases as REST
 describe('GraphQL in production', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
+    // Production refuses guessable secrets, such as the suites' default webhook key of 32 equal bytes.
+    service = await startTestService({
+      NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false', WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false',
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    });
   });
   afterAll(() => service.close());
 

@@ -139,7 +139,7 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
     const { stdout } = await cli('tenants:update', '--tenant', tenantId, '--rate-limit', '600', '--refund-address', SOLANA);
     expect(JSON.parse(stdout)).toMatchObject({ tenantId, rateLimitPerMinute: 600, payoutRefundAddress: SOLANA });
     expect(await tenantOf(tenantId)).toMatchObject({ rateLimitPerMinute: 600, payoutRefundAddress: SOLANA });
-    await expect(cli('tenants:update', '--tenant', tenantId, '--rate-limit', 'lots')).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('validation_error') });
+    await expect(cli('tenants:update', '--tenant', tenantId, '--rate-limit', 'lots')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('validation_error') });
     const reset = await cli('tenants:update', '--tenant', tenantId, '--rate-limit', 'default', '--refund-address', 'none');
     expect(JSON.parse(reset.stdout)).toMatchObject({ rateLimitPerMinute: null, payoutRefundAddress: null });
   }, 60_000);

@@ -25,6 +25,8 @@ export const SHAPE_A_STATUS = {
   headers_too_large: 431,
   internal_error: 500,
   provider_unavailable: 503,
+  // Starting (the port is bound before the service is built) or shutting down (docs/decisions.md § Running it).
+  service_unavailable: 503,
 } as const;
 /** A code of error shape A. */
 export type ShapeACode = keyof typeof SHAPE_A_STATUS;

@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { Express } from 'express';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { answerClientErrors } from './client-errors';
 
@@ -21,7 +20,7 @@ export interface ServerTimeouts {
  * `connectionsCheckingInterval`, set here to a quarter of the headers timeout (at most 1 s) so a
  * timeout is enforced within a quarter of its length rather than Node's default 30 s.
  */
-export function createHttpServer(app: Express, timeouts: ServerTimeouts, logger: Logger): Server {
+export function createHttpServer(app: RequestListener, timeouts: ServerTimeouts, logger: Logger): Server {
   const server = createServer({
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,

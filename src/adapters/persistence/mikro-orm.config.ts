@@ -1,6 +1,8 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import path from 'node:path';
+import type { Logger } from 'pino';
+import { PinoOrmLogger } from './orm-logger';
 import { PaymentSchema } from './schemas/payment.schema';
 import { QuoteSchema } from './schemas/quote.schema';
 import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
@@ -20,11 +22,14 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * MikroORM options for `clientUrl` (DESIGN.md 13). `poolMax` caps pooled connections.
- * Migrations live in `migrations/` at the repository root and run in code at start.
+ * Migrations live in `migrations/` at the repository root and run in code at start. With `logger`,
+ * MikroORM's own output (the migrator's lines) goes through it as JSON; without, MikroORM prints
+ * its coloured text (the MikroORM CLI and tests).
  */
-export function ormOptions(clientUrl: string, poolMax = 10): Options {
+export function ormOptions(clientUrl: string, poolMax = 10, logger?: Logger): Options {
   return defineConfig({
     clientUrl,
+    ...(logger ? { loggerFactory: (options) => new PinoOrmLogger(options, logger) } : {}),
     entities: ENTITIES,
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },

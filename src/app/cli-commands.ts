@@ -1,0 +1,164 @@
+import { adminRoutes } from '../adapters/http/admin.routes';
+import type { RouteSpec } from '../adapters/http/route';
+import type { AdminApplication } from '../core/admin/admin-application';
+
+/** Flag values as parsed (strings; absent flags are undefined). */
+export type FlagValues = Readonly<Record<string, string | undefined>>;
+
+/** One flag of a command: `--name VALUE`, the route field it fills, and its help line. */
+export interface CliFlag {
+  readonly name: string;
+  /** Placeholder shown in help, e.g. `ten_...`. */
+  readonly value: string;
+  readonly help: string;
+  /** The REST field it fills (params or body), named in errors as the flag. */
+  readonly field: string;
+  /** Shown in brackets in the usage line; the route's schema decides what is really required. */
+  readonly optional: boolean;
+}
+
+/** The route input a command builds from its flags, before the route's schemas check it. */
+export interface RouteInput {
+  readonly params?: Record<string, unknown>;
+  readonly body?: Record<string, unknown>;
+}
+
+/** An operator command: the REST admin route whose zod schemas validate it, and what it runs. */
+export interface CliCommand {
+  readonly name: string;
+  /** The admin route's operationId (its summary, params and body schema apply). */
+  readonly operationId: string;
+  readonly flags: readonly CliFlag[];
+  /** Builds the route input from flags; words such as `default` and `none` become null here. */
+  input(values: FlagValues): RouteInput;
+  /** Runs the use case with input the route's schemas accepted; resolves with its Result. */
+  run(admin: AdminApplication, input: { params: any; body: any }): Promise<{ ok: true; value?: unknown } | { ok: false; code: string; message: string }>;
+}
+
+const flag = (name: string, value: string, field: string, help: string): CliFlag => ({ name, value, field, help, optional: !help.endsWith('(required)') });
+const TENANT = flag('tenant', 'ten_...', 'tenantId', 'The tenant (required)');
+/** Drops absent fields, so "not given" never reaches a strict schema as an explicit undefined. */
+const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+/** `word` means null (reset or clear); digits become a number; anything else is left for the schema to refuse. */
+const numberOr = (value: string | undefined, word: string) => (value === word ? null : value !== undefined && /^\d+$/.test(value) ? Number(value) : value);
+const stringOr = (value: string | undefined, word: string) => (value === word ? null : value);
+
+/**
+ * The operator commands (README "Operations"). Each is checked by the same zod schemas as its REST
+ * admin route (docs/decisions.md § Authentication, tenants and keys), then runs the same use case.
+ */
+export const CLI_COMMANDS: readonly CliCommand[] = [
+  {
+    name: 'tenants:list', operationId: 'listTenants', flags: [],
+    input: () => ({}),
+    run: async (admin) => ({ ok: true, value: await admin.listTenants() }),
+  },
+  {
+    name: 'tenants:create', operationId: 'createTenant',
+    flags: [flag('name', 'text', 'name', 'Display name (required)'), flag('environment', 'sandbox|live', 'environment', 'Default sandbox')],
+    input: (v) => ({ body: given({ name: v.name, environment: v.environment }) }),
+    run: (admin, { body }) => admin.createTenant(body),
+  },
+  {
+    name: 'tenants:update', operationId: 'updateTenant',
+    flags: [
+      TENANT, flag('name', 'text', 'name', 'Display name'),
+      flag('rate-limit', 'N|default', 'rateLimitPerMinute', 'Requests per minute per key; default: the service setting'),
+      flag('webhook-limit', 'N|default', 'webhookLimit', 'Webhook registrations allowed; default: the service setting'),
+      flag('refund-address', 'ADDRESS|none', 'payoutRefundAddress', 'Refund wallet of legacy payouts; none refuses them'),
+      flag('blockchain', 'SOLANA|BSC', 'payoutBlockchain', 'Chain of legacy payouts'),
+      flag('source-currency', 'USDC|USDT', 'payoutSourceCurrency', 'Stablecoin funding legacy payouts'),
+    ],
+    input: (v) => ({
+      params: given({ tenantId: v.tenant }),
+      body: given({
+        name: v.name, rateLimitPerMinute: numberOr(v['rate-limit'], 'default'), webhookLimit: numberOr(v['webhook-limit'], 'default'),
+        payoutRefundAddress: stringOr(v['refund-address'], 'none'), payoutBlockchain: v.blockchain, payoutSourceCurrency: v['source-currency'],
+      }),
+    }),
+    run: (admin, { params, body }) => admin.updateTenant(params.tenantId, body),
+  },
+  {
+    name: 'keys:list', operationId: 'listApiKeys', flags: [TENANT],
+    input: (v) => ({ params: given({ tenantId: v.tenant }) }),
+    run: (admin, { params }) => admin.listApiKeys(params.tenantId),
+  },
+  {
+    name: 'keys:create', operationId: 'issueApiKey',
+    flags: [TENANT, flag('scope', 'issuer', 'scope', 'Default issuer (admin keys belong to no tenant)'), flag('label', 'text', 'label', 'A note shown in key lists')],
+    input: (v) => ({ params: given({ tenantId: v.tenant }), body: given({ scope: v.scope ?? 'issuer', label: v.label }) }),
+    run: (admin, { params, body }) => admin.issueApiKey(params.tenantId, body),
+  },
+  {
+    name: 'keys:revoke', operationId: 'revokeApiKey', flags: [flag('key', 'key_...', 'keyId', 'The key id (required)')],
+    input: (v) => ({ params: given({ keyId: v.key }) }),
+    run: (admin, { params }) => admin.revokeApiKey(params.keyId),
+  },
+  {
+    name: 'deposits:create', operationId: 'recordDeposit',
+    flags: [
+      TENANT, flag('currency', 'USDC|USDT', 'currency', 'Stablecoin (required)'), flag('amount', '1000', 'amount', 'Decimal amount (required)'),
+      flag('blockchain', 'SOLANA|BSC', 'blockchain', 'Chain of the transaction (required)'),
+      flag('tx-hash', 'HASH', 'txHash', 'BSC: 0x and 64 hex digits; SOLANA: the base58 signature (required)'),
+    ],
+    input: (v) => ({ params: given({ tenantId: v.tenant }), body: given({ currency: v.currency, amount: v.amount, blockchain: v.blockchain, txHash: v['tx-hash'] }) }),
+    run: (admin, { params, body }) => admin.recordDeposit(params.tenantId, body),
+  },
+];
+
+/** The admin routes by operationId, for their schemas and summaries only (no handler is ever called). */
+const ROUTES: ReadonlyMap<string, RouteSpec<any, any, any>> = new Map(
+  adminRoutes(new Proxy({} as AdminApplication, {
+    get: () => {
+      throw new Error('the CLI reads the admin routes for their schemas only');
+    },
+  })).map((route) => [route.operationId, route]),
+);
+
+/** The REST admin route behind `command`. */
+export function routeOf(command: CliCommand): RouteSpec<any, any, any> {
+  const route = ROUTES.get(command.operationId);
+  if (!route) throw new Error(`no admin route ${command.operationId}`);
+  return route;
+}
+
+/**
+ * Checks `values` with the route's params and body schemas; on failure, one line per problem naming
+ * the flag (`--rate-limit: Too big: expected number to be <=100000`). Pure apart from reading the table.
+ */
+export function validateFlags(command: CliCommand, values: FlagValues): { ok: true; input: { params: any; body: any } } | { ok: false; problems: string[] } {
+  const route = routeOf(command);
+  const raw = command.input(values);
+  const problems: string[] = [];
+  const parsed: Record<'params' | 'body', unknown> = { params: undefined, body: undefined };
+  for (const part of ['params', 'body'] as const) {
+    const schema = route[part];
+    if (!schema) continue;
+    const result = schema.safeParse(raw[part] ?? {});
+    if (result.success) parsed[part] = result.data;
+    else {
+      for (const issue of result.error.issues) {
+        const field = String(issue.path[0] ?? '');
+        const owner = command.flags.find((f) => f.field === field);
+        const name = owner ? `--${owner.name}` : field || 'input';
+        problems.push(raw[part]?.[field] === undefined && owner ? `${name} is required` : `${name}: ${issue.message}`);
+      }
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, input: parsed as { params: any; body: any } };
+}
+
+/** Help for one command: usage line, the route it mirrors, and its flags. */
+export function commandHelp(command: CliCommand): string {
+  const route = routeOf(command);
+  const width = Math.max(0, ...command.flags.map((f) => f.name.length + f.value.length + 3));
+  return [
+    `Usage: npm run cli -- ${command.name}${command.flags.map((f) => (f.optional ? ` [--${f.name} ${f.value}]` : ` --${f.name} ${f.value}`)).join('')}`,
+    '',
+    `${route.summary}. Same validation as ${route.method.toUpperCase()} ${route.path}.`,
+    '',
+    ...command.flags.map((f) => `  ${`--${f.name} ${f.value}`.padEnd(width)}  ${f.help}`),
+    `  ${'--help'.padEnd(width)}  This text`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { bscTxHash } from '../support/tx-hashes';
+import { exitWithin, freshDatabase, killChildren, spawnChild } from '../support/child-process';
+import { startTestService, type TestService } from '../support/test-service';
+
+// Each run starts ts-node (two to five seconds on a loaded machine); independent runs go in parallel.
+jest.setTimeout(90_000);
+
+/** Runs the operator CLI as an operator would, against `databaseUrl`; resolves with its exit code and output. */
+async function cli(databaseUrl: string, ...args: string[]) {
+  const child = spawnChild('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], { DATABASE_URL: databaseUrl });
+  const exit = await exitWithin(child, 60_000);
+  return { code: exit?.code, stdout: child.stdout.join('\n'), stderr: child.stderr.filter((l) => !l.startsWith('npm warn')).join('\n') };
+}
+
+const COMMANDS = ['tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'keys:revoke', 'deposits:create'];
+
+describe('operator CLI: flags checked by the REST admin schemas, --help everywhere', () => {
+  let service: TestService;
+  let url: string;
+  let admin: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    url = service.config.DATABASE_URL!;
+    admin = await service.newAdminKey();
+  });
+  afterEach(() => killChildren());
+  afterAll(() => service.close());
+
+  const tenants = async () => (await service.call('GET', '/v1/admin/tenants', { apiKey: admin })).body as Array<{ name: string; environment: string }>;
+  const keysOf = async (tenantId: string) => (await service.call('GET', `/v1/admin/tenants/${tenantId}/api-keys`, { apiKey: admin })).body as unknown[];
+  const usdcOf = async (apiKey: string) => ((await service.call('GET', '/v1/balances', { apiKey })).body as Array<{ currency: string; available: string }>)
+    .find((b) => b.currency === 'USDC')?.available;
+
+  it('--environment LIVE is refused with exit 2 and no tenant; --environment live makes a live tenant', async () => {
+    const name = `cli ${randomUUID()}`;
+    const refused = await cli(url, 'tenants:create', '--name', name, '--environment', 'LIVE');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^validation_error: --environment: Invalid option: expected one of "sandbox"\|"live"/);
+    expect(refused.stdout).toBe('');
+    expect((await tenants()).filter((t) => t.name === name)).toEqual([]);
+
+    const made = await cli(url, 'tenants:create', '--name', name, '--environment', 'live');
+    expect(made.code).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ name, environment: 'live' });
+    expect((await tenants()).filter((t) => t.name === name)).toEqual([expect.objectContaining({ environment: 'live' })]);
+  });
+
+  it('--currency usdt is refused with exit 2 and records nothing', async () => {
+    const { tenantId, apiKey } = await service.newTenant('0');
+    const refused = await cli(url, 'deposits:create', '--tenant', tenantId, '--currency', 'usdt', '--amount', '10', '--blockchain', 'BSC', '--tx-hash', bscTxHash());
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^validation_error: --currency: Invalid option: expected one of "USDC"\|"USDT"/);
+    expect(await usdcOf(apiKey)).toBe('0.000000');
+    expect(((await service.call('GET', '/v1/balances', { apiKey })).body as Array<{ available: string }>).every((b) => b.available === '0.000000')).toBe(true);
+  });
+
+  it('--scope Admin is refused with exit 2 and issues no key', async () => {
+    const { tenantId } = await service.newTenant('0');
+    const refused = await cli(url, 'keys:create', '--tenant', tenantId, '--scope', 'Admin');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^validation_error: --scope: Invalid option: expected one of "issuer"\|"admin"/);
+    expect(await keysOf(tenantId)).toHaveLength(1);
+  });
+
+  it('unknown flags, flags without a value, missing required flags and unknown commands exit 2', async () => {
+    const { tenantId } = await service.newTenant('0');
+    const cases: Array<[string[], RegExp]> = [
+      [['tenants:list', '--tenant', tenantId], /^tenants:list: Unknown option '--tenant'/],
+      [['keys:list', '--tenant'], /^keys:list: Option '--tenant <value>' argument missing/],
+      [['tenants:update', '--tenant', '--name', 'x'], /^tenants:update: Option '--tenant' argument is ambiguous/],
+      [['keys:list'], /^validation_error: --tenant is required/],
+      [['deposits:create', '--tenant', tenantId, '--currency', 'USDC', '--amount', '10', '--tx-hash', bscTxHash()], /^validation_error: --blockchain is required/],
+      [['keys:list', '--tenant', tenantId, 'extra'], /^keys:list: unexpected argument extra/],
+      [['tenants:destroy'], /^unknown command tenants:destroy/],
+      [[], /^a command is required/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => cli(url, ...args)));
+    cases.forEach(([args, message], i) => {
+      expect({ args, code: runs[i]!.code, stdout: runs[i]!.stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(runs[i]!.stderr).toMatch(message);
+    });
+    expect(await keysOf(tenantId)).toHaveLength(1);
+  });
+
+  it('--help on the CLI and on every command prints usage on stdout and exits 0', async () => {
+    const top = await cli(url, '--help');
+    expect(top.code).toBe(0);
+    for (const name of COMMANDS) expect(top.stdout).toContain(`  ${name}`);
+    const helps = await Promise.all(COMMANDS.map((name) => cli(url, name, '--help')));
+    COMMANDS.forEach((name, i) => {
+      expect({ name, code: helps[i]!.code, stderr: helps[i]!.stderr }).toEqual({ name, code: 0, stderr: '' });
+      expect(helps[i]!.stdout).toMatch(new RegExp(`^Usage: npm run cli -- ${name}`));
+      expect(helps[i]!.stdout).toContain('Same validation as ');
+    });
+    expect((await cli(url, 'help', 'keys:create')).stdout).toContain('--scope issuer');
+  });
+
+  it('logs the migrator through pino on stderr as JSON, and stdout holds only the JSON result', async () => {
+    const db = await freshDatabase();
+    try {
+      const run = await cli(db.url, 'tenants:list');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual([]);
+      expect(run.stderr).not.toContain('\u001b[');
+      const lines = run.stderr.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { namespace?: string; msg?: string });
+      expect(lines.some((l) => l.namespace === 'migrator' && /^Applied 'Migration\d+'$/.test(l.msg ?? ''))).toBe(true);
+    } finally {
+      await db.drop();
+    }
+  });
+});
