@@ -10,10 +10,18 @@ import { SHAPE_A_STATUS, SHAPE_B_STATUS, SHAPE_C_STATUS, type ShapeACode, type S
  * shape carries it there (A, B or C; DESIGN.md 7, 12). FX's numeric shape D has no names, so FX
  * failures use the shape A names of the same meaning.
  */
-export type GraphqlErrorCode = ShapeACode | ShapeBCode | ShapeCCode;
+export type GraphqlErrorCode = ShapeACode | ShapeBCode | ShapeCCode | GraphqlOnlyCode;
+
+/**
+ * Codes only GraphQL answers, with their HTTP status: no REST operation fails this way.
+ * `persisted_query_not_supported`: the request asked for an automatic persisted query, which this
+ * server does not keep (docs/decisions.md § GraphQL).
+ */
+export const GRAPHQL_ONLY_STATUS = { persisted_query_not_supported: 400 } as const;
+type GraphqlOnlyCode = keyof typeof GRAPHQL_ONLY_STATUS;
 
 const GRAPHQL_ERROR_CODES: ReadonlySet<string> = new Set([
-  ...Object.keys(SHAPE_A_STATUS), ...Object.keys(SHAPE_B_STATUS), ...Object.keys(SHAPE_C_STATUS),
+  ...Object.keys(SHAPE_A_STATUS), ...Object.keys(SHAPE_B_STATUS), ...Object.keys(SHAPE_C_STATUS), ...Object.keys(GRAPHQL_ONLY_STATUS),
 ]);
 
 /** Money-out failures: the very map REST uses, so both transports answer one code per failure. */
@@ -38,7 +46,7 @@ const FRAMEWORK_ERRORS: Record<ApolloServerErrorCode | ApolloServerValidationErr
   [ApolloServerErrorCode.GRAPHQL_PARSE_FAILED]: 'validation_error',
   [ApolloServerErrorCode.GRAPHQL_VALIDATION_FAILED]: 'validation_error',
   [ApolloServerErrorCode.PERSISTED_QUERY_NOT_FOUND]: 'validation_error',
-  [ApolloServerErrorCode.PERSISTED_QUERY_NOT_SUPPORTED]: 'validation_error',
+  [ApolloServerErrorCode.PERSISTED_QUERY_NOT_SUPPORTED]: 'persisted_query_not_supported',
   [ApolloServerErrorCode.BAD_USER_INPUT]: 'validation_error',
   [ApolloServerErrorCode.OPERATION_RESOLUTION_FAILURE]: 'validation_error',
   [ApolloServerErrorCode.BAD_REQUEST]: 'validation_error',

@@ -45,7 +45,8 @@ export interface GraphqlGatewayDeps {
  * far above what the schema's real queries need (deepest: payments.edges.node.field, depth 4).
  */
 const ARMOR = new ApolloArmor({
-  maxDepth: { n: 6, exposeLimits: true },
+  // Depth of the selection with fragments flattened: a named fragment is a way of writing, not a level.
+  maxDepth: { n: 6, exposeLimits: true, flattenFragments: true },
   costLimit: { maxCost: 5000, exposeLimits: true },
   maxAliases: { n: 15, exposeLimits: true },
   maxDirectives: { n: 50, exposeLimits: true },
@@ -93,7 +94,7 @@ export class GraphqlGateway {
     this.http = graphqlHttpHandler({
       schema: this.schema, app: deps.app, updates: this.bus, protection: this.protection,
       introspection: deps.nodeEnv !== 'production', development: deps.nodeEnv === 'development',
-      logger: deps.logger,
+      rateLimits: deps.access.rateLimits, logger: deps.logger,
     });
     this.gate = graphqlAccessGate(deps.access, deps.trustProxy);
   }

@@ -1,4 +1,5 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -14,6 +15,8 @@ import { inputProblem } from '../http/input-guards';
 import { formatGraphqlError, graphqlError } from './graphql-errors';
 import { MAX_TOKENS } from './graphql-ws.server';
 import { noNulStrings } from './no-nul-strings.rule';
+import { mutationBudgetPlugin } from './mutation-budget.plugin';
+import type { RateLimits } from '../access/rate-limits';
 
 /** What GraphQL over HTTP needs. */
 export interface GraphqlHttpDeps {
@@ -23,6 +26,8 @@ export interface GraphqlHttpDeps {
   readonly protection: ReturnType<ApolloArmor['protect']>;
   readonly introspection: boolean;
   readonly development: boolean;
+  /** The per-key budget: each mutation field beyond the first draws one more point. */
+  readonly rateLimits: RateLimits;
   readonly logger: Logger;
 }
 
@@ -39,6 +44,17 @@ const noSubscriptionsOverHttp: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
+/** Asking for a persisted query is the client's mistake: 400, as for any document refused (Apollo says 200). */
+const persistedQueriesRefused: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response, errors }) {
+        if (errors?.some((e) => e.extensions?.code === ApolloServerErrorCode.PERSISTED_QUERY_NOT_SUPPORTED)) response.http.status = 400;
+      },
+    };
+  },
+};
+
 /**
  * Apollo Server 5 as an express 5 handler, to mount at /graphql after `graphqlAccessGate` (which
  * authenticates and rate-limits) and the JSON parser; graphql-armor's depth, cost,
@@ -50,7 +66,11 @@ const noSubscriptionsOverHttp: ApolloServerPlugin<GraphqlContext> = {
 export function graphqlHttpHandler(deps: GraphqlHttpDeps): RequestHandler {
   const server = new ApolloServer<GraphqlContext>({
     schema: deps.schema,
-    plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled(), noSubscriptionsOverHttp],
+    plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled(), noSubscriptionsOverHttp, persistedQueriesRefused, mutationBudgetPlugin(deps.rateLimits)],
+    // Automatic persisted queries are off: a server-side cache any caller can fill buys nothing for
+    // an API whose clients send their documents (docs/decisions.md § GraphQL). A request that asks
+    // for one is answered `persisted_query_not_supported`, with Apollo's message, so APQ clients fall back.
+    persistedQueries: false,
     parseOptions: { maxTokens: MAX_TOKENS },
     validationRules: [...deps.protection.validationRules, noNulStrings],
     allowBatchedHttpRequests: false,
