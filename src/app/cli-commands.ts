@@ -90,6 +90,16 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     run: (admin, { params, body }) => admin.issueApiKey(params.tenantId, body),
   },
   {
+    name: 'admin-keys:create', operationId: 'issueAdminKey', flags: [flag('label', 'text', 'label', 'A note shown in key lists')],
+    input: (v) => ({ body: given({ label: v.label }) }),
+    run: async (admin, { body }) => ({ ok: true, value: await admin.issueAdminKey(body) }),
+  },
+  {
+    name: 'admin-keys:list', operationId: 'listAdminKeys', flags: [],
+    input: () => ({}),
+    run: async (admin) => ({ ok: true, value: await admin.listAdminKeys() }),
+  },
+  {
     name: 'keys:revoke', operationId: 'revokeApiKey', flags: [flag('key', 'key_...', 'keyId', 'The key id (required)')],
     input: (v) => ({ params: given({ keyId: v.key }) }),
     run: (admin, { params }) => admin.revokeApiKey(params.keyId),

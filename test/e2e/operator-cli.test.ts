@@ -13,7 +13,7 @@ async function cli(databaseUrl: string, ...args: string[]) {
   return { code: exit?.code, stdout: child.stdout.join('\n'), stderr: child.stderr.filter((l) => !l.startsWith('npm warn')).join('\n') };
 }
 
-const COMMANDS = ['tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'keys:revoke', 'deposits:create'];
+const COMMANDS = ['tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'admin-keys:create', 'admin-keys:list', 'keys:revoke', 'deposits:create'];
 
 describe('operator CLI: flags checked by the REST admin schemas, --help everywhere', () => {
   let service: TestService;

@@ -107,6 +107,18 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
         res.json(result.value);
       },
     }),
+    defineRoute<{ label?: string }>({
+      ...common, method: 'post', path: '/v1/admin/api-keys', operationId: 'issueAdminKey',
+      summary: 'Issue a platform admin key (no tenant); shown once',
+      body: z.strictObject({ label: z.string().max(200).optional().meta({ description: 'A note shown in key lists' }) }),
+      responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS },
+      handler: async (req, res) => void res.status(201).json(await admin.issueAdminKey(req.body)),
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/v1/admin/api-keys', operationId: 'listAdminKeys', summary: "List the platform's admin keys (no secrets)",
+      responses: { '200': { description: 'Keys', schema: z.array(KeyView) }, ...AUTH_ERRORS },
+      handler: async (_req, res) => void res.json(await admin.listAdminKeys()),
+    }),
     defineRoute<undefined, undefined, { keyId: string }>({
       ...common, method: 'delete', path: '/v1/admin/api-keys/{keyId}', operationId: 'revokeApiKey', summary: 'Revoke a key at once, everywhere',
       params: z.object({ keyId: z.string().max(64) }),

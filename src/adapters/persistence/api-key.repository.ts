@@ -83,7 +83,7 @@ export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
     await this.em.fork().insert(ApiKeySchema, key);
   }
 
-  async listKeys(tenantId: string): Promise<ApiKey[]> {
+  async listKeys(tenantId: string | null): Promise<ApiKey[]> {
     return this.em.fork().find(ApiKeySchema, { tenantId }, { orderBy: { createdAt: 'asc' } });
   }
 

@@ -7,7 +7,7 @@ import { toPaymentView, type PaymentView } from '../payments/payment-view';
 import { err, ok, type Result } from '../shared/result';
 import { simulatePayment, type SimulatedOutcome, type SimulateErrorCode } from './simulate-payment';
 import {
-  createTenant, issueApiKey, listApiKeys, listTenants, revokeApiKey,
+  createTenant, issueAdminKey, issueApiKey, listAdminKeys, listApiKeys, listTenants, revokeApiKey,
   type AdminDeps, type AdminErrorCode, type ApiKeyView, type TenantView,
 } from './tenant-admin';
 import type { ApiKeyScope } from '../auth/api-key';
@@ -24,6 +24,10 @@ export interface AdminApplication {
   updateTenant(tenantId: string, patch: TenantPatch): Promise<Result<TenantView, AdminErrorCode>>;
   issueApiKey(tenantId: string, input: { scope: ApiKeyScope; label?: string }): Promise<Result<ApiKeyView & { apiKey: string }, AdminErrorCode>>;
   listApiKeys(tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>>;
+  /** Issues a platform admin key (no tenant); the clear key is in the answer once. */
+  issueAdminKey(input: { label?: string }): Promise<ApiKeyView & { apiKey: string }>;
+  /** The platform's admin keys, without secrets. */
+  listAdminKeys(): Promise<ApiKeyView[]>;
   revokeApiKey(keyId: string): Promise<Result<void, AdminErrorCode>>;
   /** Credits an onchain deposit, once per (blockchain, hash) across tenants. Errors: `not_found` (tenant), `validation_error`, `duplicate_deposit`. */
   recordDeposit(tenantId: string, command: DepositCommand): Promise<Result<DepositReceipt, DepositErrorCode | 'not_found'>>;
@@ -46,6 +50,8 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     updateTenant: (tenantId, patch) => updateTenant(deps, tenantId, patch),
     issueApiKey: (tenantId, input) => issueApiKey(deps, tenantId, input),
     listApiKeys: (tenantId) => listApiKeys(deps, tenantId),
+    issueAdminKey: (input) => issueAdminKey(deps, input),
+    listAdminKeys: () => listAdminKeys(deps),
     revokeApiKey: (keyId) => revokeApiKey(deps, keyId),
     recordDeposit: async (tenantId, command) => {
       if (!(await deps.tenantAdmin.findTenant(tenantId))) return err('not_found', `Tenant ${tenantId} not found`);

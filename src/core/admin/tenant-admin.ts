@@ -20,7 +20,8 @@ export interface TenantAdminStore {
    */
   modifyTenant<E extends string>(tenantId: string, change: (current: Tenant) => Result<Tenant, E>): Promise<Result<Tenant, E> | undefined>;
   insertKey(key: ApiKey): Promise<void>;
-  listKeys(tenantId: string): Promise<ApiKey[]>;
+  /** A tenant's keys, or with `null` the platform's admin keys; oldest first. */
+  listKeys(tenantId: string | null): Promise<ApiKey[]>;
   /** Sets revokedAt once; returns false when no such key exists. */
   revokeKey(keyId: string, at: Date): Promise<boolean>;
 }
@@ -128,6 +129,29 @@ export async function issueApiKey(
   });
   await deps.tenantAdmin.insertKey(key);
   return ok({ ...toKeyView(key, tenant.environment), apiKey });
+}
+
+/** The prefix shown for platform keys: they act on real tenants whatever the deployment. */
+const ADMIN_KEY_ENVIRONMENT = 'live';
+
+/**
+ * Issues a platform admin key: no tenant, `admin` scope (docs/decisions.md § Authentication,
+ * tenants and keys). Operators use it to rotate admin keys without a restart; the clear key is in
+ * the result once, only its lookup prefix and SHA-256 are stored. No expected failure.
+ */
+export async function issueAdminKey(deps: AdminDeps, input: { label?: string }): Promise<ApiKeyView & { apiKey: string }> {
+  const apiKey = deps.keyFactory.generate(ADMIN_KEY_ENVIRONMENT);
+  const key = new ApiKey({
+    id: deps.ids.next('key'), tenantId: null, scope: 'admin', lookup: lookupOf(apiKey)!, secretHash: deps.hasher.hash(apiKey),
+    label: input.label ?? 'admin key', createdAt: deps.clock.now(), revokedAt: null,
+  });
+  await deps.tenantAdmin.insertKey(key);
+  return { ...toKeyView(key, ADMIN_KEY_ENVIRONMENT), apiKey };
+}
+
+/** The platform's admin keys without secrets, revoked ones included, oldest first. */
+export async function listAdminKeys(deps: AdminDeps): Promise<ApiKeyView[]> {
+  return (await deps.tenantAdmin.listKeys(null)).map((k) => toKeyView(k, ADMIN_KEY_ENVIRONMENT));
 }
 
 /** Lists a tenant's keys without secrets. Errors: `not_found` (no such tenant). */
