@@ -1,5 +1,5 @@
 /**
- * Import rules (DESIGN.md 1), checked in CI by `npm run lint`:
+ * Import rules (docs/architecture.md), checked in CI by `npm run lint`:
  * the core imports only the core and small pure libraries; adapters never import the app.
  */
 module.exports = {

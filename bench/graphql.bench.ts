@@ -1,5 +1,5 @@
 /**
- * GraphQL benchmark (issue 4), in one run on a fresh database `payout_bench_graphql`:
+ * GraphQL benchmark, in one run on a fresh database `payout_bench_graphql`:
  *  1. throughput of GraphQL `payment(id)` (every field) vs REST GET /v1/payments/{id}, autocannon,
  *     same service, same connections; prints req/s, p50/p99 and the ratio (target >= 0.7);
  *  2. BENCH_SUBSCRIBERS (1000) graphql-ws subscribers of one tenant (two selection shapes, 90/10)

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery benchmark (issue 3): the real delivery worker (claim FOR UPDATE SKIP LOCKED,
+ * Webhook delivery benchmark (docs/decisions.md § Webhooks): the real delivery worker (claim FOR UPDATE SKIP LOCKED,
  * sign, POST with undici, record) against a local HTTP receiver on 127.0.0.1.
  *  1. Throughput: N payment events committed with their delivery rows (the outbox), then one
  *     worker drains them; prints deliveries/s.

@@ -43,7 +43,7 @@ export class Migration20261122092024 extends Migration {
 
     this.addSql(`create table "webhook_registrations" ("id" uuid not null, "tenant_id" varchar(40) not null, "url" text not null, "events" jsonb not null, "secret_ciphertext" text not null, "status" varchar(10) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "deleted_at" timestamptz null, constraint "webhook_registrations_pkey" primary key ("id"));`);
     this.addSql(`create index "webhook_registrations_tenant_idx" on "webhook_registrations" ("tenant_id", "created_at");`);
-    // Double-entry invariant in the database (DESIGN.md 10): at commit, every ledger transaction's
+    // Double-entry invariant in the database (docs/decisions.md § Ledger): at commit, every ledger transaction's
     // entries sum to zero. Deferred, so both legs can be inserted before the check runs.
     this.addSql(`create function ledger_transaction_balanced() returns trigger language plpgsql as $$
       begin

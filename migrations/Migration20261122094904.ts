@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Tenant payout settings for legacy payouts (interface 4.1): stablecoin, chain, refund address. */
+/** Tenant payout settings for legacy payouts (OpenAPI legacyPayout): stablecoin, chain, refund address. */
 export class Migration20261122094904 extends Migration {
 
   override async up(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Transfer requests (interface 4.2). */
+/** Transfer requests (OpenAPI createTransferRequest). */
 export class Migration20261122095220 extends Migration {
 
   override async up(): Promise<void> {

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Per-key request limits (issue 6): the shared counter table and a per-tenant override. */
+/** Per-key request limits (docs/decisions.md § Rate limits and abuse limits): the shared counter table and a per-tenant override. */
 export class Migration20261122103710 extends Migration {
 
   override async up(): Promise<void> {

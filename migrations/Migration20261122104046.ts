@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Customers and their KYC status (issue 6). */
+/** Customers and their KYC status (docs/decisions.md § Customers and KYC). */
 export class Migration20261122104046 extends Migration {
 
   override async up(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Writes schema/schema.graphql from the code (issue 4 item 9). Run with `npm run schema:emit` after
+ * Writes schema/schema.graphql from the code (docs/decisions.md § GraphQL). Run with `npm run schema:emit` after
  * changing a GraphQL type or resolver, and commit the result; test/e2e/graphql-schema.test.ts
  * fails while the committed file is stale.
  */

@@ -1,6 +1,6 @@
 /* global document, fetch, location, setTimeout, graphqlWs */
 /**
- * Live payments dashboard (issue 4 item 10): loads the tenant's latest payments over GraphQL/HTTP,
+ * Live payments dashboard: loads the tenant's latest payments over GraphQL/HTTP,
  * then applies every `paymentUpdated` event from graphql-ws as it arrives. No build step: plain
  * browser JavaScript, with graphql-ws's UMD build (global `graphqlWs`) served by the service.
  * The API key lives only in this closure: never in storage, never in the URL.

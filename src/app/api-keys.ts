@@ -4,7 +4,7 @@ import type { IdGenerator } from '../core/shared/clock';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A new random key `sk_<env>_<40 base62 chars>` (about 238 bits), shown once and never stored (DESIGN.md 9). */
+/** A new random key `sk_<env>_<40 base62 chars>` (about 238 bits), shown once and never stored (docs/decisions.md § Authentication, tenants and keys). */
 export function generateApiKey(environment: 'sandbox' | 'live'): string {
   // 248 is the largest multiple of 62 under 256: rejecting bytes above it keeps the alphabet uniform.
   let random = '';

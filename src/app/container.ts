@@ -92,7 +92,7 @@ export interface Container {
   readonly ids: IdGenerator;
   /** Authentication, the failed-authentication throttle and per-key request limits of every transport. */
   readonly access: BearerAccess;
-  /** GraphQL over HTTP and graphql-ws (issue 4): main and tests `attach(server)` it to the listening server. */
+  /** GraphQL over HTTP and graphql-ws: main and tests `attach(server)` it to the listening server. */
   readonly graphql: GraphqlGateway;
   /**
    * Seals personal data still in clear (the start-up backfill, docs/decisions.md § Personal data and
@@ -121,7 +121,7 @@ export interface ContainerOverrides {
 }
 
 
-/** Composition root (DESIGN.md 1): builds every adapter and binds the core's use cases to them. */
+/** Composition root (docs/architecture.md): builds every adapter and binds the core's use cases to them. */
 export function buildContainer(config: Config, orm: MikroORM, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const em = orm.em;
   const clock = overrides.clock ?? systemClock;

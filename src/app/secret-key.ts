@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from './config';
 
 /**
- * The 32-byte key that seals webhook secrets at rest (DESIGN.md 8): WEBHOOK_SECRET_KEY (base64)
+ * The 32-byte key that seals webhook secrets at rest (docs/decisions.md § Personal data and secrets): WEBHOOK_SECRET_KEY (base64)
  * when set; otherwise, outside production, a development key generated once under DATA_DIR.
  * Production without the variable is a configuration error.
  */

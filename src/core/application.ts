@@ -30,11 +30,11 @@ import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolv
 import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQuery } from './resolution/resolve-identifier';
 import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
 
-/** Everything the use cases need from outside the core: ports and settings (DESIGN.md 1). */
+/** Everything the use cases need from outside the core: ports and settings (docs/architecture.md). */
 export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, CustomerDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
-  /** The tenant's payments, paginated (issue 4: GraphQL `payments`). */
+  /** The tenant's payments, paginated (GraphQL `payments`). */
   readonly paymentList: PaymentLister;
   readonly keys: ApiKeyReader;
   readonly hasher: SecretHasher;
@@ -44,7 +44,7 @@ export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps,
 
 /**
  * The use cases, bound to their ports: the one surface REST and GraphQL both call, so no rule is
- * written twice (DESIGN.md 1). Each method documents its errors at its use case.
+ * written twice (docs/architecture.md). Each method documents its errors at its use case.
  */
 export interface Application {
   readonly catalog: Catalog;

@@ -14,7 +14,7 @@ import { moneyOutBody, startTestService, type TestService } from '../support/tes
 import { solanaTxHash } from '../support/tx-hashes';
 
 /**
- * Systematic hunt for 500s (DESIGN.md 7: bad input always gets a clear 4xx in a documented shape,
+ * Systematic hunt for 500s (docs/decisions.md § Errors: shapes per route family: bad input always gets a clear 4xx in a documented shape,
  * never a 500 / internal_error, and writes nothing). Every operation of GET /openapi.json and every
  * Query and Mutation field of the GraphQL schema gets deterministic hostile variants, one input at
  * a time, on top of a valid baseline; all failures are collected and printed, then asserted empty.
@@ -73,7 +73,7 @@ interface Baseline {
 
 const abbreviate = (text: string, max = 400) => (text.length > max ? `${text.slice(0, max)}…(${text.length} chars)` : text);
 
-/** Which documented error shape a 4xx body has (DESIGN.md 7), or undefined. The status inside must match HTTP's. */
+/** Which documented error shape a 4xx body has (docs/decisions.md § Errors: shapes per route family), or undefined. The status inside must match HTTP's. */
 function errorShape(status: number, body: unknown): 'A' | 'B' | 'C' | 'D' | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
@@ -121,7 +121,7 @@ const GRAPHQL_LITERALS = [
   'ENUM_LIKE', `${'['.repeat(200)}${']'.repeat(200)}`, '"""block\nstring"""',
 ];
 
-describe('fuzz: no input makes a 500 or internal_error, and a refused input writes nothing (DESIGN.md 7)', () => {
+describe('fuzz: no input makes a 500 or internal_error, and a refused input writes nothing', () => {
   let service: TestService;
   let receiver: Receiver;
   let issuerKey: string;
@@ -588,7 +588,7 @@ describe('fuzz: no input makes a 500 or internal_error, and a refused input writ
   }
 
   /**
-   * Sends one GraphQL request and records what breaks DESIGN.md 7: a 5xx, an `internal_error`, a body
+   * Sends one GraphQL request and records what breaks the error rules (docs/decisions.md § Errors: shapes per route family): a 5xx, an `internal_error`, a body
    * that is not JSON, or a refused request (validation_error only) that wrote. Uses gql() unless the
    * variables hold raw JSON tokens or `raw` overrides the whole HTTP request.
    */

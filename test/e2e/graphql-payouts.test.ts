@@ -21,7 +21,7 @@ const LEGACY = 'mutation Legacy($input: LegacyPayoutInput!) { legacyPayout(input
 /** The code of the first error, or undefined when the operation succeeded. */
 const codeOf = (body: any): string | undefined => body.errors?.[0]?.extensions?.code;
 
-describe('GraphQL: bank list, resolutions, transfer requests and the legacy payout (issue 5 item 8)', () => {
+describe('GraphQL: bank list, resolutions, transfer requests and the legacy payout', () => {
   let service: TestService;
   let key: string;
   let otherKey: string;

@@ -71,7 +71,7 @@ describe('HTTP contract', () => {
     expect(res.body).toEqual(shapeA(403, 'forbidden'));
   });
 
-  it('quotes FX (2.4 plus quoteId), locks the quoted rate, and refuses expired quotes', async () => {
+  it('quotes FX (every quote field plus quoteId), locks the quoted rate, and refuses expired quotes', async () => {
     const now = Math.floor(Date.now() / 1000);
     const quote = await service.call('GET', '/fx/convert?amount=1500&sourceCurrency=KES&destinationCurrency=USDC', { apiKey });
     expect(quote.body).toEqual({ convertedAmount: 12.115416, exchangeRate: '129.25', payoutFee: '0.510000', expiryTimestamp: expect.any(Number), quoteId: expect.stringMatching(/^quo_/) });

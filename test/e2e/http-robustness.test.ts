@@ -167,7 +167,7 @@ describe('HTTP robustness', () => {
     const pay = (svc: TestService, o: Record<string, unknown> = {}, key = fxKey) =>
       svc.call('POST', '/v1/payments/moneyout', { apiKey: key, body: moneyOutBody(o), headers: { 'idempotency-key': randomUUID() } });
 
-    it('answers interface 2.4 plus quoteId, expiring 60 s from now', async () => {
+    it('answers every FX quote field plus quoteId, expiring 60 s from now', async () => {
       const now = Date.now() / 1000;
       const res = await service.call('GET', '/fx/convert?amount=1500&sourceCurrency=KES&destinationCurrency=USDC', { apiKey: fxKey });
       expect(res.status).toBe(200);

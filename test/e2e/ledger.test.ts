@@ -4,7 +4,7 @@ import type { PaymentMove } from '../../src/core/payments/payment-state';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 import { solanaTxHash } from '../support/tx-hashes';
 
-/** Ledger invariants (DESIGN.md 10) checked against the database itself. */
+/** Ledger invariants (docs/decisions.md § Ledger) checked against the database itself. */
 async function reconcile(service: TestService): Promise<void> {
   const conn = service.database.orm.em.fork().getConnection();
   const unbalanced = await conn.execute(

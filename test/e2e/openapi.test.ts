@@ -56,7 +56,7 @@ describe('OpenAPI document and docs', () => {
     expect(documented.map(([m, p]) => `${m} ${p}`).filter((k) => !keys.has(k))).toEqual([]);
   });
 
-  it('lists every operation of interface part 4', () => {
+  it('lists every operation of the interface', () => {
     for (const [method, path] of [
       ['post', '/momo/payout'], ['post', '/tx/createTransferRequest'], ['post', '/momo/resolve'], ['post', '/account/resolve'],
       ['post', '/id/resolve'], ['get', '/fx/convert'], ['get', '/v1/account/banks'], ['post', '/v1/payments/moneyout'],
@@ -96,7 +96,7 @@ describe('OpenAPI document and docs', () => {
     expect({ name: header?.name.toLowerCase(), required: header?.required }).toEqual({ name: 'idempotency-key', required: true });
   });
 
-  it('requires every field of interface 2.1 in Payment and types the FX quote as 2.4 says', () => {
+  it('requires every field of the Payment resource and types the FX quote amounts and expiry', () => {
     const payment = doc.components.schemas.Payment!;
     for (const field of ['id', 'status', 'paymentMethod', 'sourceCurrency', 'amountStablecoin', 'fiatAmount', 'destinationCurrency', 'providerRef', 'reference', 'createdAt', 'updatedAt']) {
       expect(payment.required).toContain(field);

@@ -46,7 +46,7 @@ describe('bank list and recipient resolution over HTTP', () => {
   });
 
   describe('POST /momo/resolve', () => {
-    it.each(['paybill', 'till'])('resolves a %s number with every field of 2.6', async (type) => {
+    it.each(['paybill', 'till'])('resolves a %s number with every field of the momo resolution', async (type) => {
       const res = await post('/momo/resolve', { type, accountNumber: '123456' });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -149,7 +149,7 @@ describe('bank list and recipient resolution over HTTP', () => {
     const resolve = (overrides: Record<string, unknown> = {}) =>
       post('/id/resolve', { username: 'jane.doe', issuer: 'issuer_a', wallet_network: 'Solana', ...overrides });
 
-    it('resolves a Solana address with every field of 2.8', async () => {
+    it('resolves a Solana address with every field of the identifier resolution', async () => {
       const res = await resolve();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({

@@ -116,7 +116,7 @@ describe('hardening migrations on a database seeded with duplicates', () => {
     await expectPowerless(live, adminKey, tenantId);
   });
 
-  /** What the issue saw a tenant-bound admin key do, each now 401: admin reads and credits, and acting as the tenant's issuer key. */
+  /** What a tenant-bound admin key could do before the hardening of key scopes, each now 401: admin reads and credits, and acting as the tenant's issuer key. */
   async function expectPowerless(live: TestService, apiKey: string, tenantId: string): Promise<void> {
     const other = await live.newTenant();
     const payment = await live.call('POST', '/v1/payments/moneyout', { apiKey: other.apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });

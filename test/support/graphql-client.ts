@@ -89,6 +89,6 @@ export function connectRaw(baseUrl: string, payload: Record<string, unknown> | u
   });
 }
 
-/** The fields of Payment as GraphQL selects them (every field of interface 2.1 and the three extras). */
+/** The fields of Payment as GraphQL selects them (every field of the REST Payment, OpenAPI getPayment, and the three extras). */
 export const PAYMENT_FIELDS = `id status paymentMethod sourceCurrency amountStablecoin fiatAmount destinationCurrency
   providerRef reference createdAt updatedAt failureReason exchangeRate payoutFee`;

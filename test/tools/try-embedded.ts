@@ -1,5 +1,5 @@
 /**
- * Manual check of the embedded PostgreSQL (DESIGN.md 13): start, `select 1` through the url, stop.
+ * Manual check of the embedded PostgreSQL (docs/decisions.md § Running it): start, `select 1` through the url, stop.
  *
  *   npx ts-node --transpile-only test/tools/try-embedded.ts [dataDir] [port] [--hold]
  *

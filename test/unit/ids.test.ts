@@ -1,6 +1,6 @@
 import { bufferedRandom, ulidGenerator } from '../../src/adapters/providers/system';
 
-describe('id generator (DESIGN.md 5)', () => {
+describe('id generator', () => {
   it('makes prefixed ULIDs that are unique and sort in creation order', () => {
     const ids = ulidGenerator();
     const made = Array.from({ length: 20_000 }, () => ids.next('pay'));

@@ -9,7 +9,7 @@ const parsed = (input: number | string, maxScale: number) => {
 };
 const PLAIN = /^-?\d+(\.\d+)?$/;
 
-describe('scaleOf (DESIGN.md 2: ISO 4217 for fiat, 6 for stablecoins)', () => {
+describe('scaleOf (ISO 4217 for fiat, 6 for stablecoins)', () => {
   it.each([
     ['UGX', 0], ['XAF', 0], ['XOF', 0], ['KES', 2], ['NGN', 2], ['GHS', 2], ['TZS', 2], ['ZAR', 2], ['ZMW', 2], ['ETB', 2], ['USDC', 6], ['USDT', 6],
   ] as [Currency, number][])('%s has scale %i', (currency, scale) => {

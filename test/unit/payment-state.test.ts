@@ -2,7 +2,7 @@ import { isFinal, PAYMENT_STATUSES, type PaymentStatus } from '../../src/core/pa
 import { PAYMENT_MOVES, transition, type PaymentMove } from '../../src/core/payments/payment-state';
 
 /**
- * DESIGN.md 5, written out independently of the implementation's table: the only allowed
+ * The table of docs/decisions.md § Payments: states and events, written out independently of the implementation's table: the only allowed
  * (state, move) pairs, where each lands and the event it emits. Everything else is refused.
  */
 const EXPECTED: Record<string, { to: PaymentStatus; event: string }> = {
@@ -17,11 +17,11 @@ const MOVES = Object.keys(PAYMENT_MOVES) as PaymentMove[];
 const PAIRS = PAYMENT_STATUSES.flatMap((from) => MOVES.map((move) => [from, move] as const));
 
 describe('payment states and moves', () => {
-  it('has exactly the five states of interface part 3, in order', () => {
+  it('has exactly the five payment states, in order', () => {
     expect([...PAYMENT_STATUSES]).toEqual(['initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded']);
   });
 
-  it('has exactly the five moves of DESIGN.md 5', () => {
+  it('has exactly the five moves of the payment state table', () => {
     expect(MOVES.sort()).toEqual(['accept', 'complete', 'fail', 'refund', 'reject']);
   });
 
@@ -76,7 +76,7 @@ describe('state machine properties', () => {
     }
   });
 
-  it('emits no webhook event type outside DESIGN.md 8 and payment.initiated is never a move event', () => {
+  it('emits no webhook event type outside the documented ones and payment.initiated is never a move event', () => {
     const events = new Set(MOVES.map((m) => PAYMENT_MOVES[m].event));
     expect([...events].sort()).toEqual(['payment.failed', 'payment.processing', 'payment.refunded', 'payment.succeeded']);
   });

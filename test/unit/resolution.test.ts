@@ -77,7 +77,7 @@ describe('SandboxAccountDirectory', () => {
 describe('catalog resolution data', () => {
   const raw = JSON.parse(readFileSync(CATALOG_PATH, 'utf8'));
 
-  it('has the seven resolution bank codes of interface 2.11 and four issuers', () => {
+  it('has the seven resolution bank codes of the corridor catalog and four issuers', () => {
     expect(catalog.resolutionBankCodes).toEqual(['100004', '100033', '011', '058', '033', '090267', '110006']);
     expect(catalog.walletIssuers.map((i) => i.key)).toEqual(['issuer_a', 'issuer_b', 'issuer_c', 'issuer_d']);
   });

@@ -9,7 +9,7 @@ import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 /** Every analytics failure, with the code REST's analytics route answers; exhaustive by type. */
 const ANALYTICS_ERRORS: Record<AnalyticsErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error' };
 
-/** Payment analytics (issue 6; DESIGN.md 10 and 12): REST's summary on the same use case and query schema. */
+/** Payment analytics (docs/decisions.md § Analytics, admin and health and § GraphQL): REST's summary on the same use case and query schema. */
 @Resolver()
 export class AnalyticsResolver {
   /**

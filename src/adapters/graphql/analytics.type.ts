@@ -13,7 +13,7 @@ export class CurrencyAmountType {
 }
 
 /**
- * `AnalyticsGroup` (issue 6; DESIGN.md 10 and 12): one group of REST GET /v1/analytics/summary,
+ * `AnalyticsGroup` (docs/decisions.md § Analytics, admin and health and § GraphQL): one group of REST GET /v1/analytics/summary,
  * field for field. REST's volume objects become lists of CurrencyAmount in the same order, since
  * GraphQL has no map type.
  */

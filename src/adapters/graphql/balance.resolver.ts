@@ -6,7 +6,7 @@ import { connectionOf, cursorAsAfter, restPage } from './list-page';
 import { LIST_ERRORS, valueOf } from './graphql-errors';
 
 /**
- * Balance reads (issue 6; DESIGN.md 10 and 12): the same use cases and page rules as REST's
+ * Balance reads (docs/decisions.md § Ledger and § GraphQL): the same use cases and page rules as REST's
  * Balances tag. Thin: one Application call per field, always for the caller's tenant.
  */
 @Resolver()

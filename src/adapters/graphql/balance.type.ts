@@ -8,7 +8,7 @@ import { PageInfoType } from './payment.type';
 /** Every kind once: a Record, so a kind added to the core fails to compile here until it is listed. */
 const KINDS: Record<LedgerTransactionKind, true> = { deposit: true, sandbox_funding: true, hold: true, send: true, release: true, settle: true, return: true };
 
-/** Why money moved (DESIGN.md 10), the same strings as REST's LedgerTransaction.kind. */
+/** Why money moved (docs/decisions.md § Ledger), the same strings as REST's LedgerTransaction.kind. */
 export const LedgerTransactionKindEnum = enumOf(
   Object.keys(KINDS) as LedgerTransactionKind[], 'LedgerTransactionKind',
   'Why money moved: deposit (onchain), sandbox_funding (a sandbox tenant\'s opening balance, never onchain), hold (money-out created), send (provider accepted), release (refused before acceptance), settle (succeeded), return (failed or refunded after acceptance)',
@@ -21,7 +21,7 @@ export const LedgerAccountEnum = enumOf(
 );
 
 /**
- * `Balance` (DESIGN.md 10 and 12): one per stablecoin, exactly the object of REST GET
+ * `Balance` (docs/decisions.md § Ledger and § GraphQL): one per stablecoin, exactly the object of REST GET
  * /v1/balances. Amounts are Decimal strings at scale 6 in stablecoin units ("87.884584").
  * Resolvers return the core's BalanceView unchanged; this class only describes the shape.
  */
@@ -41,7 +41,7 @@ export class BalanceType implements BalanceView {
 }
 
 /**
- * `LedgerTransaction` (DESIGN.md 10 and 12): one double-entry transfer of `amount` (positive
+ * `LedgerTransaction` (docs/decisions.md § Ledger and § GraphQL): one double-entry transfer of `amount` (positive
  * Decimal string, scale 6, stablecoin units) from one account to another, exactly the object of
  * REST GET /v1/balances/transactions.
  */

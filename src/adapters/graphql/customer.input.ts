@@ -2,7 +2,7 @@ import { Field, InputType } from 'type-graphql';
 import { IdTypeEnum } from './customer.type';
 
 /**
- * Input of `createCustomer`: the fields of REST's POST /v1/customers body (issue 6), checked by the
+ * Input of `createCustomer`: the fields of REST's POST /v1/customers body, checked by the
  * same zod schema and then by the same use case, so both transports accept and refuse alike.
  */
 @InputType('CreateCustomerInput')

@@ -14,7 +14,7 @@ const CUSTOMER_ERRORS: Record<CustomerErrorCode, GraphqlErrorCode> = {
 };
 
 /**
- * Customers (issue 6; DESIGN.md 10 and 12): the reads and the write of REST's Customers tag, on
+ * Customers (docs/decisions.md § Customers and KYC and § GraphQL): the reads and the write of REST's Customers tag, on
  * the same use cases and zod schemas. Thin: one Application call per field, for the caller's
  * tenant only (another tenant's customer is not_found, never forbidden).
  */

@@ -4,13 +4,13 @@ import { ID_TYPES, KYC_STATUSES, type CustomerView } from '../../core/customers/
 import { enumOf } from './enums.type';
 import { PageInfoType } from './payment.type';
 
-/** Identity documents accepted (issue 6), the core's strings. */
+/** Identity documents accepted, the core's strings. */
 export const IdTypeEnum = enumOf(ID_TYPES, 'IdType', 'Identity document of a customer');
-/** KYC states (issue 6; DESIGN.md 10), the core's strings. */
+/** KYC states (docs/decisions.md § Customers and KYC), the core's strings. */
 export const KycStatusEnum = enumOf(KYC_STATUSES, 'KycStatus', 'KYC state: pending until the KYC provider approves or rejects');
 
 /**
- * `Customer` (issue 6; DESIGN.md 10 and 12): a wallet user, exactly the object of REST GET
+ * `Customer` (docs/decisions.md § Customers and KYC and § GraphQL): a wallet user, exactly the object of REST GET
  * /v1/customers/{id}. The document number shows only as its last four characters. Resolvers
  * return the core's CustomerView unchanged; this class only describes the shape.
  */

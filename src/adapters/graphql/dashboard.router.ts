@@ -10,7 +10,7 @@ const GRAPHQL_WS_UMD = path.join(path.dirname(require.resolve('graphql-ws/packag
 const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'";
 
 /**
- * /dashboard (issue 4 item 10): a static page where a person pastes an API key and watches the
+ * /dashboard: a static page where a person pastes an API key and watches the
  * tenant's payments appear and change status live over graphql-ws. Mount with `app.use('/dashboard', ...)`.
  */
 export function dashboardRouter(): Router {

@@ -11,7 +11,7 @@ function decimalOf(value: unknown): string {
 }
 
 /**
- * `Decimal`: an exact decimal amount (issue 4). Always a string on the wire in responses
+ * `Decimal`: an exact decimal amount. Always a string on the wire in responses
  * ("1500.00", "12.115416"), so no client parses money as a float; inputs may be a string or an
  * integer or float literal, taken as written. Scale and range are the use cases' business.
  */

@@ -12,19 +12,19 @@ export function enumOf<const T extends readonly string[]>(values: T, name: strin
   return object;
 }
 
-/** Payment states (interface part 3). */
-export const PaymentStatusEnum = enumOf(PAYMENT_STATUSES, 'PaymentStatus', 'Payment state (interface part 3)');
-/** Payment methods (interface 2.11). */
+/** Payment states (docs/decisions.md § Payments: states and events). */
+export const PaymentStatusEnum = enumOf(PAYMENT_STATUSES, 'PaymentStatus', 'Payment state (docs/decisions.md § Payments: states and events)');
+/** Payment methods (OpenAPI createMoneyOut). */
 export const PaymentMethodEnum = enumOf(PAYMENT_METHODS, 'PaymentMethod', 'How the recipient is paid');
 /** Stablecoins (USDC, USDT). */
 export const StablecoinEnum = enumOf(STABLECOINS, 'Stablecoin', 'Stablecoin that funds a payment');
-/** Every catalog fiat currency; money-out accepts the nine of interface 2.1 (ETB is legacy payouts only). */
+/** Every catalog fiat currency; money-out accepts the nine of OpenAPI createMoneyOut (ETB is legacy payouts only). */
 export const FiatCurrencyEnum = enumOf(FIAT_CURRENCIES, 'FiatCurrency', 'Fiat currency (money-out: all but ETB)');
-/** Chains of the stablecoin leg (interface 2.11). */
+/** Chains of the stablecoin leg (OpenAPI createMoneyOut). */
 export const BlockchainEnum = enumOf(BLOCKCHAINS, 'Blockchain', 'Chain of the stablecoin leg');
-/** Money-out countries (interface 2.11) plus ET, which FX quotes accept. */
+/** Money-out countries (docs/decisions.md § Corridor catalog) plus ET, which FX quotes accept. */
 export const CountryEnum = enumOf([...MONEY_OUT_COUNTRIES, 'ET'] as const, 'Country', 'ISO 3166-1 alpha-2 country (money-out: all but ET)');
-/** Whether the optional issuer fee applies (interface 4.6). */
+/** Whether the optional issuer fee applies (OpenAPI convertFx). */
 export const IssuerFeeOptionEnum = enumOf(ISSUER_FEE_OPTIONS, 'IssuerFeeOption', 'Whether the optional issuer fee applies');
-/** API key scopes (DESIGN.md 9). */
-export const ApiKeyScopeEnum = enumOf(API_KEY_SCOPES, 'ApiKeyScope', 'Scope of an API key (DESIGN.md 9)');
+/** API key scopes (docs/decisions.md § Authentication, tenants and keys). */
+export const ApiKeyScopeEnum = enumOf(API_KEY_SCOPES, 'ApiKeyScope', 'Scope of an API key (docs/decisions.md § Authentication, tenants and keys)');

@@ -2,7 +2,7 @@ import { ArgsType, Field } from 'type-graphql';
 import { DecimalScalar } from './decimal.scalar';
 import { BlockchainEnum, CountryEnum, FiatCurrencyEnum, IssuerFeeOptionEnum, PaymentMethodEnum, StablecoinEnum } from './enums.type';
 
-/** Arguments of `fxQuote`: those of REST's GET /fx/convert (interface 4.6, DESIGN.md 3), checked by its zod schema. */
+/** Arguments of `fxQuote`: those of REST's GET /fx/convert (OpenAPI convertFx; docs/decisions.md § FX quotes and the quote lock), checked by its zod schema. */
 @ArgsType()
 export class FxQuoteArgs {
   @Field(() => DecimalScalar, { description: 'Fiat amount to convert, at least 0.01' })

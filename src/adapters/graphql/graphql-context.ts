@@ -18,7 +18,7 @@ export interface SubscriptionDelivery {
 }
 
 /**
- * What every resolver receives (issue 4): the bound use cases, the authenticated caller and the
+ * What every resolver receives: the bound use cases, the authenticated caller and the
  * tenant every read and write is scoped to. Built per HTTP request and per WebSocket operation.
  */
 export interface GraphqlContext {
@@ -31,7 +31,7 @@ export interface GraphqlContext {
   readonly delivery?: SubscriptionDelivery;
 }
 
-/** Arguments of `paymentUpdated`: both optional, combined with AND (DESIGN.md 12). */
+/** Arguments of `paymentUpdated`: both optional, combined with AND (docs/decisions.md § GraphQL). */
 export interface PaymentUpdatedArgs {
   readonly paymentId?: string | null;
   readonly status?: readonly PaymentStatus[] | null;

@@ -7,7 +7,7 @@ import { SHAPE_A_STATUS, SHAPE_B_STATUS, SHAPE_C_STATUS, type ShapeACode, type S
 
 /**
  * `extensions.code` of every GraphQL error: the code REST answers for the same failure, whichever
- * shape carries it there (A, B or C; DESIGN.md 7, 12). FX's numeric shape D has no names, so FX
+ * shape carries it there (A, B or C; docs/decisions.md § Errors: shapes per route family and § GraphQL). FX's numeric shape D has no names, so FX
  * failures use the shape A names of the same meaning.
  */
 export type GraphqlErrorCode = ShapeACode | ShapeBCode | ShapeCCode | GraphqlOnlyCode;
@@ -98,7 +98,7 @@ function classify(code: unknown, original: unknown): { code: GraphqlErrorCode; i
 }
 
 /**
- * The one error formatter of both transports (DESIGN.md 7, 12): `extensions.code` is a REST code,
+ * The one error formatter of both transports (docs/decisions.md § Errors: shapes per route family and § GraphQL): `extensions.code` is a REST code,
  * unexpected faults become `internal_error` with a fixed message (logged through `log`), and
  * stack traces appear only when `development` is set.
  */

@@ -41,7 +41,7 @@ export interface GraphqlGatewayDeps {
 }
 
 /**
- * Protections (issue 4 item 7), from graphql-armor, the same on HTTP and WebSocket. Limits are
+ * Protections (docs/decisions.md § GraphQL), from graphql-armor, the same on HTTP and WebSocket. Limits are
  * far above what the schema's real queries need (deepest: payments.edges.node.field, depth 4).
  */
 const ARMOR = new ApolloArmor({
@@ -60,7 +60,7 @@ const ARMOR = new ApolloArmor({
 const REVOKED_CLOSE = 4401;
 
 /**
- * The GraphQL transport of one service instance (issue 4, DESIGN.md 12): Apollo over HTTP and
+ * The GraphQL transport of one service instance (docs/decisions.md § GraphQL): Apollo over HTTP and
  * graphql-ws over WebSocket on the same schema, context and error formatting, plus the live
  * payment feed (PostgreSQL LISTEN/NOTIFY into a per-tenant bus) that subscriptions read.
  *

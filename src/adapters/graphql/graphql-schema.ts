@@ -13,7 +13,7 @@ import { ResolutionResolver } from './resolution.resolver';
 import { TransferRequestResolver } from './transfer-request.resolver';
 import { WebhookResolver } from './webhook.resolver';
 
-/** Where the committed SDL lives, relative to the repository root (issue 4 item 9). */
+/** Where the committed SDL lives, relative to the repository root (docs/decisions.md § GraphQL). */
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
 let built: GraphQLSchema | undefined;
@@ -32,7 +32,7 @@ const NO_TOPICS: PubSub = {
 };
 
 /**
- * The GraphQL schema, built code-first from the resolver classes (type-graphql; issue 4). Built
+ * The GraphQL schema, built code-first from the resolver classes (type-graphql). Built
  * once per process: the schema has no per-instance state (resolvers take everything from the
  * context), so every service instance in a process shares it.
  */

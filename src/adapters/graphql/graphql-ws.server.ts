@@ -17,7 +17,7 @@ import { noNulStrings } from './no-nul-strings.rule';
 import { subscriptionProblems } from './subscription-checks';
 import type { SubscriptionGroups } from './subscription-groups';
 
-/** Path of GraphQL over HTTP and over WebSocket (DESIGN.md 12). */
+/** Path of GraphQL over HTTP and over WebSocket (docs/decisions.md § GraphQL). */
 export const GRAPHQL_PATH = '/graphql';
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 25;

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import type { Principal } from '../../core/auth/api-key';
 
 /**
- * The open graphql-ws sockets of this process by API key (issue 4: a revoked key closes its open
+ * The open graphql-ws sockets of this process by API key (a revoked key closes its open
  * sockets). Filled when a connection is authenticated, emptied when it closes.
  */
 export class KeySockets {

@@ -8,7 +8,7 @@ import { LegacyPayoutInput, LegacyPayoutResultType } from './legacy-payout.type'
 /** REST's codes: validation in shape A there, refusals from its shape B map. */
 const ERRORS: Record<LegacyPayoutErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error', ...LEGACY_ERRORS };
 
-/** The legacy payout (issue 5 item 8; interface 4.1, 2.2): REST's use case, deduplicated by reference (DESIGN.md 6). */
+/** The legacy payout (OpenAPI legacyPayout): REST's use case, deduplicated by reference (docs/decisions.md § Idempotency). */
 @Resolver()
 export class LegacyPayoutResolver {
   /**

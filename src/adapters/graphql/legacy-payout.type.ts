@@ -3,17 +3,17 @@ import { LEGACY_COUNTRIES, LEGACY_CURRENCIES, LEGACY_DESTINATIONS } from '../../
 import { DecimalScalar } from './decimal.scalar';
 import { enumOf } from './enums.type';
 
-/** Destinations of a legacy payout (interface 4.1), spelled as the interface spells them. */
+/** Destinations of a legacy payout (OpenAPI legacyPayout), spelled as the interface spells them. */
 export const LegacyDestinationEnum = enumOf(
   Object.keys(LEGACY_DESTINATIONS) as (keyof typeof LEGACY_DESTINATIONS)[], 'LegacyDestination', 'Where a legacy payout goes: Bank, MoMo, Paybill or Till',
 );
-/** Currencies of a legacy payout (interface 4.1; ETB included). */
+/** Currencies of a legacy payout (OpenAPI legacyPayout; ETB included). */
 export const LegacyCurrencyEnum = enumOf(LEGACY_CURRENCIES, 'LegacyCurrency', 'Local currency of a legacy payout');
-/** Countries of a legacy payout (interface 4.1; ET included). */
+/** Countries of a legacy payout (OpenAPI legacyPayout; ET included). */
 export const LegacyCountryEnum = enumOf(LEGACY_COUNTRIES, 'LegacyCountry', 'Country of a legacy payout');
 
 /**
- * Input of `legacyPayout`: REST's POST /momo/payout body (interface 4.1, part 8), checked by the
+ * Input of `legacyPayout`: REST's POST /momo/payout body (OpenAPI legacyPayout), checked by the
  * same zod schema and use case. Account number rules depend on the destination.
  */
 @InputType('LegacyPayoutInput')
@@ -46,7 +46,7 @@ export class LegacyPayoutInput {
   code!: string;
 }
 
-/** Result of `legacyPayout` (interface 2.2), plus whether it replayed an earlier payout with this reference. */
+/** Result of `legacyPayout` (OpenAPI legacyPayout), plus whether it replayed an earlier payout with this reference. */
 @ObjectType('LegacyPayoutResult')
 export class LegacyPayoutResultType {
   @Field(() => Boolean)

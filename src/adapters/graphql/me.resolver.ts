@@ -2,7 +2,7 @@ import { Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from './graphql-context';
 import { MeType } from './me.type';
 
-/** `me` (issue 4): the authenticated caller, straight from the principal. */
+/** `me`: the authenticated caller, straight from the principal. */
 @Resolver()
 export class MeResolver {
   @Query(() => MeType, { description: 'Who is calling: your tenant and the key in use' })

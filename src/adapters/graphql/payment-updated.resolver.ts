@@ -6,7 +6,7 @@ import { PaymentStatusEnum } from './enums.type';
 import { PaymentType } from './payment.type';
 
 /**
- * `paymentUpdated` (issue 4, DESIGN.md 12): every status change of the caller's tenant's payments,
+ * `paymentUpdated` (docs/decisions.md § GraphQL): every status change of the caller's tenant's payments,
  * creation (`initiated`) included, as committed on any replica; filtered by `paymentId` and
  * `status` when given. The source is the tenant bus fed by PostgreSQL LISTEN/NOTIFY.
  */

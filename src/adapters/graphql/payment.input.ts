@@ -10,7 +10,7 @@ import {
 } from './enums.type';
 import { PaymentType } from './payment.type';
 
-/** Filters of `payments` (issue 4); all optional, AND-ed; list filters match any of their values. */
+/** Filters of `payments`; all optional, AND-ed; list filters match any of their values. */
 @InputType('PaymentFilter')
 export class PaymentFilterInput {
   @Field(() => [PaymentStatusEnum], { nullable: true })
@@ -33,7 +33,7 @@ export class PaymentFilterInput {
 }
 
 /**
- * Input of `createMoneyOut`: the fields of REST's POST /v1/payments/moneyout body (interface 4.8),
+ * Input of `createMoneyOut`: the fields of REST's POST /v1/payments/moneyout body (OpenAPI createMoneyOut),
  * checked by the same zod schema, so one command reaches the use case from either transport.
  */
 @InputType('MoneyOutInput')

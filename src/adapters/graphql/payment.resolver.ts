@@ -10,7 +10,7 @@ import { PaymentConnectionType, PaymentType } from './payment.type';
 const DEFAULT_PAGE = 20;
 
 /**
- * Payment reads and the money-out write (issue 4). Thin: each field calls one use case of the
+ * Payment reads and the money-out write. Thin: each field calls one use case of the
  * bound Application, as REST does, and maps its error codes through an exhaustive Record.
  */
 @Resolver()

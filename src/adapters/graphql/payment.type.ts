@@ -5,11 +5,11 @@ import { DecimalScalar } from './decimal.scalar';
 import { FiatCurrencyEnum, PaymentMethodEnum, PaymentStatusEnum, StablecoinEnum } from './enums.type';
 
 /**
- * `Payment` (interface 2.1 plus failureReason, exchangeRate and payoutFee; issue 4). Resolvers
+ * `Payment` (OpenAPI getPayment plus failureReason, exchangeRate and payoutFee). Resolvers
  * return the core's PaymentView unchanged, so GraphQL and REST show the same values; this class
  * only describes the GraphQL shape and is never instantiated.
  */
-@ObjectType('Payment', { description: 'A money-out payment (interface 2.1)' })
+@ObjectType('Payment', { description: 'A money-out payment (OpenAPI getPayment)' })
 export class PaymentType implements PaymentView {
   @Field(() => ID, { description: 'pay_-prefixed ULID' })
   id!: string;

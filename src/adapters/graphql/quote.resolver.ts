@@ -5,7 +5,7 @@ import type { GraphqlContext } from './graphql-context';
 import { FX_ERRORS, parseInput, valueOf } from './graphql-errors';
 import { QuoteType, toQuoteType } from './quote.type';
 
-/** FX quotes (issue 4): the same use case and argument rules as REST's GET /fx/convert. */
+/** FX quotes: the same use case and argument rules as REST's GET /fx/convert. */
 @Resolver()
 export class QuoteResolver {
   /** Prices and stores a quote. Errors: validation_error, unsupported_corridor (no such pair), provider_unavailable (no rates). */

@@ -5,7 +5,7 @@ import { DecimalScalar } from './decimal.scalar';
 import { BlockchainEnum, CountryEnum, FiatCurrencyEnum, IssuerFeeOptionEnum, PaymentMethodEnum, StablecoinEnum } from './enums.type';
 
 /**
- * `Quote` (interface 2.4 plus the stored quote's id and terms; DESIGN.md 3). Unlike REST, where the
+ * `Quote` (OpenAPI convertFx plus the stored quote's id and terms; docs/decisions.md § FX quotes and the quote lock). Unlike REST, where the
  * interface makes `convertedAmount` a JSON number, every amount here is an exact Decimal string.
  */
 @ObjectType('Quote', { description: 'A stored FX quote; pass its id as quoteId to ONE money-out of the same amount, pair and method to lock the rate' })

@@ -1,7 +1,7 @@
 import { ArgsType, Field } from 'type-graphql';
 import { BankResolutionCurrencyEnum, BankResolutionPaymentTypeEnum, MomoResolutionTypeEnum, WalletNetworkEnum } from './resolution.type';
 
-/** Arguments of `momoResolve`: REST's POST /momo/resolve body (interface 4.3), checked by its zod schema. */
+/** Arguments of `momoResolve`: REST's POST /momo/resolve body (OpenAPI resolveMomo), checked by its zod schema. */
 @ArgsType()
 export class MomoResolveArgs {
   @Field(() => MomoResolutionTypeEnum)
@@ -14,7 +14,7 @@ export class MomoResolveArgs {
   phoneNumber?: string | null;
 }
 
-/** Arguments of `accountResolve`: REST's POST /account/resolve body (interface 4.4), checked by its zod schema. */
+/** Arguments of `accountResolve`: REST's POST /account/resolve body (OpenAPI resolveBankAccount), checked by its zod schema. */
 @ArgsType()
 export class AccountResolveArgs {
   @Field(() => String, { description: 'Bank account number, 10 to 16 digits' })
@@ -26,11 +26,11 @@ export class AccountResolveArgs {
   @Field(() => BankResolutionPaymentTypeEnum, { description: 'Required, as in REST' })
   paymentType!: string;
 
-  @Field(() => String, { description: 'Bank code (interface 2.11)' })
+  @Field(() => String, { description: 'Bank code, one of the corridor catalog\'s resolution banks' })
   bankCode!: string;
 }
 
-/** Arguments of `idResolve`: REST's POST /id/resolve body (interface 4.5, 2.8 names), checked by its zod schema. */
+/** Arguments of `idResolve`: REST's POST /id/resolve body (OpenAPI resolveIdentifier; field names follow its response), checked by its zod schema. */
 @ArgsType()
 export class IdResolveArgs {
   @Field(() => String, { description: 'Username or wallet id at the issuer' })

@@ -30,7 +30,7 @@ function schemasOf(catalog: Catalog) {
 }
 
 /**
- * Bank list and recipient resolution (issue 5 item 8; interface 4.3-4.5, 4.7): the REST use cases
+ * Bank list and recipient resolution (OpenAPI resolveMomo, resolveBankAccount, resolveIdentifier and listBanks): the REST use cases
  * and zod rules, as queries since none of them writes anything.
  */
 @Resolver()

@@ -5,20 +5,20 @@ import {
 } from '../../core/resolution/resolution';
 import { enumOf } from './enums.type';
 
-/** Countries `banks` lists (interface 2.11: NG and ZA). */
+/** Countries `banks` lists (OpenAPI listBanks: NG and ZA). */
 export const BankListCountryEnum = enumOf(BANK_LIST_COUNTRIES, 'BankListCountry', 'Countries whose banks are listed');
-/** Kinds of account `momoResolve` checks (interface 2.6). */
+/** Kinds of account `momoResolve` checks (OpenAPI resolveMomo). */
 export const MomoResolutionTypeEnum = enumOf(MOMO_RESOLUTION_TYPES, 'MomoResolutionType', 'paybill and till take a 6-digit accountNumber; momo a phoneNumber');
-/** Currencies `accountResolve` resolves bank accounts in (interface 2.11). */
+/** Currencies `accountResolve` resolves bank accounts in (OpenAPI resolveBankAccount). */
 export const BankResolutionCurrencyEnum = enumOf(BANK_RESOLUTION_CURRENCIES, 'BankResolutionCurrency', 'Currency of a resolvable bank account');
-/** Payment types of `accountResolve` (interface 2.11): bank only. */
+/** Payment types of `accountResolve` (OpenAPI resolveBankAccount): bank only. */
 export const BankResolutionPaymentTypeEnum = enumOf(BANK_RESOLUTION_PAYMENT_TYPES, 'BankResolutionPaymentType', 'Payment type of a resolvable account');
-/** Networks a wallet address is resolved on (interface 2.8). */
+/** Networks a wallet address is resolved on (OpenAPI resolveIdentifier). */
 export const WalletNetworkEnum = enumOf(WALLET_NETWORKS, 'WalletNetwork', 'Network of a stablecoin wallet address');
-/** Status of a resolved identifier (interface 2.8); a resolved one is always Successful. */
+/** Status of a resolved identifier (OpenAPI resolveIdentifier); a resolved one is always Successful. */
 export const IdentifierStatusEnum = enumOf(IDENTIFIER_STATUSES, 'IdentifierStatus', 'Outcome of an identifier resolution');
 
-/** Bank list entry (interface 2.5), from the corridor catalog. */
+/** Bank list entry (OpenAPI listBanks), from the corridor catalog. */
 @ObjectType('Bank', { description: 'A bank of a recipient country (REST: GET /v1/account/banks)' })
 export class BankType {
   @Field(() => String, { description: 'Code to send as a bank payment\'s bank code' })
@@ -28,7 +28,7 @@ export class BankType {
   bankName!: string;
 }
 
-/** Resolved mobile-money or merchant account (interface 2.6): every field always present, '' or [] when it does not apply. */
+/** Resolved mobile-money or merchant account (OpenAPI resolveMomo): every field always present, '' or [] when it does not apply. */
 @ObjectType('MomoResolution', { description: 'Outcome of checking a paybill, till or mobile-money number (REST: POST /momo/resolve)' })
 export class MomoResolutionType {
   @Field(() => Boolean, { description: 'Whether the account resolved; when false, message says why' })
@@ -53,7 +53,7 @@ export class MomoResolutionType {
   message!: string;
 }
 
-/** Resolved bank account (interface 2.7). */
+/** Resolved bank account (OpenAPI resolveBankAccount). */
 @ObjectType('BankAccountResolution', { description: 'Holder of a bank account (REST: POST /account/resolve)' })
 export class BankAccountResolutionType {
   @Field(() => String, { description: "The account's id at its bank" })
@@ -64,7 +64,7 @@ export class BankAccountResolutionType {
 }
 
 /**
- * Resolved recipient identifier (interface 2.8). Field names are the interface's own (snake_case
+ * Resolved recipient identifier (OpenAPI resolveIdentifier). Field names are the interface's own (snake_case
  * included), so a client reads this resource the same way from REST and GraphQL.
  */
 @ObjectType('IdentifierResolution', { description: 'Wallet address of a username at an issuer (REST: POST /id/resolve)' })

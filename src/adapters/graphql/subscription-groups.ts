@@ -4,7 +4,7 @@ import { canonicalJson } from '../../core/idempotency/idempotency';
 import type { GraphqlContext, SubscriptionDelivery } from './graphql-context';
 
 /**
- * Shared execution of GraphQL subscriptions (issue 4 benchmark target): subscribers of one tenant
+ * Shared execution of GraphQL subscriptions (measured by bench/graphql.bench.ts): subscribers of one tenant
  * that sent the same operation with the same variables form a group. The group subscribes to the
  * source once, executes the selection once per event, serialises the result once, and writes that
  * same JSON into every member's graphql-ws `next` message (only the operation id differs). Cost

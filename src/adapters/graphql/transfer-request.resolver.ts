@@ -9,7 +9,7 @@ import { TransferRequestInput, TransferRequestLinkType, TransferRequestType } fr
 /** REST's codes: validation in shape A there, the rest from its shape C map. */
 const ERRORS: Record<TransferErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error', ...TRANSFER_ERRORS };
 
-/** Transfer requests (issue 5 item 8; interface 4.2, 2.3): REST's use cases and rules. */
+/** Transfer requests (OpenAPI createTransferRequest): REST's use cases and rules. */
 @Resolver()
 export class TransferRequestResolver {
   /** Stores a transfer request and returns its deeplink. Errors: validation_error, duplicate_reference. */

@@ -4,16 +4,16 @@ import { TERMINAL_TYPES, TRANSFER_CURRENCIES, type TransferCurrency, type Transf
 import { DecimalScalar } from './decimal.scalar';
 import { enumOf } from './enums.type';
 
-/** Currencies a transfer request is expressed in (interface 4.2; default USDC). */
+/** Currencies a transfer request is expressed in (OpenAPI createTransferRequest; default USDC). */
 export const TransferCurrencyEnum = enumOf(TRANSFER_CURRENCIES, 'TransferCurrency', 'Currency of a transfer request');
-/** Terminal types (interface 4.2; default APP). */
+/** Terminal types (OpenAPI createTransferRequest; default APP). */
 export const TerminalTypeEnum = enumOf(TERMINAL_TYPES, 'TerminalType', 'Where the payer completes the transfer');
 /** States of a transfer request: pending until its link expires. */
 export const TransferRequestStatusEnum = enumOf(['pending', 'expired'] as const satisfies readonly TransferRequestStatus[], 'TransferRequestStatus', 'State of a transfer request');
 
 /**
- * Input of `createTransferRequest`: REST's POST /tx/createTransferRequest body (interface 4.2,
- * limits of part 8), checked by the same zod schema and use case.
+ * Input of `createTransferRequest`: REST's POST /tx/createTransferRequest body (OpenAPI createTransferRequest,
+ * its field limits included), checked by the same zod schema and use case.
  */
 @InputType('TransferRequestInput')
 export class TransferRequestInput {
@@ -60,7 +60,7 @@ export class TransferRequestInput {
   currency?: string | null;
 }
 
-/** Result of `createTransferRequest` (interface 2.3). */
+/** Result of `createTransferRequest` (OpenAPI createTransferRequest). */
 @ObjectType('TransferRequestLink')
 export class TransferRequestLinkType {
   @Field(() => String, { description: "The acquirer's deeplink, carrying a signed token" })

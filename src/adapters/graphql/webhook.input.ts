@@ -18,7 +18,7 @@ export const DeleteWebhookArgsSchema = z.strictObject({ id: WebhookIdParams.shap
 /** REST's default page size, read from its schema so the two cannot drift (50). */
 export const DEFAULT_WEBHOOK_EVENTS_PAGE: number = WebhookEventsQuery.shape.limit.parse(undefined);
 
-/** Input of `registerWebhook`: REST's POST /v1/webhooks/register body (interface 4.10), checked by its zod schema. */
+/** Input of `registerWebhook`: REST's POST /v1/webhooks/register body (OpenAPI registerWebhook), checked by its zod schema. */
 @InputType('RegisterWebhookInput')
 export class RegisterWebhookInput {
   @Field(() => String, { description: 'HTTPS endpoint that receives POST requests; private and loopback hosts are refused' })
@@ -29,7 +29,7 @@ export class RegisterWebhookInput {
 }
 
 /**
- * Arguments of `webhookEvents`: those of REST's GET /v1/webhooks/events (DESIGN.md 8), `limit` and
+ * Arguments of `webhookEvents`: those of REST's GET /v1/webhooks/events (OpenAPI listWebhookEvents), `limit` and
  * `cursor` named `first` and `after`; checked by WebhookEventsArgsSchema.
  */
 @ArgsType()

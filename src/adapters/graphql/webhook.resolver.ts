@@ -14,7 +14,7 @@ const WEBHOOK_ERRORS: Record<WebhookErrorCode, GraphqlErrorCode> = {
 };
 
 /**
- * Webhook registrations and the event log (DESIGN.md 8, 12): the REST Webhooks routes as GraphQL.
+ * Webhook registrations and the event log (docs/decisions.md § Webhooks and § GraphQL): the REST Webhooks routes as GraphQL.
  * Thin: each field validates with REST's zod rules, calls one use case for `ctx.tenantId` and maps
  * its error codes through WEBHOOK_ERRORS, so both transports refuse and answer alike.
  */

@@ -11,16 +11,16 @@ import { PageInfoType } from './payment.type';
  * they travel as String exactly as REST writes them; the use case refuses unknown names.
  */
 
-/** Delivery states of an event log entry (interface 2.10). */
-export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES, 'WebhookDeliveryStatus', 'Delivery state of an event log entry (interface 2.10)');
+/** Delivery states of an event log entry (OpenAPI listWebhookEvents). */
+export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES, 'WebhookDeliveryStatus', 'Delivery state of an event log entry (OpenAPI listWebhookEvents)');
 
-/** Registration states: `disabled` after the endpoint answered 410 Gone (DESIGN.md 8). */
+/** Registration states: `disabled` after the endpoint answered 410 Gone (docs/decisions.md § Webhooks). */
 export const WebhookStatusEnum = enumOf(['active', 'disabled'] as const satisfies readonly RegistrationStatus[], 'WebhookStatus', 'State of a webhook registration (disabled after a 410 Gone)');
 
 const EVENTS_DESCRIPTION = 'Event types (payment.processing, payment.succeeded, ...); empty means every type';
 
 /**
- * `Webhook`: a registration as listed (REST: an item of GET /v1/webhooks; DESIGN.md 8). Resolvers
+ * `Webhook`: a registration as listed (REST: an item of GET /v1/webhooks; docs/decisions.md § Webhooks). Resolvers
  * return the core's WebhookView unchanged, so it never carries the secret; never instantiated.
  */
 @ObjectType('Webhook', { description: 'A webhook registration, without its secret' })
@@ -42,7 +42,7 @@ export class WebhookType implements WebhookView {
 }
 
 /**
- * `RegisteredWebhook`: the answer of `registerWebhook` (interface 2.9; REST: 201 of POST
+ * `RegisteredWebhook`: the answer of `registerWebhook` (OpenAPI registerWebhook; REST: 201 of POST
  * /v1/webhooks/register). The only GraphQL type with `secret`, which is shown this once.
  */
 @ObjectType('RegisteredWebhook', { description: 'A new registration; the signing secret is returned this once only' })
@@ -61,10 +61,10 @@ export class RegisteredWebhookType implements RegisteredWebhook {
 }
 
 /**
- * `WebhookEvent`: one event log entry, the delivery of one event to one registration (interface
- * 2.10 plus eventId and webhookId; REST: an item of GET /v1/webhooks/events). Times ISO 8601 UTC.
+ * `WebhookEvent`: one event log entry, the delivery of one event to one registration (OpenAPI
+ * listWebhookEvents, plus eventId and webhookId; REST: an item of GET /v1/webhooks/events). Times ISO 8601 UTC.
  */
-@ObjectType('WebhookEvent', { description: 'Delivery of one event to one registration (interface 2.10)' })
+@ObjectType('WebhookEvent', { description: 'Delivery of one event to one registration (OpenAPI listWebhookEvents)' })
 export class WebhookEventEntryType implements WebhookEventEntry {
   @Field(() => ID, { description: 'Delivery id; sent as webhook-id on every attempt' })
   id!: string;

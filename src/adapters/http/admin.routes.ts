@@ -49,7 +49,7 @@ const IssuedKey = KeyView.extend({ apiKey: z.string().meta({ description: 'The k
 const TenantParams = z.object({ tenantId: z.string().max(64) });
 const NOT_FOUND = { '404': { description: 'not_found', schema: ErrorA } } as const;
 
-/** Routes of the Admin tag (DESIGN.md 9, 10); every one needs an admin-scoped key. */
+/** Routes of the Admin tag (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health); every one needs an admin-scoped key. */
 export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[] {
   const common = { tags: ['Admin'], auth: 'admin' } as const;
   const fail = (res: Parameters<RouteSpec['handler']>[1], e: { code: keyof typeof ADMIN_ERRORS; message: string }) => sendShapeA(res, ADMIN_ERRORS[e.code], e.message);

@@ -5,7 +5,7 @@ import { AUTH_ERRORS } from './common.schema';
 import { sendShapeA, type ShapeACode } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Query of GET /v1/analytics/summary (issue 6); GraphQL's analyticsSummary validates with it too. */
+/** Query of GET /v1/analytics/summary; GraphQL's analyticsSummary validates with it too. */
 export const SummaryQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).meta({ description: 'Start, inclusive (ISO 8601)' }),
   to: z.iso.datetime({ offset: true }).meta({ description: 'End, exclusive (ISO 8601); at most 366 days after from' }),
@@ -24,7 +24,7 @@ const Group = z.object({
 /** Every analytics failure mapped to shape A; exhaustive by type. */
 const ANALYTICS_ERRORS: Record<AnalyticsErrorCode, ShapeACode> = { validation_error: 'validation_error' };
 
-/** Routes of the Analytics tag (issue 6). */
+/** Routes of the Analytics tag (docs/decisions.md § Analytics, admin and health). */
 export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<undefined, z.infer<typeof SummaryQuery>>({

@@ -28,7 +28,7 @@ const LedgerTransaction = z
 
 
 
-/** Routes of the Balances tag (DESIGN.md 10). */
+/** Routes of the Balances tag (docs/decisions.md § Ledger). */
 export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute({

@@ -2,24 +2,24 @@ import { z } from 'zod';
 import 'zod-openapi';
 import { SHAPE_A_STATUS } from './http-errors';
 
-/** Error shape A (interface part 7). */
+/** Error shape A (docs/decisions.md § Errors: shapes per route family). */
 export const ErrorA = z
   .object({
     statusCode: z.number().int(),
     message: z.string(),
     code: z.enum(Object.keys(SHAPE_A_STATUS) as [keyof typeof SHAPE_A_STATUS]),
   })
-  .meta({ id: 'ErrorA', description: 'Error shape A (interface part 7)' });
+  .meta({ id: 'ErrorA', description: 'Error shape A (docs/decisions.md § Errors: shapes per route family)' });
 
-/** Error shape B (interface part 7), used by POST /momo/payout refusals. */
+/** Error shape B (docs/decisions.md § Errors: shapes per route family), used by POST /momo/payout refusals. */
 export const ErrorB = z
   .object({ error: z.object({ code: z.string() }), message: z.string(), statusCode: z.number().int(), details: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'ErrorB', description: 'Error shape B (interface part 7)' });
+  .meta({ id: 'ErrorB', description: 'Error shape B (docs/decisions.md § Errors: shapes per route family)' });
 
-/** Error shape D (interface part 7), used by GET /fx/convert. */
+/** Error shape D (docs/decisions.md § Errors: shapes per route family), used by GET /fx/convert. */
 export const ErrorD = z
   .object({ error: z.number().int(), message: z.string(), details: z.record(z.string(), z.unknown()) })
-  .meta({ id: 'ErrorD', description: 'Error shape D (interface part 7)' });
+  .meta({ id: 'ErrorD', description: 'Error shape D (docs/decisions.md § Errors: shapes per route family)' });
 
 /** The standard error responses of an authenticated route, in shape A. */
 export const AUTH_ERRORS = {

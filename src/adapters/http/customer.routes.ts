@@ -8,7 +8,7 @@ import { sendShapeA, type ShapeACode } from './http-errors';
 import { nextPageLink, PageQuery } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Body of POST /v1/customers (issue 6); GraphQL's createCustomer validates with it too. */
+/** Body of POST /v1/customers; GraphQL's createCustomer validates with it too. */
 export const CreateCustomerBody = z.strictObject({
   externalId: z.string().min(1).max(100).meta({ description: "The issuer's own id for this user; unique per tenant" }),
   firstName: z.string().min(1).max(100),
@@ -34,7 +34,7 @@ const CUSTOMER_ERRORS: Record<CustomerErrorCode, ShapeACode> = {
 };
 const fail = (res: Response, e: { code: CustomerErrorCode; message: string }) => sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message);
 
-/** Routes of the Customers tag (issue 6). */
+/** Routes of the Customers tag (docs/decisions.md § Customers and KYC). */
 export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
   const common = { tags: ['Customers'], auth: 'issuer' } as const;
   return [

@@ -9,7 +9,7 @@ import { AmountInput, AUTH_ERRORS, DecimalString, ErrorD } from './common.schema
 import { sendShapeA, sendShapeD } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Query of GET /fx/convert (interface 4.6; names and the optional refinements from DESIGN.md 3). */
+/** Query of GET /fx/convert (OpenAPI convertFx; names and the optional refinements from docs/decisions.md § FX quotes and the quote lock). */
 export const FxQuery = z.strictObject({
   amount: AmountInput.meta({ description: 'Fiat amount to convert, at least 0.01', example: '1500' }),
   sourceCurrency: z.enum(FX_SOURCE_CURRENCIES).meta({ description: 'Local fiat currency' }),
@@ -20,7 +20,7 @@ export const FxQuery = z.strictObject({
   blockchain: z.enum(BLOCKCHAINS).optional().meta({ description: 'Default from the catalog (SOLANA)' }),
 });
 
-/** FX quote (interface 2.4) plus the stored quote's id (DESIGN.md 3). */
+/** FX quote (OpenAPI convertFx) plus the stored quote's id (docs/decisions.md § FX quotes and the quote lock). */
 export const FxQuoteResponse = z
   .object({
     convertedAmount: z.number().meta({ description: 'Stablecoin total including payoutFee', example: 12.115764 }),
@@ -31,14 +31,14 @@ export const FxQuoteResponse = z
   })
   .meta({ id: 'FxQuote' });
 
-/** Every FX failure mapped to its error shape and status (DESIGN.md 7); exhaustive by type. */
+/** Every FX failure mapped to its error shape and status (docs/decisions.md § Errors: shapes per route family); exhaustive by type. */
 const FX_ERRORS: Record<FxQuoteErrorCode, (res: Response, message: string) => void> = {
   validation_error: (res, message) => sendShapeA(res, 'validation_error', message),
   unsupported_pair: (res, message) => sendShapeD(res, 422, message),
   rates_unavailable: (res, message) => sendShapeD(res, 503, message),
 };
 
-/** Routes of the FX tag (interface 4.6). */
+/** Routes of the FX tag (OpenAPI convertFx). */
 export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<undefined, z.infer<typeof FxQuery>>({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AUTH_ERRORS } from './common.schema';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Port: what readiness checks (DESIGN.md 10). */
+/** Port: what readiness checks (docs/decisions.md § Analytics, admin and health). */
 export interface HealthProbe {
   /** Database reachable and every migration applied; `detail` says what is wrong otherwise. */
   ready(): Promise<{ ready: boolean; database: 'up' | 'down'; migrations: 'applied' | 'pending' | 'unknown'; detail?: string }>;

@@ -55,7 +55,7 @@ export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
 }
 
 /**
- * The express 5 application (interface parts 4, 5, 7): routes with zod validation and bearer
+ * The express 5 application (the operations of /openapi.json; docs/decisions.md § Authentication, tenants and keys and § Errors: shapes per route family): routes with zod validation and bearer
  * authentication, `/openapi.json`, `/docs`, and shape A for every error no route handled, so no
  * input produces a 500 (malformed JSON, oversized bodies, bad paths, unknown routes). Each route
  * authenticates and counts its request before its JSON body is read (docs/decisions.md § Rate

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 
-/** Codes of error shape A (interface part 7, DESIGN.md 7), each with its HTTP status. */
+/** Codes of error shape A (docs/decisions.md § Errors: shapes per route family), each with its HTTP status. */
 export const SHAPE_A_STATUS = {
   validation_error: 400,
   unauthorized: 401,
@@ -31,7 +31,7 @@ export const SHAPE_A_STATUS = {
 /** A code of error shape A. */
 export type ShapeACode = keyof typeof SHAPE_A_STATUS;
 
-/** Body of error shape A: `{statusCode, message, code}` (interface part 7). */
+/** Body of error shape A: `{statusCode, message, code}` (docs/decisions.md § Errors: shapes per route family). */
 export interface ShapeA {
   statusCode: number;
   message: string;
@@ -44,7 +44,7 @@ export function sendShapeA(res: Response, code: ShapeACode, message: string): vo
   res.status(statusCode).json({ statusCode, message, code } satisfies ShapeA);
 }
 
-/** Codes of error shape B (interface part 7, DESIGN.md 7: the legacy payout's refusals), each with its HTTP status. */
+/** Codes of error shape B (docs/decisions.md § Errors: shapes per route family: the legacy payout's refusals), each with its HTTP status. */
 export const SHAPE_B_STATUS = {
   unsupported_corridor: 422,
   insufficient_balance: 422,
@@ -58,18 +58,18 @@ export const SHAPE_B_STATUS = {
 /** A code of error shape B. */
 export type ShapeBCode = keyof typeof SHAPE_B_STATUS;
 
-/** Sends error shape B `{error: {code}, message, statusCode, details}` (interface part 7) with the status its code implies. */
+/** Sends error shape B `{error: {code}, message, statusCode, details}` (docs/decisions.md § Errors: shapes per route family) with the status its code implies. */
 export function sendShapeB(res: Response, code: ShapeBCode, message: string, details: Record<string, unknown> = {}): void {
   const statusCode = SHAPE_B_STATUS[code];
   res.status(statusCode).json({ error: { code }, message, statusCode, details });
 }
 
-/** Body of error shape D: `{error: <numeric code>, message, details}` (interface part 7; FX). */
+/** Body of error shape D: `{error: <numeric code>, message, details}` (docs/decisions.md § Errors: shapes per route family; FX). */
 export function sendShapeD(res: Response, status: number, message: string, details: Record<string, unknown> = {}): void {
   res.status(status).json({ error: status, message, details });
 }
 
-/** Codes of error shape C (DESIGN.md 7: the resolve and transfer-request endpoints), each with its HTTP status. */
+/** Codes of error shape C (docs/decisions.md § Errors: shapes per route family: the resolve and transfer-request endpoints), each with its HTTP status. */
 export const SHAPE_C_STATUS = {
   account_not_found: 404,
   not_found: 404,
@@ -80,7 +80,7 @@ export const SHAPE_C_STATUS = {
 /** A code of error shape C. */
 export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
 
-/** Body of error shape C: `{message, error, details, statusCode}` (interface part 7); `error` is the code, `details` a hint. */
+/** Body of error shape C: `{message, error, details, statusCode}` (docs/decisions.md § Errors: shapes per route family); `error` is the code, `details` a hint. */
 export interface ShapeC {
   message: string;
   error: ShapeCCode;

@@ -6,7 +6,7 @@ export const MAX_JSON_DEPTH = 32;
  * or use case sees it, or undefined when it is acceptable: a string or key holding a NUL
  * character (PostgreSQL text cannot store one), or nesting deeper than MAX_JSON_DEPTH (deep enough
  * to overflow a recursive walk). Iterative, so no input can exhaust the stack here
- * (DESIGN.md 7: bad input never gives a 500).
+ * (docs/decisions.md § Errors: shapes per route family: bad input never gives a 500).
  */
 export function inputProblem(value: unknown): string | undefined {
   const pending: [unknown, number][] = [[value, 0]];

@@ -6,7 +6,7 @@ import { AmountInput, AUTH_ERRORS, ErrorB } from './common.schema';
 import { sendShapeA, sendShapeB, type ShapeBCode } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Body of POST /momo/payout (interface 4.1); which fields are required is not shown there: these are. */
+/** Body of POST /momo/payout (OpenAPI legacyPayout); the interface leaves open which fields are required: these are. */
 export const LegacyPayoutBody = z
   .strictObject({
     amount: AmountInput.meta({ description: 'Amount in local currency' }),
@@ -23,7 +23,7 @@ export const LegacyPayoutBody = z
   })
   .meta({ id: 'LegacyPayoutRequest' });
 
-/** Shape B code per refusal (DESIGN.md 7); validation failures stay shape A. Exhaustive by type; GraphQL reuses it. */
+/** Shape B code per refusal (docs/decisions.md § Errors: shapes per route family); validation failures stay shape A. Exhaustive by type; GraphQL reuses it. */
 export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_error'>, ShapeBCode> = {
   unsupported_corridor: 'unsupported_corridor',
   insufficient_balance: 'insufficient_balance',
@@ -37,7 +37,7 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   provider_unavailable: 'provider_unavailable',
 };
 
-/** Route of the legacy payout (interface 4.1, 2.2). */
+/** Route of the legacy payout (OpenAPI legacyPayout). */
 export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof LegacyPayoutBody>>({

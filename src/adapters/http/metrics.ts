@@ -8,7 +8,7 @@ export interface QueueDepths {
 }
 
 /**
- * Prometheus metrics (issue 6): HTTP requests and latency per route template and status,
+ * Prometheus metrics (docs/decisions.md § Analytics, admin and health): HTTP requests and latency per route template and status,
  * payment transitions, webhook delivery attempts by outcome, KYC decisions, work-queue depth
  * (counted in SQL on each scrape), process defaults. Counters are per process: sum them over replicas.
  */

@@ -2,7 +2,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { RouteSpec } from './route';
 
 /**
- * Builds the OpenAPI 3.1 document (version 0.5.0, interface part 9) from the same route specs and
+ * Builds the OpenAPI 3.1 document (version 0.5.0; docs/api.md) from the same route specs and
  * zod schemas that validate requests, so the document cannot drift from the code.
  */
 export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]): ReturnType<typeof createDocument> {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 
-/** Query of a paginated list (DESIGN.md 8): `limit` 1..100 (default 50) and an opaque `cursor`. */
+/** Query of a paginated list (docs/api.md § Lists and paging): `limit` 1..100 (default 50) and an opaque `cursor`. */
 export const PageQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: z.string().max(200).optional().meta({ description: 'From the Link rel="next" header of the previous page' }),

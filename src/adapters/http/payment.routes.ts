@@ -23,7 +23,7 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
 /** Seconds a client should wait before retrying a key that is still in flight. */
 const IN_FLIGHT_RETRY_AFTER_S = '1';
 
-/** Routes of the Payments tag (interface 4.8, 4.9). */
+/** Routes of the Payments tag (OpenAPI createMoneyOut and getPayment). */
 export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof MoneyOutBody>>({

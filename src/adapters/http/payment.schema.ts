@@ -10,7 +10,7 @@ import { AmountInput, DecimalString } from './common.schema';
 
 const text = (max: number, description: string) => z.string().min(1).max(max).meta({ description });
 
-/** Body of POST /v1/payments/moneyout (interface 4.8). Unknown fields are refused. */
+/** Body of POST /v1/payments/moneyout (OpenAPI createMoneyOut). Unknown fields are refused. */
 export const MoneyOutBody = z
   .strictObject({
     fiatAmount: AmountInput.meta({ description: 'Amount the recipient receives, in destinationCurrency', example: 1500 }),
@@ -44,7 +44,7 @@ export const MoneyOutHeaders = z.object({
   'idempotency-key': z.uuid().meta({ description: 'Client-generated UUID; the same key returns the same result for 24 hours' }),
 });
 
-/** Payment resource (interface 2.1, plus failureReason, exchangeRate and payoutFee). */
+/** Payment resource (OpenAPI getPayment, plus failureReason, exchangeRate and payoutFee). */
 export const PaymentResponse = z
   .object({
     id: z.string().meta({ example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),

@@ -13,7 +13,7 @@ import { defineRoute, type RouteSpec } from './route';
 type Send = (res: Response, message: string) => void;
 
 /**
- * Every resolution failure mapped to its error shape and status (DESIGN.md 7): validation in shape
+ * Every resolution failure mapped to its error shape and status (docs/decisions.md § Errors: shapes per route family): validation in shape
  * A, directory outcomes in shape C with a hint in `details`. Exhaustive by type.
  */
 const resolveErrors = (subject: string): Record<ResolveErrorCode, Send> => ({
@@ -34,7 +34,7 @@ const SHAPE_C_ERRORS = {
   '502': { description: 'The directory could not be reached (shape C, error upstream_unavailable)', schema: ErrorC },
 } as const;
 
-/** Routes of bank listing and recipient resolution (interface 4.3, 4.4, 4.5, 4.7), in the Payments tag. */
+/** Routes of bank listing and recipient resolution (OpenAPI resolveMomo, resolveBankAccount, resolveIdentifier and listBanks), in the Payments tag. */
 export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
   const AccountResolveBody = accountResolveBody(app.catalog);
   const IdResolveBody = idResolveBody(app.catalog);

@@ -8,7 +8,7 @@ import {
 } from '../../core/resolution/resolution';
 import { SHAPE_C_STATUS } from './http-errors';
 
-/** Error shape C (interface part 7; DESIGN.md 7: resolve endpoints). `error` is the code, `details` a hint. */
+/** Error shape C (docs/decisions.md § Errors: shapes per route family: resolve endpoints). `error` is the code, `details` a hint. */
 export const ErrorC = z
   .object({
     message: z.string(),
@@ -16,19 +16,19 @@ export const ErrorC = z
     details: z.string(),
     statusCode: z.number().int(),
   })
-  .meta({ id: 'ErrorC', description: 'Error shape C (interface part 7)' });
+  .meta({ id: 'ErrorC', description: 'Error shape C (docs/decisions.md § Errors: shapes per route family)' });
 
-/** Query of GET /v1/account/banks (interface 4.7; the parameter's name is ours). */
+/** Query of GET /v1/account/banks (OpenAPI listBanks; the parameter's name is ours). */
 export const BankListQuery = z.strictObject({
   country: z.enum(BANK_LIST_COUNTRIES).meta({ description: 'Recipient country code' }),
 });
 
-/** Bank list entry (interface 2.5). */
+/** Bank list entry (OpenAPI listBanks). */
 export const BankListEntry = z
   .object({ bankCode: z.string(), bankName: z.string() })
   .meta({ id: 'BankListEntry', example: { bankCode: '058', bankName: 'Guaranty Trust Bank' } });
 
-/** Body of POST /momo/resolve (interface 4.3). Which number a type needs is checked by the core (400 when missing). */
+/** Body of POST /momo/resolve (OpenAPI resolveMomo). Which number a type needs is checked by the core (400 when missing). */
 export const MomoResolveBody = z
   .strictObject({
     type: z.enum(MOMO_RESOLUTION_TYPES),
@@ -39,7 +39,7 @@ export const MomoResolveBody = z
   })
   .meta({ id: 'MomoResolveRequest', example: { type: 'momo', phoneNumber: '254712345678' } });
 
-/** Resolved mobile-money or merchant account (interface 2.6): every field always present. */
+/** Resolved mobile-money or merchant account (OpenAPI resolveMomo): every field always present. */
 export const MomoResolutionResponse = z
   .object({
     valid: z.boolean().meta({ description: 'Whether the account resolved. A number that does not resolve answers 200 with false and a message.' }),
@@ -55,7 +55,7 @@ export const MomoResolutionResponse = z
     example: { valid: true, type: 'momo', accountName: '', accountNumber: '', phoneNumber: '254712345678', operators: ['MPESA', 'AIRTEL'], message: 'Mobile-money number in Kenya' },
   });
 
-/** Body of POST /account/resolve (interface 4.4; `bankCode` names the bank-code field). Bank codes come from the catalog. */
+/** Body of POST /account/resolve (OpenAPI resolveBankAccount; `bankCode` names the bank-code field). Bank codes come from the catalog. */
 export function accountResolveBody(catalog: Catalog) {
   return z
     .strictObject({
@@ -63,12 +63,12 @@ export function accountResolveBody(catalog: Catalog) {
       currency: z.enum(BANK_RESOLUTION_CURRENCIES),
       paymentType: z.enum(BANK_RESOLUTION_PAYMENT_TYPES),
       // z.literal keeps the interface's order; z.enum would put integer-like codes first.
-      bankCode: z.literal([...catalog.resolutionBankCodes]).meta({ description: 'Bank code (interface 2.11)' }),
+      bankCode: z.literal([...catalog.resolutionBankCodes]).meta({ description: 'Bank code, one of the corridor catalog\'s resolution banks' }),
     })
     .meta({ id: 'AccountResolveRequest', example: { accountNumber: '0123456789', currency: 'NGN', paymentType: 'bank', bankCode: '058' } });
 }
 
-/** Resolved bank account (interface 2.7). */
+/** Resolved bank account (OpenAPI resolveBankAccount). */
 export const BankAccountResolutionResponse = z
   .object({
     accountId: z.string().meta({ description: "The account's id at its bank (the sandbox returns the account number)" }),
@@ -76,7 +76,7 @@ export const BankAccountResolutionResponse = z
   })
   .meta({ id: 'BankAccountResolution', example: { accountId: '0123456789', accountName: 'Chinedu Okafor' } });
 
-/** Body of POST /id/resolve (interface 4.5; field names follow the 2.8 resource). Issuers come from the catalog. */
+/** Body of POST /id/resolve (OpenAPI resolveIdentifier; field names follow its response). Issuers come from the catalog. */
 export function idResolveBody(catalog: Catalog) {
   return z
     .strictObject({
@@ -87,7 +87,7 @@ export function idResolveBody(catalog: Catalog) {
     .meta({ id: 'IdResolveRequest', example: { username: 'jane.doe', issuer: 'issuer_a', wallet_network: 'Solana' } });
 }
 
-/** Resolved recipient identifier (interface 2.8). */
+/** Resolved recipient identifier (OpenAPI resolveIdentifier). */
 export const IdentifierResolutionResponse = z
   .object({
     status: z.enum(IDENTIFIER_STATUSES).meta({ description: 'Always Successful on 200; failures answer 404 or 502 in shape C' }),

@@ -8,7 +8,7 @@ import { sendShapeA, sendShapeC, type ShapeCCode } from './http-errors';
 import { ErrorC } from './resolution.schema';
 import { defineRoute, type RouteSpec } from './route';
 
-/** Body of POST /tx/createTransferRequest (interface 4.2, part 8); names of the three unnamed fields per the issue. */
+/** Body of POST /tx/createTransferRequest (OpenAPI createTransferRequest); `paymentProcessor`, `terminalType` and `currency` are our names for three fields the interface leaves unnamed. */
 export const TransferRequestBody = z
   .strictObject({
     recipient: z.string().min(1).max(TRANSFER_LIMITS.recipient).meta({ description: 'Recipient wallet address' }),
@@ -51,7 +51,7 @@ const TRANSFER_LINK_ERRORS: Record<TransferLinkErrorCode, ShapeCCode> = { not_fo
 /** Path of GET /tx/transferRequests/{reference}. */
 export const TransferRequestParams = z.object({ reference: z.string().min(1).max(TRANSFER_LIMITS.reference) });
 
-/** Non-validation failures in shape C (DESIGN.md 7); exhaustive by type; GraphQL reuses it. */
+/** Non-validation failures in shape C (docs/decisions.md § Errors: shapes per route family); exhaustive by type; GraphQL reuses it. */
 export const TRANSFER_ERRORS: Record<Exclude<TransferErrorCode, 'validation_error'>, ShapeCCode> = {
   duplicate_reference: 'duplicate_reference',
   not_found: 'not_found',
@@ -62,7 +62,7 @@ function fail(res: Response, error: { code: TransferErrorCode; message: string }
   sendShapeC(res, TRANSFER_ERRORS[error.code], error.message);
 }
 
-/** Routes of transfer requests (interface 4.2, 2.3). */
+/** Routes of transfer requests (OpenAPI createTransferRequest). */
 export function transferRequestRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof TransferRequestBody>>({
@@ -70,7 +70,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       summary: 'Create a fiat-denominated transfer request; returns the acquirer deeplink that carries it out',
       body: TransferRequestBody,
       responses: {
-        '200': { description: 'The deeplink (interface 2.3)', schema: z.object({ link: z.string() }).meta({ id: 'TransferRequestResult' }) },
+        '200': { description: 'The deeplink (OpenAPI createTransferRequest)', schema: z.object({ link: z.string() }).meta({ id: 'TransferRequestResult' }) },
         ...AUTH_ERRORS,
         '409': { description: 'duplicate_reference (shape C)', schema: ErrorC },
       },

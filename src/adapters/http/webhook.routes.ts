@@ -19,7 +19,7 @@ const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = {
 const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
 
 
-/** Routes of the Webhooks tag (interface 4.10, 4.11; DESIGN.md 8). */
+/** Routes of the Webhooks tag (OpenAPI registerWebhook and listWebhookEvents; docs/decisions.md § Webhooks). */
 export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof RegisterWebhookBody>>({

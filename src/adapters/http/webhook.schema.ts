@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
 import { DELIVERY_STATUSES } from '../../core/webhooks/webhook';
 import { PageQuery } from './pagination';
 
-/** Body of POST /v1/webhooks/register (interface 4.10). */
+/** Body of POST /v1/webhooks/register (OpenAPI registerWebhook). */
 export const RegisterWebhookBody = z
   .strictObject({
     url: z.string().min(1).max(2048).meta({ description: 'HTTPS endpoint that receives POST requests', example: 'https://issuer.example/hooks/payouts' }),
@@ -12,7 +12,7 @@ export const RegisterWebhookBody = z
   })
   .meta({ id: 'RegisterWebhookRequest' });
 
-/** Webhook registration (interface 2.9); `secret` appears only in the 201 response. */
+/** Webhook registration (OpenAPI registerWebhook); `secret` appears only in the 201 response. */
 export const RegisteredWebhookResponse = z
   .object({
     webhookId: z.uuid(),
@@ -33,7 +33,7 @@ export const WebhookListItem = z
   })
   .meta({ id: 'Webhook' });
 
-/** Event log entry (interface 2.10, plus eventId and webhookId). */
+/** Event log entry (OpenAPI listWebhookEvents, plus eventId and webhookId). */
 export const WebhookEventEntryResponse = z
   .object({
     id: z.uuid().meta({ description: 'Delivery id; sent as webhook-id on every attempt' }),
@@ -51,7 +51,7 @@ export const WebhookEventEntryResponse = z
   })
   .meta({ id: 'WebhookEvent' });
 
-/** Query of GET /v1/webhooks/events (DESIGN.md 8). */
+/** Query of GET /v1/webhooks/events (OpenAPI listWebhookEvents). */
 export const WebhookEventsQuery = PageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
   eventType: z.string().max(64).optional(),

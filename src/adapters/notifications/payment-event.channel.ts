@@ -1,7 +1,7 @@
 import type { OutboxEvent } from '../../core/events/outbox-event';
 
 /**
- * PostgreSQL NOTIFY channel of committed payment changes (issue 4, DESIGN.md 12): the outbox
+ * PostgreSQL NOTIFY channel of committed payment changes (docs/decisions.md § GraphQL): the outbox
  * writer notifies it inside the transaction that changes a payment, so every replica's listener
  * hears it when, and only if, that transaction commits.
  */

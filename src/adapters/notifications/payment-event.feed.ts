@@ -30,7 +30,7 @@ const CATCH_UP_LIMIT = 1000;
 const SEEN_LIMIT = 50_000;
 
 /**
- * Cross-replica fan-out of payment changes (issue 4, DESIGN.md 12): a dedicated PostgreSQL LISTEN
+ * Cross-replica fan-out of payment changes (docs/decisions.md § GraphQL): a dedicated PostgreSQL LISTEN
  * connection with reconnection hears every committed payment event (NOTIFY from the outbox
  * writer), loads each view from its outbox row (batched: one query for all notices that arrive
  * together) and publishes it on the tenant bus, in commit order. Nothing is loaded for a tenant

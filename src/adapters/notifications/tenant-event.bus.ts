@@ -1,5 +1,5 @@
 /**
- * In-process publish/subscribe keyed by tenant (issue 4, DESIGN.md 12): the payment event feed
+ * In-process publish/subscribe keyed by tenant (docs/decisions.md § GraphQL): the payment event feed
  * publishes each committed payment change here once, and every GraphQL subscription group of that
  * tenant reads it as an async iterator. Nothing crosses tenants: a subscriber only ever sees
  * values published under its own tenant id.

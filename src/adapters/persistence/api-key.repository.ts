@@ -22,7 +22,7 @@ interface ApiKeyRow {
 /** NOTIFY channel carrying the id of each revoked key. */
 export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
-/** API keys and tenants on PostgreSQL (DESIGN.md 9): authentication lookups and administration. */
+/** API keys and tenants on PostgreSQL (docs/decisions.md § Authentication, tenants and keys): authentication lookups and administration. */
 export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 

@@ -13,7 +13,7 @@ const UPSERT = `on conflict (tenant_id, key) do update set operation = excluded.
   created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 /**
- * Idempotency store (DESIGN.md 6) on PostgreSQL. The in-flight lock is a transaction-scoped
+ * Idempotency store (docs/decisions.md § Idempotency) on PostgreSQL. The in-flight lock is a transaction-scoped
  * advisory lock on hash(tenant, key), taken without waiting; it is released at commit or rollback,
  * after which the committed record is visible to the next holder.
  */

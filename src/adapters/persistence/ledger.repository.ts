@@ -6,7 +6,7 @@ import { LedgerAccountSchema } from './schemas/ledger.schema';
 import { decodeCursor, encodeCursor } from './keyset-cursor';
 
 /**
- * Posts a transfer as ONE statement (DESIGN.md 10): debit (conditional on funds when asked), credit,
+ * Posts a transfer as ONE statement (docs/decisions.md § Ledger): debit (conditional on funds when asked), credit,
  * the transaction row and its two entries. Statement atomicity means a refused debit or a duplicate
  * changes nothing; the balance rows are locked only from this statement to commit, which callers
  * make the last statement of their transaction.

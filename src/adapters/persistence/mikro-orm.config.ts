@@ -21,7 +21,7 @@ export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema,
 const ROOT = path.resolve(__dirname, '../../..');
 
 /**
- * MikroORM options for `clientUrl` (DESIGN.md 13). `poolMax` caps pooled connections.
+ * MikroORM options for `clientUrl` (docs/decisions.md § Running it). `poolMax` caps pooled connections.
  * Migrations live in `migrations/` at the repository root and run in code at start. With `logger`,
  * MikroORM's own output (the migrator's lines) goes through it as JSON; without, MikroORM prints
  * its coloured text (the MikroORM CLI and tests).

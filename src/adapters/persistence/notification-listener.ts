@@ -10,7 +10,7 @@ export interface ListenerHandlers {
 const MAX_BACKOFF_MS = 10_000;
 
 /**
- * LISTEN on a dedicated PostgreSQL connection (DESIGN.md 12: fan-out across replicas without an
+ * LISTEN on a dedicated PostgreSQL connection (docs/decisions.md § GraphQL: fan-out across replicas without an
  * extra server), reconnecting with back-off when the connection drops. NOTIFY sent inside a
  * transaction arrives here only after that transaction commits.
  */

@@ -5,7 +5,7 @@ import { insertStatement } from './raw-insert';
 import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from '../notifications/payment-event.channel';
 
 /**
- * Appends outbox events inside the caller's transaction (DESIGN.md 5, 8) and fans each webhook
+ * Appends outbox events inside the caller's transaction (docs/decisions.md § Payments: states and events and § Webhooks) and fans each webhook
  * event out to one delivery row per matching active registration, in the same transaction, so a
  * committed state change always has its deliveries and a registration made later gets none.
  */
@@ -19,7 +19,7 @@ export class OutboxTxWriter implements OutboxWriter {
 
 /**
  * The statement that writes `event` and, for webhook types, its delivery rows: one round trip.
- * A payment event also notifies PAYMENT_EVENTS_CHANNEL (issue 4: live subscriptions on every
+ * A payment event also notifies PAYMENT_EVENTS_CHANNEL (live subscriptions on every
  * replica); NOTIFY inside the transaction is delivered at commit, never before, never on rollback.
  */
 export function outboxStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {

@@ -6,7 +6,7 @@ import { PaymentSchema } from './schemas/payment.schema';
 const PAYMENT_ID = /^pay_[0-9A-Z]{26}$/;
 
 /**
- * The tenant's payments, newest first, by keyset on (created_at, id) (PaymentLister port; issue 4).
+ * The tenant's payments, newest first, by keyset on (created_at, id) (PaymentLister port).
  * Served by the index payments_tenant_created_idx; filters are AND-ed, list filters use `in`.
  */
 export class PaymentListRepository implements PaymentLister {

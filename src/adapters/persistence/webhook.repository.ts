@@ -10,7 +10,7 @@ interface DeliveryDbRow {
   status: DeliveryStatus; attempt: number; last_error: string | null; next_retry_at: Date | null; created_at: Date; updated_at: Date;
 }
 
-/** Maps a `webhook_deliveries` row to its event log entry (interface 2.10). */
+/** Maps a `webhook_deliveries` row to its event log entry (OpenAPI listWebhookEvents). */
 export function toEntry(row: DeliveryDbRow): WebhookEventEntry {
   return {
     id: row.id, eventId: row.event_id, eventType: row.event_type, entityId: row.entity_id, webhookId: row.registration_id,

@@ -14,7 +14,7 @@ const methodOffer = z.strictObject({
 
 const countryCode = z.enum([...MONEY_OUT_COUNTRIES, 'ET']);
 
-/** Schema of the corridor catalog file (DESIGN.md 4), checked at boot. */
+/** Schema of the corridor catalog file (docs/decisions.md § Corridor catalog), checked at boot. */
 export const catalogSchema = z.strictObject({
   defaultBlockchain: z.enum(BLOCKCHAINS),
   fees: z.strictObject({
@@ -62,7 +62,7 @@ export const catalogSchema = z.strictObject({
 });
 
 /**
- * Reads and validates the corridor catalog (DESIGN.md 4). Throws with every problem listed when
+ * Reads and validates the corridor catalog (docs/decisions.md § Corridor catalog). Throws with every problem listed when
  * the file is missing or invalid: the service must not start on bad reference data.
  */
 export function loadCatalog(path: string): Catalog {

@@ -3,7 +3,7 @@ import type { RateSource } from '../../core/quotes/rate-source';
 import type { FiatCurrency, Stablecoin } from '../../core/shared/money';
 import { err, ok } from '../../core/shared/result';
 
-/** RateSource serving the catalog's reference rates (DESIGN.md 3): offline and deterministic. */
+/** RateSource serving the catalog's reference rates (docs/decisions.md § FX quotes and the quote lock): offline and deterministic. */
 export class CatalogRateSource implements RateSource {
   constructor(private readonly catalog: Catalog) {}
 

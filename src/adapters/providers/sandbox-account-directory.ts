@@ -15,11 +15,11 @@ const MERCHANTS = [
   'Tumaini Bookshop', 'Nyota Cafe', 'Upendo Salon', 'Duka La Wote', 'Simba Logistics',
 ] as const;
 
-/** A number ending in this does not resolve (DESIGN.md 11). */
+/** A number ending in this does not resolve (docs/decisions.md § Sandbox values). */
 const UNRESOLVABLE_SUFFIX = '0000';
 
 /**
- * The sandbox account directory (DESIGN.md 11): deterministic like a payment network's test mode.
+ * The sandbox account directory (docs/decisions.md § Sandbox values): deterministic like a payment network's test mode.
  * A number ending 0000 is not found; any other resolves, bank accounts and merchants to a name
  * picked by a SHA-256 of the number, so the same number always has the same holder. Never
  * `upstream_unavailable`.

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { IssuerDirectory, IssuerLookup } from '../../core/resolution/resolution-ports';
 import { err, ok } from '../../core/shared/result';
 
-/** A username ending in this does not resolve (DESIGN.md 11). */
+/** A username ending in this does not resolve (docs/decisions.md § Sandbox values). */
 const UNRESOLVABLE_SUFFIX = '0000';
 
 /**
- * The sandbox wallet-issuer directory (DESIGN.md 11): every user exists except usernames ending
+ * The sandbox wallet-issuer directory (docs/decisions.md § Sandbox values): every user exists except usernames ending
  * 0000. The address is derived from (issuer, username, network) with SHA-256, so it is stable
  * across calls, replicas and restarts, and well-formed: base58 of the 32-byte digest for Solana
  * (the size of an ed25519 public key), `0x` + the first 20 bytes in lower-case hex for Base.

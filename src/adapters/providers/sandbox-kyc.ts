@@ -2,7 +2,7 @@ import type { Customer, KycOutcome, KycProvider } from '../../core/customers/cus
 import type { Clock } from '../../core/shared/clock';
 
 /**
- * Sandbox KYC (issue 6): after `delayMs` from creation, approves, or rejects when the id number
+ * Sandbox KYC (docs/decisions.md § Sandbox values): after `delayMs` from creation, approves, or rejects when the id number
  * ends in 0000. Stateless, so any replica and a restarted worker give the same answer.
  */
 export class SandboxKycProvider implements KycProvider {

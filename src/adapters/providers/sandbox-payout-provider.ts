@@ -12,7 +12,7 @@ export interface SandboxDelays {
 const HELD_RECHECK_MS = 60_000;
 
 /**
- * The sandbox payout provider (DESIGN.md 11): deterministic from the account number's last four
+ * The sandbox payout provider (docs/decisions.md § Sandbox values): deterministic from the account number's last four
  * digits, like a payment network's test mode. `0000` rejected at submission; `1111` accepted then
  * failed; `2222` accepted then refunded; `3333` stays accepted until an admin simulates a result;
  * anything else succeeds. Stateless: outcomes and timing derive from the payment itself, so any

@@ -23,7 +23,7 @@ export function bufferedRandom(): () => number {
   };
 }
 
-/** Prefixed, monotonic ULIDs (`pay_01J...`) and v4 uuids (DESIGN.md 5). */
+/** Prefixed, monotonic ULIDs (`pay_01J...`) and v4 uuids (docs/decisions.md § Payments: states and events). */
 export function ulidGenerator(): IdGenerator {
   const ulid = monotonicFactory(bufferedRandom());
   return { next: (prefix: IdPrefix) => `${prefix}_${ulid()}`, uuid: () => randomUUID() };

@@ -36,7 +36,7 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * Registration-time check (DESIGN.md 8): refuses internal names and any host that is, or
+ * Registration-time check (docs/decisions.md § Webhooks): refuses internal names and any host that is, or
  * resolves to, a blocked address. A name that does not resolve now is accepted: the connect-time
  * check (guardedLookup) decides when delivering.
  */

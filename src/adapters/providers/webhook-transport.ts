@@ -7,7 +7,7 @@ import { blockedAddressReason, guardedLookup, hostOf } from './target-guard';
 
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/** The two signature header sets of one delivery (DESIGN.md 8). `timestamp` in Unix seconds. */
+/** The two signature header sets of one delivery (docs/decisions.md § Webhooks). `timestamp` in Unix seconds. */
 export function signatureHeaders(secret: string, deliveryId: string, timestamp: number, body: string): Record<string, string> {
   const standardKey = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return {

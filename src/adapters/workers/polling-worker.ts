@@ -16,7 +16,7 @@ export interface PollingWorkerOptions {
 }
 
 /**
- * Runs `pass` in a loop (DESIGN.md 5, 8): each pass claims due rows with FOR UPDATE SKIP LOCKED,
+ * Runs `pass` in a loop (docs/decisions.md § Payments: states and events and § Webhooks): each pass claims due rows with FOR UPDATE SKIP LOCKED,
  * so any number of workers and replicas share the work, and rows a crashed worker leased come due
  * again when the lease ends. `wake()` cuts the idle wait short when this process just committed
  * new work. A failing pass is logged and retried after the idle wait.

@@ -6,7 +6,7 @@ import { QuoteSchema } from '../persistence/schemas/quote.schema';
 const QUOTE_RETENTION_MS = 7 * 86_400_000;
 
 /**
- * One purge pass (DESIGN.md 6): idempotency keys past their TTL, and quotes expired more than
+ * One purge pass (docs/decisions.md § Idempotency): idempotency keys past their TTL, and quotes expired more than
  * seven days ago. Returns the counts removed. Safe on any number of replicas at once.
  */
 export async function purgeExpired(em: EntityManager, now: Date): Promise<{ idempotencyKeys: number; quotes: number }> {

@@ -16,7 +16,7 @@ import { updateTenant, type TenantPatch } from './update-tenant';
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
 export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'>;
 
-/** Admin-scoped use cases (DESIGN.md 9, 10): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
+/** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
 export interface AdminApplication {
   createTenant(input: { name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }): Promise<Result<TenantView, AdminErrorCode>>;
   listTenants(): Promise<TenantView[]>;

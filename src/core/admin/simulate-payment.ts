@@ -3,7 +3,7 @@ import type { PaymentMove } from '../payments/payment-state';
 import { toPaymentView, type PaymentView } from '../payments/payment-view';
 import { err, ok, type Result } from '../shared/result';
 
-/** Outcomes an admin may force on a sandbox payment (DESIGN.md 11: e.g. a `3333` payment). */
+/** Outcomes an admin may force on a sandbox payment (docs/decisions.md § Sandbox values: e.g. a `3333` payment). */
 export const SIMULATED_OUTCOMES = ['succeeded', 'failed', 'refunded'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 

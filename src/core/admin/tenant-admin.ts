@@ -3,7 +3,7 @@ import { newTenant, type Tenant } from '../auth/tenant';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 
-/** Closed set of expected failures of tenant and key administration (DESIGN.md 9). */
+/** Closed set of expected failures of tenant and key administration (docs/decisions.md § Authentication, tenants and keys). */
 export type AdminErrorCode = 'validation_error' | 'not_found';
 
 /** Port: tenants and keys, across tenants (admin scope only). */
@@ -26,7 +26,7 @@ export interface TenantAdminStore {
   revokeKey(keyId: string, at: Date): Promise<boolean>;
 }
 
-/** Port: makes new random keys `sk_<environment>_<random>` (DESIGN.md 9). */
+/** Port: makes new random keys `sk_<environment>_<random>` (docs/decisions.md § Authentication, tenants and keys). */
 export interface ApiKeyFactory {
   generate(environment: 'sandbox' | 'live'): string;
 }
@@ -56,7 +56,7 @@ export interface ApiKeyView {
   revokedAt: string | null;
 }
 
-/** A tenant as listed, with the settings an operator manages (DESIGN.md 9; interface 4.1 for the payout settings). */
+/** A tenant as listed, with the settings an operator manages (docs/decisions.md § Authentication, tenants and keys; OpenAPI legacyPayout for the payout settings). */
 export interface TenantView {
   tenantId: string;
   name: string;
@@ -107,7 +107,7 @@ export async function listTenants(deps: AdminDeps): Promise<TenantView[]> {
 }
 
 /**
- * Issues an issuer key for a tenant (DESIGN.md 9). The clear key is in the result once and never
+ * Issues an issuer key for a tenant (docs/decisions.md § Authentication, tenants and keys). The clear key is in the result once and never
  * stored: only its lookup prefix and SHA-256. Admin keys are platform keys with no tenant, so
  * `scope: admin` is refused here, for every transport (docs/decisions.md § Authentication,
  * tenants and keys). Errors: `validation_error` (scope admin), `not_found` (no such tenant).

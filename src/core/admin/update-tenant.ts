@@ -27,7 +27,7 @@ export interface TenantPatch {
 }
 
 /**
- * Updates a tenant's name, legacy payout settings (interface 4.1: what funds `/momo/payout`), rate
+ * Updates a tenant's name, legacy payout settings (OpenAPI legacyPayout: what funds `/momo/payout`), rate
  * limit (docs/decisions.md § Rate limits and abuse limits) and webhook registration cap
  * (docs/decisions.md § Webhooks). The result must hold together: a refund address kept across a
  * change of chain must be valid on the new chain, and a live tenant cannot take the public sandbox address.

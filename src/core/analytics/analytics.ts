@@ -1,7 +1,7 @@
 import { Decimal, formatAmount, type Currency } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 
-/** How the summary is grouped (issue 6). */
+/** How the summary is grouped. */
 export const ANALYTICS_GROUPS = ['day', 'currency', 'method', 'status'] as const;
 export type AnalyticsGroup = (typeof ANALYTICS_GROUPS)[number];
 
@@ -43,7 +43,7 @@ const MAX_RANGE_DAYS = 366;
 export type AnalyticsErrorCode = 'validation_error';
 
 /**
- * Payment analytics of one tenant over [from, to) (issue 6; DESIGN.md 10): counts, volumes per
+ * Payment analytics of one tenant over [from, to) (docs/decisions.md § Analytics, admin and health): counts, volumes per
  * currency, success rate, median time to success, grouped by day (UTC), currency, method or status.
  * Errors: `validation_error` (from not before to, or a range over 366 days).
  */

@@ -1,11 +1,11 @@
 import { err, ok, type Result } from '../shared/result';
 
-/** Key scopes (DESIGN.md 9): `issuer` keys act for one tenant; `admin` keys manage tenants and keys. */
+/** Key scopes (docs/decisions.md § Authentication, tenants and keys): `issuer` keys act for one tenant; `admin` keys manage tenants and keys. */
 export const API_KEY_SCOPES = ['issuer', 'admin'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /**
- * A stored API key (DESIGN.md 9). Only `secretHash` (hex SHA-256 of the whole key) is kept;
+ * A stored API key (docs/decisions.md § Authentication, tenants and keys). Only `secretHash` (hex SHA-256 of the whole key) is kept;
  * `lookup` is the first 12 characters of the key's random part, indexed to find the row.
  * Admin keys have no tenant.
  */
@@ -31,7 +31,7 @@ export interface Principal {
   readonly scope: ApiKeyScope;
 }
 
-/** `sk_<sandbox|live>_<32 to 64 letters and digits>` (DESIGN.md 9). */
+/** `sk_<sandbox|live>_<32 to 64 letters and digits>` (docs/decisions.md § Authentication, tenants and keys). */
 export const API_KEY_PATTERN = /^sk_(sandbox|live)_([A-Za-z0-9]{32,64})$/;
 
 /** The lookup part of a well-formed key, or undefined when the key is malformed. Pure. */

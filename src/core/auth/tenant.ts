@@ -1,6 +1,6 @@
 /**
- * A tenant: one wallet issuer using the service (DESIGN.md 9). `ten_<ULID>`. The payout settings
- * fund legacy payouts (interface 4.1), whose requests name no stablecoin, chain or refund address.
+ * A tenant: one wallet issuer using the service (docs/decisions.md § Authentication, tenants and keys). `ten_<ULID>`. The payout settings
+ * fund legacy payouts (OpenAPI legacyPayout), whose requests name no stablecoin, chain or refund address.
  */
 export class Tenant {
   id!: string;

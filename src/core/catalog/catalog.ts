@@ -1,25 +1,25 @@
 import type { FiatCurrency, Stablecoin } from '../shared/money';
 
-/** Payout methods (interface 2.1). */
+/** Payout methods (OpenAPI createMoneyOut). */
 export const PAYMENT_METHODS = ['BANK', 'MOMO', 'PAYBILL', 'TILL'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-/** Chains the stablecoin leg settles on (interface 2.11, money-out blockchain). */
+/** Chains the stablecoin leg settles on (the `blockchain` of OpenAPI createMoneyOut). */
 export const BLOCKCHAINS = ['BSC', 'SOLANA'] as const;
 export type Blockchain = (typeof BLOCKCHAINS)[number];
 
-/** Countries a money-out may pay into (interface 2.11). */
+/** Countries a money-out may pay into (docs/decisions.md § Corridor catalog). */
 export const MONEY_OUT_COUNTRIES = ['BF', 'BJ', 'CI', 'CM', 'GH', 'KE', 'NG', 'SN', 'TZ', 'UG', 'ZA', 'ZM'] as const;
 export type MoneyOutCountry = (typeof MONEY_OUT_COUNTRIES)[number];
 
 /** Every country the catalog may describe: money-out countries plus the legacy payout's ET. */
 export type CountryCode = MoneyOutCountry | 'ET';
 
-/** Destination fiat currencies of a money-out (interface 2.1). */
+/** Destination fiat currencies of a money-out (OpenAPI createMoneyOut). */
 export const MONEY_OUT_CURRENCIES = ['GHS', 'KES', 'NGN', 'TZS', 'UGX', 'XAF', 'XOF', 'ZAR', 'ZMW'] as const;
 export type MoneyOutCurrency = (typeof MONEY_OUT_CURRENCIES)[number];
 
-/** Fiat currencies the FX endpoint converts from (interface 2.11). */
+/** Fiat currencies the FX endpoint converts from (OpenAPI convertFx). */
 export const FX_SOURCE_CURRENCIES = ['ZAR', 'NGN', 'KES', 'GHS', 'UGX', 'TZS', 'ZMW', 'ETB'] as const;
 export type FxSourceCurrency = (typeof FX_SOURCE_CURRENCIES)[number];
 
@@ -35,23 +35,23 @@ export interface MethodOffer {
   readonly fee?: string;
 }
 
-/** A bank as listed by the bank list endpoint (interface 2.5). */
+/** A bank as listed by the bank list endpoint (OpenAPI listBanks). */
 export interface BankEntry {
   readonly bankCode: string;
   readonly bankName: string;
 }
 
-/** One corridor: a destination country, its currency and what can be paid there (DESIGN.md 4). */
+/** One corridor: a destination country, its currency and what can be paid there (docs/decisions.md § Corridor catalog). */
 export interface CountryCorridor {
   readonly name: string;
   readonly currency: FiatCurrency;
   readonly methods: Partial<Record<PaymentMethod, MethodOffer>>;
   readonly banks: readonly BankEntry[];
-  /** International dialling code without `+` (e.g. "254"); maps a phone number to its country (interface 4.3). */
+  /** International dialling code without `+` (e.g. "254"); maps a phone number to its country (OpenAPI resolveMomo). */
   readonly dialCode: string;
 }
 
-/** A wallet issuer whose users `POST /id/resolve` resolves (interface 2.8, DESIGN.md 4). */
+/** A wallet issuer whose users `POST /id/resolve` resolves (OpenAPI resolveIdentifier; docs/decisions.md § Corridor catalog). */
 export interface WalletIssuer {
   /** Issuer key as the API spells it, e.g. `issuer_a`. */
   readonly key: string;
@@ -61,7 +61,7 @@ export interface WalletIssuer {
   readonly currency: FiatCurrency | Stablecoin;
 }
 
-/** Fee table, all amounts in stablecoin units as decimal strings (DESIGN.md 3). */
+/** Fee table, all amounts in stablecoin units as decimal strings (docs/decisions.md § FX quotes and the quote lock). */
 export interface FeeTable {
   readonly methods: Record<PaymentMethod, string>;
   readonly networks: Record<Blockchain, string>;
@@ -69,7 +69,7 @@ export interface FeeTable {
   readonly issuerFee: string;
 }
 
-/** A card/merchant acquirer that carries out transfer requests (interface 4.2). `{token}` in the template is replaced by a signed token. */
+/** A card/merchant acquirer that carries out transfer requests (OpenAPI createTransferRequest). `{token}` in the template is replaced by a signed token. */
 export interface Acquirer {
   readonly key: string;
   readonly name: string;
@@ -77,7 +77,7 @@ export interface Acquirer {
 }
 
 /**
- * The corridor catalog (DESIGN.md 4): reference data loaded from a validated data file at boot.
+ * The corridor catalog (docs/decisions.md § Corridor catalog): reference data loaded from a validated data file at boot.
  * Reference rates are units of fiat per 1 stablecoin, decimal strings.
  */
 export interface Catalog {
@@ -85,13 +85,13 @@ export interface Catalog {
   readonly fees: FeeTable;
   readonly defaultBlockchain: Blockchain;
   readonly rates: Partial<Record<FiatCurrency, Partial<Record<Stablecoin, string>>>>;
-  /** Bank codes `POST /account/resolve` accepts (interface 2.11: the seven resolution bank codes). */
+  /** Bank codes `POST /account/resolve` accepts: the seven resolution bank codes (docs/decisions.md § Corridor catalog). */
   readonly resolutionBankCodes: readonly string[];
-  /** Wallet issuers of `POST /id/resolve`, in the interface's order (interface 2.8). */
+  /** Wallet issuers of `POST /id/resolve`, in the order OpenAPI resolveIdentifier lists them. */
   readonly walletIssuers: readonly WalletIssuer[];
-  /** Acquirers of transfer requests (interface 4.2: <ACQ_1> to <ACQ_3>). */
+  /** Acquirers of transfer requests (OpenAPI createTransferRequest: <ACQ_1> to <ACQ_3>). */
   readonly acquirers: readonly Acquirer[];
-  /** The payment processor values of transfer requests (interface 4.2: a single value). */
+  /** The payment processor values of transfer requests (OpenAPI createTransferRequest: a single value). */
   readonly paymentProcessors: readonly string[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * ISO 3166-1 alpha-2 codes officially assigned (249), plus XK (Kosovo: user-assigned, but used by
- * the EU, SWIFT and identity documents). A customer's `country` must be one of these (issue 6).
+ * the EU, SWIFT and identity documents). A customer's `country` must be one of these.
  */
 const COUNTRY_CODES: ReadonlySet<string> = new Set([
   'AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX', 'AZ',

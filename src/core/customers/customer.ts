@@ -1,4 +1,4 @@
-/** KYC states of a customer (issue 6; DESIGN.md 10). */
+/** KYC states of a customer (docs/decisions.md § Customers and KYC). */
 export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
@@ -7,7 +7,8 @@ export const ID_TYPES = ['PASSPORT', 'NATIONAL_ID', 'DRIVERS_LICENSE'] as const;
 export type IdType = (typeof ID_TYPES)[number];
 
 /**
- * A wallet user of an issuer, with a KYC status a KYC provider decides (issue 6). `cus_<ULID>`;
+ * A wallet user of an issuer, with a KYC status a KYC provider decides (docs/decisions.md § Customers and KYC).
+ * `cus_<ULID>`;
  * `externalId` is the issuer's own id, unique per tenant; `dateOfBirth` is YYYY-MM-DD.
  * `nextCheckAt` is when the KYC worker looks again (null once decided).
  */

@@ -36,7 +36,7 @@ const EARLIEST_BIRTH_DATE = '1900-01-01';
 const PROVIDER_RETRY_MS = 5000;
 
 /**
- * Creates a customer in `pending` KYC (issue 6); the KYC worker decides later and each decision
+ * Creates a customer in `pending` KYC; the KYC worker decides later and each decision
  * emits `customer.kyc.updated`. Errors: `validation_error` (blank names, a country that is not an
  * ISO 3166-1 alpha-2 code, a date of birth that is not a real date from 1900 on of someone 18 or
  * older, id number not 4-32 letters, digits or dashes), `duplicate_customer` (externalId already
@@ -98,7 +98,7 @@ export interface KycWorkerDeps extends CustomerDeps, RoutingDeps {
 }
 
 /**
- * One pass of the KYC worker (issue 6): claims due pending customers (FOR UPDATE SKIP LOCKED, leased
+ * One pass of the KYC worker: claims due pending customers (FOR UPDATE SKIP LOCKED, leased
  * for `leaseMs`, so a crashed worker's customers come due again) and asks the provider; a decision is
  * written with its `customer.kyc.updated` outbox event (payload: the customer as REST returns it) in
  * one transaction, guarded on the customer still being pending, so it is emitted once. Returns how

@@ -1,4 +1,4 @@
-/** Event types a webhook registration may subscribe to (interface part 6, DESIGN.md 8). */
+/** Event types a webhook registration may subscribe to (docs/decisions.md § Webhooks). */
 export const WEBHOOK_EVENT_TYPES = [
   'payment.processing',
   'payment.succeeded',
@@ -13,7 +13,7 @@ export type PaymentEventType = 'payment.initiated' | Exclude<WebhookEventType, '
 export type OutboxEventType = PaymentEventType | 'customer.kyc.updated';
 
 /**
- * A row of the transactional outbox (DESIGN.md 5, 8): written in the same transaction as the
+ * A row of the transactional outbox (docs/decisions.md § Payments: states and events and § Webhooks): written in the same transaction as the
  * state change it reports. `id` is a uuid; `payload` is the resource as the REST API returns it.
  */
 export interface OutboxEvent {

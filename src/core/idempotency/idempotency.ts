@@ -1,5 +1,5 @@
 /**
- * A remembered request and its first response (DESIGN.md 6). `fingerprint` is a keyed digest of
+ * A remembered request and its first response (docs/decisions.md § Idempotency). `fingerprint` is a keyed digest of
  * the canonical form of the validated command, so the same request through REST or GraphQL
  * matches and the store holds no clear account data (docs/decisions.md § Personal data and secrets).
  */
@@ -34,7 +34,7 @@ export interface IdempotencyStore {
   save(record: IdempotencyRecord): Promise<void>;
 }
 
-/** RFC 4122 uuid of any version, case-insensitive (DESIGN.md 6). */
+/** RFC 4122 uuid of any version, case-insensitive (docs/decisions.md § Idempotency). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Canonical JSON: object keys sorted at every level, undefined members dropped. Pure. */

@@ -3,7 +3,7 @@ import type { Stablecoin } from '../shared/money';
 import type { PaymentMove } from '../payments/payment-state';
 
 /**
- * Ledger accounts of one tenant in one stablecoin (DESIGN.md 10). The first three are the tenant's
+ * Ledger accounts of one tenant in one stablecoin (docs/decisions.md § Ledger). The first three are the tenant's
  * balance; the last three are the service's counter-accounts, kept per tenant so no single row is
  * shared by every tenant. `funding` goes negative by what was deposited.
  */
@@ -39,7 +39,7 @@ export interface Transfer {
   readonly at: Date;
 }
 
-/** Port: posts transfers inside the caller's transaction (DESIGN.md 10). */
+/** Port: posts transfers inside the caller's transaction (docs/decisions.md § Ledger). */
 export interface LedgerStore {
   /**
    * Posts `transfer`. Returns `insufficient_funds` when `requireFunds` and `from` holds less than the
@@ -78,7 +78,7 @@ export interface DepositStore {
 /** Funds move for a money-out's creation: available to held, refused when it does not fit. */
 export const HOLD_MOVE = { from: 'available', to: 'held', kind: 'hold' } as const;
 
-/** How each payment move moves its held funds (DESIGN.md 10). Data, like the state machine. */
+/** How each payment move moves its held funds (docs/decisions.md § Ledger). Data, like the state machine. */
 export const LEDGER_MOVES: Readonly<Record<PaymentMove, { from: AccountKind; to: AccountKind; kind: LedgerTransactionKind }>> = {
   accept: { from: 'held', to: 'in_transit', kind: 'send' },
   reject: { from: 'held', to: 'available', kind: 'release' },

@@ -33,7 +33,7 @@ export interface MoveDetails {
 const MAX_BACKOFF_MS = 5 * 60_000;
 
 /**
- * One pass of the payout worker (DESIGN.md 5): claims up to `limit` due payments and advances each
+ * One pass of the payout worker (docs/decisions.md § Payments: states and events): claims up to `limit` due payments and advances each
  * through the provider. Returns how many were claimed. Never throws for one payment's provider
  * fault: that payment is rescheduled with exponential back-off.
  */
@@ -85,8 +85,8 @@ async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number):
 }
 
 /**
- * Applies one provider result to a payment (DESIGN.md 5): moves it through `transition()`, and in
- * one transaction writes the new state, its outbox event and its ledger transfer (DESIGN.md 10). Results for a state already passed
+ * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
+ * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
  * are ignored, so a result delivered twice or out of order is applied at most once.
  * Used by the worker, by provider callbacks and by the admin simulation.
  * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).

@@ -13,7 +13,7 @@ import { validateMoneyOut, type MoneyOutCommand, type ValidMoneyOut } from './mo
 import { Payment } from './payment';
 import { toPaymentView, type PaymentView } from './payment-view';
 
-/** Closed set of expected failures of a money-out (DESIGN.md 6, 7). */
+/** Closed set of expected failures of a money-out (docs/decisions.md § Idempotency and § Errors: shapes per route family). */
 export type MoneyOutErrorCode =
   | 'validation_error'
   | 'unsupported_corridor'
@@ -56,10 +56,10 @@ const OPERATION = 'moneyout';
 const CREATED = 201;
 
 /**
- * Creates a money-out (interface 4.8; DESIGN.md 5, 6): validates it, and in one transaction takes
+ * Creates a money-out (OpenAPI createMoneyOut; docs/decisions.md § Payments: states and events and § Idempotency): validates it, and in one transaction takes
  * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given, consuming
  * the quote), inserts the payment in `initiated` with its outbox event, stores the response under
- * the key, and last holds `amountStablecoin` on the tenant's balance (DESIGN.md 10). A refusal
+ * the key, and last holds `amountStablecoin` on the tenant's balance (docs/decisions.md § Ledger). A refusal
  * rolls all of it back, the quote's use included.
  * The same key with the same command returns the stored response (`replayed: true`), even once
  * its quote is used (docs/decisions.md § FX quotes and the quote lock).
@@ -165,7 +165,7 @@ async function insertPayment(
       tenantId, key, operation: OPERATION, fingerprint, responseStatus: CREATED, responseBody: view,
       resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
     },
-    // Last, so the tenant's hot balance row stays locked only from here to commit (DESIGN.md 10).
+    // Last, so the tenant's hot balance row stays locked only from here to commit (docs/decisions.md § Ledger).
     hold: {
       tenantId, currency: payment.sourceCurrency, amount: payment.amountStablecoin, ...HOLD_MOVE,
       paymentId: payment.id, requireFunds: true, at: now,

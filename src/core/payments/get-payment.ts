@@ -3,8 +3,8 @@ import type { PaymentReader } from './payment-ports';
 import { toPaymentView, type PaymentView } from './payment-view';
 
 /**
- * Reads one payment of the caller's tenant (interface 4.9). Errors: `not_found` when it does not
- * exist or belongs to another tenant (no existence oracle, DESIGN.md 9).
+ * Reads one payment of the caller's tenant (OpenAPI getPayment). Errors: `not_found` when it does not
+ * exist or belongs to another tenant (no existence oracle, docs/decisions.md § Errors: shapes per route family).
  */
 export async function getPayment(
   payments: PaymentReader,

@@ -3,14 +3,14 @@ import { err, ok, type Result } from '../shared/result';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode } from './create-money-out';
 import type { PaymentMethod } from '../catalog/catalog';
 
-/** Destinations of a legacy payout and the payment method each one is (interface 4.1). */
+/** Destinations of a legacy payout and the payment method each one is (OpenAPI legacyPayout). */
 export const LEGACY_DESTINATIONS = { Bank: 'BANK', MoMo: 'MOMO', Paybill: 'PAYBILL', Till: 'TILL' } as const satisfies Record<string, PaymentMethod>;
 export type LegacyDestination = keyof typeof LEGACY_DESTINATIONS;
-/** Legacy payout currencies and countries (interface 2.11). */
+/** Legacy payout currencies and countries (OpenAPI legacyPayout). */
 export const LEGACY_CURRENCIES = ['ZAR', 'NGN', 'KES', 'UGX', 'GHS', 'TZS', 'ZMW', 'ETB'] as const;
 export const LEGACY_COUNTRIES = ['ZA', 'NG', 'KE', 'GH', 'UG', 'TZ', 'ZM', 'ET'] as const;
 
-/** A legacy payout request after transport parsing (interface 4.1, 2.11). */
+/** A legacy payout request after transport parsing (OpenAPI legacyPayout). */
 export interface LegacyPayoutCommand {
   /** Local-currency amount (JSON number or decimal string). */
   readonly amount: number | string;
@@ -35,7 +35,7 @@ export interface LegacyPayoutDeps extends MoneyOutDeps {
   uuidFor(text: string): string;
 }
 
-/** Account number rules per destination (interface 4.1, part 8). */
+/** Account number rules per destination (OpenAPI legacyPayout). */
 const ACCOUNT_RULES: Record<LegacyDestination, { pattern: RegExp; message: string }> = {
   Bank: { pattern: /^\d{10,16}$/, message: 'accountNumber must be 10 to 16 digits for Bank' },
   MoMo: { pattern: /^[1-9]\d{7,14}$/, message: 'accountNumber must be the phone code and number, digits only, no plus sign, for MoMo' },
@@ -44,10 +44,10 @@ const ACCOUNT_RULES: Record<LegacyDestination, { pattern: RegExp; message: strin
 };
 
 /**
- * The legacy payout (interface 4.1): checks its own account rules, then creates a payment through
+ * The legacy payout (OpenAPI legacyPayout): checks its own account rules, then creates a payment through
  * the very money-out use case (same validation against the catalog, same events, same balance
  * hold), funded with the tenant's payout settings. The reference is the idempotency key
- * (DESIGN.md 6): the same reference and body return the same payment; another body is
+ * (docs/decisions.md § Idempotency): the same reference and body return the same payment; another body is
  * `idempotency_key_reused`. Returns the payment id.
  * Errors: every MoneyOutErrorCode, and `tenant_not_configured` (no refund address).
  */

@@ -4,7 +4,7 @@ import { err, ok, type Result } from '../shared/result';
 import type { Payment, PaymentStatus } from './payment';
 import { toPaymentView, type PaymentView } from './payment-view';
 
-/** Largest page a caller may ask for (issue 4: the GraphQL `payments` connection). */
+/** Largest page a caller may ask for (the GraphQL `payments` connection). */
 export const MAX_PAYMENT_PAGE = 100;
 /** Longest `reference` filter, the column's length (MONEY_OUT_LIMITS.reference). */
 const MAX_REFERENCE = 128;
@@ -57,7 +57,7 @@ export interface PaymentLister {
 }
 
 /**
- * Lists the caller's payments, newest first (issue 4; DESIGN.md 12: the GraphQL `payments`
+ * Lists the caller's payments, newest first (docs/decisions.md § GraphQL: the GraphQL `payments`
  * connection mirrors the REST reads). Errors: `validation_error` when `first` is not an integer
  * from 1 to 100, the reference filter is longer than 128 characters, `createdFrom` is not before
  * `createdTo`, or the cursor is not valid.

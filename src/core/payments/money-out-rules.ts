@@ -5,7 +5,7 @@ import type { IssuerFeeOption } from '../quotes/pricing';
 import { Decimal, parseAmount, scaleOf, type FiatCurrency, type Stablecoin } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 
-/** Field length limits of a money-out, shared by every transport's schema (interface 4.8). */
+/** Field length limits of a money-out, shared by every transport's schema (OpenAPI createMoneyOut). */
 export const MONEY_OUT_LIMITS = {
   accountName: 140,
   accountNumber: 34,
@@ -15,12 +15,12 @@ export const MONEY_OUT_LIMITS = {
   quoteId: 40,
 } as const;
 
-/** A money-out request after transport parsing: types and enums checked, rules not yet (interface 4.8). */
+/** A money-out request after transport parsing: types and enums checked, rules not yet (OpenAPI createMoneyOut). */
 export interface MoneyOutCommand {
   /** Fiat amount the recipient receives (JSON number or decimal string), in destinationCurrency. */
   readonly fiatAmount: number | string;
   readonly sourceCurrency: Stablecoin;
-  /** Any catalog currency: REST money-out narrows it to interface 2.1's nine; the legacy payout adds ETB. */
+  /** Any catalog currency: REST money-out narrows it to OpenAPI createMoneyOut's nine; the legacy payout adds ETB. */
   readonly destinationCurrency: FiatCurrency;
   readonly country: CountryCode;
   readonly blockchain: Blockchain;
@@ -33,7 +33,7 @@ export interface MoneyOutCommand {
   readonly optionalIssuerFee: IssuerFeeOption;
   /** Only for PAYBILL: 6 digits. */
   readonly businessNumber?: string;
-  /** Beyond the interface: lock the rate of a stored quote (DESIGN.md 3). */
+  /** Beyond the interface: lock the rate of a stored quote (docs/decisions.md § FX quotes and the quote lock). */
   readonly quoteId?: string;
 }
 
@@ -53,8 +53,8 @@ const PHONE = /^\+?[1-9]\d{6,14}$/;
 const BUSINESS_NUMBER = /^\d{6}$/;
 
 /**
- * Checks a money-out against the interface's rules and the corridor catalog (interface 4.8,
- * 2.11; DESIGN.md 2, 4). Pure.
+ * Checks a money-out against the interface's rules and the corridor catalog (OpenAPI
+ * createMoneyOut; docs/decisions.md § Money and § Corridor catalog). Pure.
  * Errors: `validation_error` (amount scale or limits, paymentCode not offered for the country and
  * method, PAYBILL businessNumber, malformed phone or refund address, blank fields);
  * `unsupported_corridor` (the country does not pay out in that currency or by that method).

@@ -3,7 +3,7 @@ import type { IdempotencyRecord } from '../idempotency/idempotency';
 import type { Transfer } from '../ledger/ledger';
 import type { Payment, PaymentStatus } from './payment';
 
-/** Everything a new payment writes (DESIGN.md 5, 6, 10): the row, its event, the response under its key, the hold. */
+/** Everything a new payment writes (docs/decisions.md § Payments: states and events and § Idempotency and § Ledger): the row, its event, the response under its key, the hold. */
 export interface NewPaymentWrite {
   readonly payment: Payment;
   readonly event: OutboxEvent;
@@ -41,7 +41,7 @@ export interface PaymentStore {
 }
 
 /**
- * Port: the payout work queue (DESIGN.md 5). `claimDue` takes up to `limit` payments whose
+ * Port: the payout work queue (docs/decisions.md § Payments: states and events). `claimDue` takes up to `limit` payments whose
  * `nextActionAt` is at or before `now`, skipping rows other workers hold (FOR UPDATE SKIP LOCKED),
  * and leases them by moving `nextActionAt` to `leaseUntil` and counting the attempt, so a crashed
  * worker's payments come due again when the lease ends.

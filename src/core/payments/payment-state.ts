@@ -2,7 +2,7 @@ import { err, ok, type Result } from '../shared/result';
 import type { PaymentEventType } from '../events/outbox-event';
 import type { PaymentStatus } from './payment';
 
-/** Moves a payment can make after creation (DESIGN.md 5). */
+/** Moves a payment can make after creation (docs/decisions.md § Payments: states and events). */
 export type PaymentMove = 'accept' | 'reject' | 'complete' | 'fail' | 'refund';
 
 /** One allowed move: the only state it starts from, where it lands, and the event it emits. */
@@ -12,7 +12,7 @@ export interface MoveRule {
   readonly event: PaymentEventType;
 }
 
-/** The state machine as data (DESIGN.md 5 table; interface part 3). */
+/** The state machine as data (the table of docs/decisions.md § Payments: states and events). */
 export const PAYMENT_MOVES: Readonly<Record<PaymentMove, MoveRule>> = {
   accept: { from: 'initiated', to: 'provider_accepted', event: 'payment.processing' },
   reject: { from: 'initiated', to: 'failed', event: 'payment.failed' },

@@ -2,7 +2,7 @@ import { formatAmount } from '../shared/money';
 import type { Payment, PaymentStatus } from './payment';
 
 /**
- * The public representation of a payment (interface 2.1 plus `failureReason`, DESIGN.md 5),
+ * The public representation of a payment (OpenAPI getPayment plus `failureReason`; docs/decisions.md § Payments: states and events),
  * returned by REST, carried by webhooks and mapped by GraphQL. Amounts are decimal strings,
  * times ISO 8601 UTC.
  */

@@ -2,12 +2,12 @@ import type { Blockchain, CountryCode, PaymentMethod } from '../catalog/catalog'
 import type { IssuerFeeOption } from '../quotes/pricing';
 import type { FiatCurrency, Stablecoin } from '../shared/money';
 
-/** Payment states (interface part 3). */
+/** Payment states (docs/decisions.md § Payments: states and events). */
 export const PAYMENT_STATUSES = ['initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
- * A payout of fiat to one recipient, funded by a stablecoin (interface 2.1, DESIGN.md 5).
+ * A payout of fiat to one recipient, funded by a stablecoin (OpenAPI getPayment; docs/decisions.md § Payments: states and events).
  * Amounts are decimal strings at the currency's scale (`amountStablecoin` scale 6, `fiatAmount`
  * ISO 4217). `nextActionAt` is when the payout worker should next look at it (null once final);
  * while a worker holds it, it is the end of that worker's lease.

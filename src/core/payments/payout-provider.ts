@@ -14,7 +14,7 @@ export type StatusOutcome =
   | { readonly kind: 'refunded'; readonly reason: string };
 
 /**
- * Port: the payout provider that moves fiat (DESIGN.md 1, 11). Both calls must be idempotent per
+ * Port: the payout provider that moves fiat (docs/architecture.md; docs/decisions.md § Sandbox values). Both calls must be idempotent per
  * payment id: a worker that crashed mid-call submits again. Throwing means "unreachable"; the
  * worker backs off and retries.
  */

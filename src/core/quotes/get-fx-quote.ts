@@ -6,10 +6,10 @@ import { price, type IssuerFeeOption } from './pricing';
 import { Quote, type QuoteRepository } from './quote';
 import type { RateSource } from './rate-source';
 
-/** Closed set of expected failures of an FX quote (interface 4.6, DESIGN.md 7 shape D). */
+/** Closed set of expected failures of an FX quote (OpenAPI convertFx; docs/decisions.md § Errors: shapes per route family, shape D). */
 export type FxQuoteErrorCode = 'validation_error' | 'unsupported_pair' | 'rates_unavailable';
 
-/** Query of `GET /fx/convert` after transport parsing (DESIGN.md 3). */
+/** Query of `GET /fx/convert` after transport parsing (docs/decisions.md § FX quotes and the quote lock). */
 export interface FxQuoteQuery {
   /** Fiat amount, at least 0.01 (JSON number or decimal string). */
   readonly amount: number | string;
@@ -36,7 +36,7 @@ const MIN_FX_AMOUNT = new Decimal('0.01');
 
 /**
  * Prices `amount` of fiat in a stablecoin and stores the quote so a money-out can lock its rate
- * (interface 4.6, DESIGN.md 3). Defaults: paymentMethod MOMO, optionalIssuerFee NO, the catalog's
+ * (OpenAPI convertFx; docs/decisions.md § FX quotes and the quote lock). Defaults: paymentMethod MOMO, optionalIssuerFee NO, the catalog's
  * default blockchain. Errors: `validation_error` (amount under 0.01 or over-precise),
  * `unsupported_pair` (no rate, or a country that does not use the currency), `rates_unavailable`.
  */

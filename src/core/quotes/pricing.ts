@@ -1,11 +1,11 @@
 import type { Blockchain, Catalog, CountryCode, PaymentMethod } from '../catalog/catalog';
 import { Decimal, formatAmount, formatDecimal, roundUp, type FiatCurrency, type Stablecoin } from '../shared/money';
 
-/** Whether the caller adds the issuer's optional fee (interface 2.11). */
+/** Whether the caller adds the issuer's optional fee (OpenAPI convertFx). */
 export const ISSUER_FEE_OPTIONS = ['YES', 'NO'] as const;
 export type IssuerFeeOption = (typeof ISSUER_FEE_OPTIONS)[number];
 
-/** What is priced: a fiat payout amount funded by a stablecoin (DESIGN.md 3). */
+/** What is priced: a fiat payout amount funded by a stablecoin (docs/decisions.md § FX quotes and the quote lock). */
 export interface PricingInput {
   readonly fiatCurrency: FiatCurrency;
   readonly stablecoin: Stablecoin;
@@ -30,7 +30,7 @@ export interface Pricing {
 }
 
 /**
- * Prices a payout (DESIGN.md 3): `amountStablecoin = fiatAmount / exchangeRate + payoutFee`, with
+ * Prices a payout (docs/decisions.md § FX quotes and the quote lock): `amountStablecoin = fiatAmount / exchangeRate + payoutFee`, with
  * the fee from the catalog's fee table (a country's method fee overrides the default). Pure.
  */
 export function price(catalog: Catalog, input: PricingInput): Pricing {

@@ -3,7 +3,7 @@ import type { FiatCurrency, Stablecoin } from '../shared/money';
 import type { IssuerFeeOption } from './pricing';
 
 /**
- * A stored FX quote (DESIGN.md 3): `quo_<ULID>`, owned by one tenant, valid until `expiresAt`.
+ * A stored FX quote (docs/decisions.md § FX quotes and the quote lock): `quo_<ULID>`, owned by one tenant, valid until `expiresAt`.
  * Amounts are decimal strings: `fiatAmount` in `fiatCurrency`, fee and total in `stablecoin`.
  * It locks its rate for ONE money-out of its amount, pair and method: `usedAt` and `paymentId`
  * are set by the money-out that used it (docs/decisions.md § FX quotes and the quote lock).

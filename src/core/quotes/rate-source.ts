@@ -1,11 +1,11 @@
 import type { Result } from '../shared/result';
 import type { FiatCurrency, Stablecoin } from '../shared/money';
 
-/** Why a rate could not be had: the pair is not served, or the source is down (interface 7, shape D). */
+/** Why a rate could not be had: the pair is not served, or the source is down (docs/decisions.md § Errors: shapes per route family, shape D). */
 export type RateSourceError = 'unsupported_pair' | 'rates_unavailable';
 
 /**
- * Port: where exchange rates come from (DESIGN.md 3). The default adapter serves the catalog's
+ * Port: where exchange rates come from (docs/decisions.md § FX quotes and the quote lock). The default adapter serves the catalog's
  * reference rates so the service runs offline and deterministically.
  */
 export interface RateSource {

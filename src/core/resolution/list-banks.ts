@@ -3,7 +3,7 @@ import { err, ok, type Result } from '../shared/result';
 import { BANK_LIST_COUNTRIES, type BankListCountry } from './resolution';
 
 /**
- * Banks of `country` from the catalog, in catalog order (interface 4.7, 2.5; DESIGN.md 4).
+ * Banks of `country` from the catalog, in catalog order (OpenAPI listBanks; docs/decisions.md § Corridor catalog).
  * Errors: `validation_error` when the country is not one the bank list serves (NG, ZA).
  */
 export function listBanks(catalog: Catalog, country: string): Result<readonly BankEntry[], 'validation_error'> {

@@ -2,20 +2,20 @@ import type { CountryCode } from '../catalog/catalog';
 import type { Result } from '../shared/result';
 import type { BankResolutionCurrency, DirectoryErrorCode, WalletNetwork } from './resolution';
 
-/** Merchant account kinds a directory looks up (interface 2.6). */
+/** Merchant account kinds a directory looks up (OpenAPI resolveMomo). */
 export type MerchantType = 'paybill' | 'till';
 
-/** A bank account to look up (interface 4.4), already validated. */
+/** A bank account to look up (OpenAPI resolveBankAccount), already validated. */
 export interface BankAccountQuery {
   /** 10 to 16 digits. */
   readonly accountNumber: string;
   readonly currency: BankResolutionCurrency;
-  /** One of the catalog's `resolutionBankCodes` (interface 2.11). */
+  /** One of the catalog's `resolutionBankCodes` (docs/decisions.md § Corridor catalog). */
   readonly bankCode: string;
 }
 
 /**
- * Port: who knows account holders (DESIGN.md 1, 11): mobile-money networks, merchant registries,
+ * Port: who knows account holders (docs/architecture.md; docs/decisions.md § Sandbox values): mobile-money networks, merchant registries,
  * banks. Every call answers `account_not_found` when the account does not exist and
  * `upstream_unavailable` when the directory cannot be reached; an adapter catches its own
  * transport faults and returns the latter (a throw is a bug, answered 500).
@@ -29,7 +29,7 @@ export interface AccountDirectory {
   bankAccount(query: BankAccountQuery): Promise<Result<{ accountId: string; accountName: string }, DirectoryErrorCode>>;
 }
 
-/** A recipient identifier to look up at a wallet issuer (interface 4.5), already validated. */
+/** A recipient identifier to look up at a wallet issuer (OpenAPI resolveIdentifier), already validated. */
 export interface IssuerLookup {
   /** Key of a catalog wallet issuer, e.g. `issuer_a`. */
   readonly issuer: string;
@@ -39,7 +39,7 @@ export interface IssuerLookup {
 }
 
 /**
- * Port: the wallet issuers' directories (DESIGN.md 1, 4). Answers the stablecoin address of a
+ * Port: the wallet issuers' directories (docs/architecture.md; docs/decisions.md § Corridor catalog). Answers the stablecoin address of a
  * user on a network: base58 for Solana, `0x` + 40 hex for Base. Same error contract as
  * AccountDirectory.
  */

@@ -6,13 +6,13 @@ import {
   type BankAccountResolution, type BankResolutionCurrency, type BankResolutionPaymentType, type ResolveErrorCode,
 } from './resolution';
 
-/** Body of `POST /account/resolve` after transport parsing (interface 4.4; `bankCode` names the bank-code field). */
+/** Body of `POST /account/resolve` after transport parsing (OpenAPI resolveBankAccount; `bankCode` names the bank-code field). */
 export interface BankAccountResolveQuery {
   /** 10 to 16 digits. */
   readonly accountNumber: string;
   readonly currency: BankResolutionCurrency;
   readonly paymentType: BankResolutionPaymentType;
-  /** One of the catalog's resolution bank codes (interface 2.11). */
+  /** One of the catalog's resolution bank codes (docs/decisions.md § Corridor catalog). */
   readonly bankCode: string;
 }
 
@@ -22,9 +22,9 @@ export interface BankAccountResolveDeps {
 }
 
 /**
- * Resolves the holder of a Kenyan or Nigerian bank account (interface 4.4, 2.7).
+ * Resolves the holder of a Kenyan or Nigerian bank account (OpenAPI resolveBankAccount).
  * Errors: `validation_error` (account number not 10 to 16 digits, bank code not in the catalog's
- * resolution list), `account_not_found` (DESIGN.md 11: a number ending 0000), `upstream_unavailable`.
+ * resolution list), `account_not_found` (docs/decisions.md § Sandbox values: a number ending 0000), `upstream_unavailable`.
  */
 export async function resolveBankAccount(
   deps: BankAccountResolveDeps,

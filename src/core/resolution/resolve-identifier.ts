@@ -3,7 +3,7 @@ import { err, ok, type Result } from '../shared/result';
 import type { IssuerDirectory } from './resolution-ports';
 import { USERNAME_MAX_LENGTH, type IdentifierResolution, type ResolveErrorCode, type WalletNetwork } from './resolution';
 
-/** Body of `POST /id/resolve` after transport parsing (interface 4.5; field names follow the 2.8 resource). */
+/** Body of `POST /id/resolve` after transport parsing (OpenAPI resolveIdentifier; field names follow its response). */
 export interface IdentifierResolveQuery {
   /** Username or wallet id at the issuer. */
   readonly username: string;
@@ -15,15 +15,15 @@ export interface IdentifierResolveQuery {
 export interface IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly issuers: IssuerDirectory;
-  /** SERVICE_NAME (default PAYOUT): the memo `reference` is `<SERVICE>-FIAT` (interface 2.8). */
+  /** SERVICE_NAME (default PAYOUT): the memo `reference` is `<SERVICE>-FIAT` (OpenAPI resolveIdentifier). */
   readonly serviceName: string;
 }
 
 /**
- * Resolves a username at a wallet issuer into the stablecoin address that pays it (interface 4.5,
- * 2.8). Country and currency come from the catalog's issuer entry; the address from the issuer
+ * Resolves a username at a wallet issuer into the stablecoin address that pays it (OpenAPI resolveIdentifier).
+ * Country and currency come from the catalog's issuer entry; the address from the issuer
  * directory. Errors: `validation_error` (blank or over-long username, unknown issuer),
- * `account_not_found` (no such user; DESIGN.md 11: a username ending 0000), `upstream_unavailable`.
+ * `account_not_found` (no such user; docs/decisions.md § Sandbox values: a username ending 0000), `upstream_unavailable`.
  */
 export async function resolveIdentifier(
   deps: IdentifierResolveDeps,

@@ -7,7 +7,7 @@ import {
   type MomoResolution, type MomoResolutionType, type MomoResolveErrorCode,
 } from './resolution';
 
-/** Body of `POST /momo/resolve` after transport parsing (interface 4.3). */
+/** Body of `POST /momo/resolve` after transport parsing (OpenAPI resolveMomo). */
 export interface MomoResolveQuery {
   readonly type: MomoResolutionType;
   /** Paybill or till number, exactly 6 digits; required for paybill and till, ignored for momo. */
@@ -22,8 +22,8 @@ export interface MomoResolveDeps {
 }
 
 /**
- * Validates and resolves a paybill, till or mobile-money account (interface 4.3, 2.6). An account
- * that does not resolve is a successful answer with `valid: false` and a `message` (DESIGN.md 7,
+ * Validates and resolves a paybill, till or mobile-money account (OpenAPI resolveMomo). An account
+ * that does not resolve is a successful answer with `valid: false` and a `message` (docs/decisions.md § Errors: shapes per route family,
  * 11: a number ending 0000), as is a phone whose country code the catalog does not know, or whose
  * country has no mobile money. Every field is present; those that do not apply are '' or [].
  * Errors: `validation_error` (missing number for the type, not 6 digits, malformed phone),
@@ -49,7 +49,7 @@ async function resolveMobileWallet(deps: MomoResolveDeps, phone: string | undefi
   if (phone === undefined || !PHONE_NUMBER_PATTERN.test(phone)) {
     return err('validation_error', 'phoneNumber with country code (e.g. 254712345678) is required for momo', { field: 'phoneNumber' });
   }
-  // Answered without `+`: the form a payout's accountNumber takes (interface 4.1).
+  // Answered without `+`: the form a payout's accountNumber takes (OpenAPI legacyPayout).
   const phoneNumber = phone.replace(/^\+/, '');
   const invalid = (message: string): Result<MomoResolution, never> =>
     ok({ valid: false, type: 'momo', accountName: '', accountNumber: '', phoneNumber, operators: [], message });

@@ -2,23 +2,23 @@ import DecimalBase from 'decimal.js';
 import { err, ok, type Result } from './result';
 
 /**
- * Exact decimal arithmetic for money (DESIGN.md 2). A private Decimal clone so no other module's
+ * Exact decimal arithmetic for money (docs/decisions.md § Money). A private Decimal clone so no other module's
  * configuration can change ours: 40 significant digits, and `toString()` never switches to
  * exponent notation, so formatting stays plain decimal.
  */
 export const Decimal = DecimalBase.clone({ precision: 40, toExpNeg: -9e15, toExpPos: 9e15 });
 export type Decimal = InstanceType<typeof Decimal>;
 
-/** Stablecoins the service settles in (interface 2.1). */
+/** Stablecoins the service settles in (OpenAPI getPayment). */
 export const STABLECOINS = ['USDC', 'USDT'] as const;
 export type Stablecoin = (typeof STABLECOINS)[number];
 
-/** Every fiat currency any endpoint accepts (interface 2.1, 2.11). */
+/** Every fiat currency any endpoint accepts (docs/decisions.md § Corridor catalog). */
 export const FIAT_CURRENCIES = ['GHS', 'KES', 'NGN', 'TZS', 'UGX', 'XAF', 'XOF', 'ZAR', 'ZMW', 'ETB'] as const;
 export type FiatCurrency = (typeof FIAT_CURRENCIES)[number];
 export type Currency = Stablecoin | FiatCurrency;
 
-/** Digits after the decimal point per currency: ISO 4217 for fiat, 6 for stablecoins (DESIGN.md 2). */
+/** Digits after the decimal point per currency: ISO 4217 for fiat, 6 for stablecoins (docs/decisions.md § Money). */
 const SCALE: Record<Currency, number> = {
   USDC: 6, USDT: 6,
   GHS: 2, KES: 2, NGN: 2, TZS: 2, ZAR: 2, ZMW: 2, ETB: 2,
@@ -63,7 +63,7 @@ export function parseAmount(
   return ok(value);
 }
 
-/** Rounds up (away from zero) to the currency's scale: we never under-collect (DESIGN.md 2). */
+/** Rounds up (away from zero) to the currency's scale: we never under-collect (docs/decisions.md § Money). */
 export function roundUp(value: Decimal, currency: Currency): Decimal {
   return value.toDecimalPlaces(scaleOf(currency), Decimal.ROUND_UP);
 }

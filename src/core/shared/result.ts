@@ -1,5 +1,5 @@
 /**
- * Expected outcomes of use cases are values, not exceptions (DESIGN.md 1).
+ * Expected outcomes of use cases are values, not exceptions (docs/architecture.md).
  * `Ok<T>` carries the value; `Err<C>` carries a code from a closed union per feature and a
  * human-readable message. Exceptions are reserved for bugs and infrastructure faults.
  */

@@ -20,7 +20,7 @@ export interface TransactionContext {
 }
 
 /**
- * Port: runs `work` in one database transaction (DESIGN.md 5: a state change, its ledger entries
+ * Port: runs `work` in one database transaction (docs/decisions.md § Payments: states and events: a state change, its ledger entries
  * and its outbox rows commit together). Commits when `work` returns an `ok` result; rolls back
  * when it returns an error result or throws (the exception propagates).
  */

@@ -7,7 +7,7 @@ import {
   type TerminalType, type TransferCurrency, type TransferLinkTokens, type TransferLinkView, type TransferRequestStore, type TransferRequestView,
 } from './transfer-request';
 
-/** A transfer request after transport parsing (interface 4.2; the three unnamed fields named as the issue says). */
+/** A transfer request after transport parsing (OpenAPI createTransferRequest; `paymentProcessor`, `terminalType` and `currency` are our names for three fields the interface leaves unnamed). */
 export interface TransferRequestCommand {
   readonly recipient: string;
   /** Total in ZAR (or `currency`), at least 0.01 and a multiple of 0.01. */
@@ -56,7 +56,7 @@ function checkUrl(field: string, value: string | undefined): Result<void, 'valid
 }
 
 /**
- * Creates and stores a transfer request and its acquirer deeplink (interface 4.2, 2.3, part 8):
+ * Creates and stores a transfer request and its acquirer deeplink (OpenAPI createTransferRequest):
  * the acquirer's template from the catalog with an opaque token, stored with the request, that
  * the acquirer resolves server-side (resolveTransferLink) until the request expires.
  * Errors: `validation_error` (amount under 0.01 or not a multiple of 0.01, lengths, URLs, unknown
@@ -92,7 +92,7 @@ export async function createTransferRequest(
   const now = deps.clock.now();
   const id = deps.ids.next('trq');
   const currency = command.currency ?? 'USDC';
-  // Amounts are fiat-style 2-place figures whatever the currency (interface 4.2: a multiple of 0.01).
+  // Amounts are fiat-style 2-place figures whatever the currency (OpenAPI createTransferRequest: a multiple of 0.01).
   const formatted = formatAmount(amount.value, 'ZAR');
   const expiresAt = new Date(now.getTime() + deps.transferLinkTtlSeconds * 1000);
   // Opaque, not signed claims: a link passes through browsers, apps and logs, and must not show the

@@ -1,17 +1,17 @@
 import { formatAmount } from '../shared/money';
 
-/** Terminal types of a transfer request (interface 4.2). */
+/** Terminal types of a transfer request (OpenAPI createTransferRequest). */
 export const TERMINAL_TYPES = ['APP', 'WEB'] as const;
 export type TerminalType = (typeof TERMINAL_TYPES)[number];
 
-/** Currencies a transfer request may be expressed in (interface 4.2; default USDC). */
+/** Currencies a transfer request may be expressed in (OpenAPI createTransferRequest; default USDC). */
 export const TRANSFER_CURRENCIES = ['USDC', 'USDT', 'ZAR'] as const;
 export type TransferCurrency = (typeof TRANSFER_CURRENCIES)[number];
 
-/** Merchant category codes (interface 4.2): 01 tangible goods, 02 virtual goods. */
+/** Merchant category codes (OpenAPI createTransferRequest): 01 tangible goods, 02 virtual goods. */
 export const MERCHANT_CATEGORY_CODES = ['01', '02'] as const;
 
-/** Limits of interface part 8. */
+/** Field limits of OpenAPI createTransferRequest. */
 export const TRANSFER_LIMITS = { description: 100, customReference: 100, url: 256, merchantCategoryCode: 10, reference: 128, recipient: 128, merchantID: 100 } as const;
 
 /** States of a transfer request: `pending` until its link expires (the acquirer's outcome is not modelled yet). */
@@ -19,7 +19,7 @@ export type TransferRequestStatus = 'pending' | 'expired';
 
 /**
  * A fiat-denominated transfer request that an acquirer carries out through a deeplink
- * (interface 4.2, 2.3). `trq_<ULID>`; `reference` is unique per tenant; `amount` a decimal string
+ * (OpenAPI createTransferRequest). `trq_<ULID>`; `reference` is unique per tenant; `amount` a decimal string
  * with 2 places in `currency`. `token` is the opaque token its deeplink carries (unique; null only
  * for requests made before tokens were opaque, whose links cannot be resolved).
  */

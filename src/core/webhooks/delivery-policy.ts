@@ -1,5 +1,5 @@
 /**
- * Default retry schedule in milliseconds (DESIGN.md 8, Standard Webhooks): the wait before each
+ * Default retry schedule in milliseconds (docs/decisions.md § Webhooks, Standard Webhooks): the wait before each
  * attempt. Attempt 1 is immediate; after the last attempt fails the delivery is `failed`.
  */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
@@ -13,7 +13,7 @@ export type AttemptOutcome =
   | { readonly kind: 'retry'; readonly error: string; readonly retryAfterMs?: number };
 
 /**
- * Classifies an HTTP answer (DESIGN.md 8): 2xx delivered; 410 gone (disables the registration);
+ * Classifies an HTTP answer (docs/decisions.md § Webhooks): 2xx delivered; 410 gone (disables the registration);
  * anything else, 3xx included (redirects are not followed), is a failure to retry. `Retry-After`
  * counts on 429 and 503 only. `retryAfterMs` is the parsed header in milliseconds, if any.
  */

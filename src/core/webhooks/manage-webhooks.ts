@@ -27,7 +27,7 @@ export interface WebhookDeps {
   readonly onDeliveryScheduled?: () => void;
 }
 
-/** A new registration as returned once (interface 2.9): the only time `secret` is shown. */
+/** A new registration as returned once (OpenAPI registerWebhook): the only time `secret` is shown. */
 export interface RegisteredWebhook {
   webhookId: string;
   url: string;
@@ -89,7 +89,7 @@ export async function registerWebhook(
   return ok({ webhookId: registration.id, url: registration.url, events, secret });
 }
 
-/** Lists the tenant's registrations, without secrets (beyond the interface, DESIGN.md 8). */
+/** Lists the tenant's registrations, without secrets (beyond the interface, docs/decisions.md § Webhooks). */
 export async function listWebhooks(deps: WebhookDeps, tenantId: string): Promise<WebhookView[]> {
   return (await deps.webhooks.listForTenant(tenantId)).map(toWebhookView);
 }
@@ -101,7 +101,7 @@ export async function deleteWebhook(deps: WebhookDeps, tenantId: string, webhook
     : err('not_found', `Webhook ${webhookId} not found`);
 }
 
-/** One page of the event log, newest first (interface 4.11). Errors: `validation_error` for a bad cursor. */
+/** One page of the event log, newest first (OpenAPI listWebhookEvents). Errors: `validation_error` for a bad cursor. */
 export async function listWebhookEvents(
   deps: WebhookDeps,
   tenantId: string,
@@ -111,7 +111,7 @@ export async function listWebhookEvents(
   return page === 'bad_cursor' ? err('validation_error', 'cursor is not valid', { field: 'cursor' }) : ok(page);
 }
 
-/** Redelivers one event log entry now (beyond the interface, DESIGN.md 8). Errors: `not_found`. */
+/** Redelivers one event log entry now (beyond the interface, docs/decisions.md § Webhooks). Errors: `not_found`. */
 export async function retryWebhookEvent(
   deps: WebhookDeps,
   tenantId: string,

@@ -1,6 +1,6 @@
 import type { WebhookEventEntry, WebhookRegistration, DeliveryStatus } from './webhook';
 
-/** Filters and page of the event log (interface 4.11, DESIGN.md 8). */
+/** Filters and page of the event log (OpenAPI listWebhookEvents; docs/decisions.md § Webhooks). */
 export interface EventLogQuery {
   readonly status?: DeliveryStatus;
   readonly eventType?: string;
@@ -30,7 +30,7 @@ export interface WebhookRepository {
   retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined>;
 }
 
-/** Port: decides whether a URL may receive webhooks (DESIGN.md 8: no private, loopback, link-local or metadata targets). */
+/** Port: decides whether a URL may receive webhooks (docs/decisions.md § Webhooks: no private, loopback, link-local or metadata targets). */
 export interface TargetGuard {
   /** A reason to refuse `url`, or undefined when it is acceptable. Resolves the host name. */
   refusal(url: URL): Promise<string | undefined>;

@@ -4,7 +4,7 @@ import type { WebhookEventType } from '../events/outbox-event';
 export type RegistrationStatus = 'active' | 'disabled';
 
 /**
- * A webhook registration (interface 2.9, DESIGN.md 8). `id` is a uuid (the interface's
+ * A webhook registration (OpenAPI registerWebhook; docs/decisions.md § Webhooks). `id` is a uuid (the interface's
  * `webhookId`). `events` empty means every event type. The signing secret is kept only encrypted
  * (`secretCiphertext`, AES-256-GCM); it is shown once at registration.
  */
@@ -24,12 +24,12 @@ export class WebhookRegistration {
   }
 }
 
-/** Delivery states (interface 2.10): pending until a 2xx (delivered) or the last attempt (failed). */
+/** Delivery states (OpenAPI listWebhookEvents): pending until a 2xx (delivered) or the last attempt (failed). */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * One event log entry: the delivery of one event to one registration (interface 2.10). `id` is the
+ * One event log entry: the delivery of one event to one registration (OpenAPI listWebhookEvents). `id` is the
  * delivery's uuid, sent as `webhook-id` on every attempt. Times are ISO 8601 UTC.
  */
 export interface WebhookEventEntry {

@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { PlainDecimalType } from './plain-decimal.type';
 
-/** Row of `ledger_accounts`: one balance per (tenant, stablecoin, kind) (DESIGN.md 10). */
+/** Row of `ledger_accounts`: one balance per (tenant, stablecoin, kind) (docs/decisions.md § Ledger). */
 export interface LedgerAccountRow {
   id: string;
   tenantId: string;

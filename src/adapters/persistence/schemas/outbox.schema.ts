@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import type { IdempotencyRecord } from '../../../core/idempotency/idempotency';
 import type { OutboxEvent } from '../../../core/events/outbox-event';
 
-/** Table `outbox_events`: the transactional outbox and each payment's history (DESIGN.md 5, 8). */
+/** Table `outbox_events`: the transactional outbox and each payment's history (docs/decisions.md § Payments: states and events and § Webhooks). */
 export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
   name: 'OutboxEvent',
   tableName: 'outbox_events',
@@ -18,7 +18,7 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
   },
 });
 
-/** Table `idempotency_keys`, keyed by (tenant, key) (DESIGN.md 6). */
+/** Table `idempotency_keys`, keyed by (tenant, key) (docs/decisions.md § Idempotency). */
 export const IdempotencyKeySchema = new EntitySchema<IdempotencyRecord>({
   name: 'IdempotencyKey',
   tableName: 'idempotency_keys',

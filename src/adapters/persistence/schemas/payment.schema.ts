@@ -3,7 +3,7 @@ import { Payment } from '../../../core/payments/payment';
 import { PlainDecimalType } from './plain-decimal.type';
 import { SealedTextType } from './sealed-text.type';
 
-/** Table `payments` (DESIGN.md 5). The partial index on next_action_at feeds the payout worker's claim. */
+/** Table `payments` (docs/decisions.md § Payments: states and events). The partial index on next_action_at feeds the payout worker's claim. */
 export const PaymentSchema = new EntitySchema<Payment>({
   class: Payment,
   tableName: 'payments',

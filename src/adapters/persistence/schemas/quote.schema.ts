@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { Quote } from '../../../core/quotes/quote';
 import { PlainDecimalType } from './plain-decimal.type';
 
-/** Table `quotes`: stored FX quotes (DESIGN.md 3). */
+/** Table `quotes`: stored FX quotes (docs/decisions.md § FX quotes and the quote lock). */
 export const QuoteSchema = new EntitySchema<Quote>({
   class: Quote,
   tableName: 'quotes',

@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { ApiKey } from '../../../core/auth/api-key';
 import { Tenant } from '../../../core/auth/tenant';
 
-/** Table `tenants` (DESIGN.md 9). */
+/** Table `tenants` (docs/decisions.md § Authentication, tenants and keys). */
 export const TenantSchema = new EntitySchema<Tenant>({
   class: Tenant,
   tableName: 'tenants',
@@ -19,7 +19,7 @@ export const TenantSchema = new EntitySchema<Tenant>({
   },
 });
 
-/** Table `api_keys`: hashed keys found by their unique lookup prefix (DESIGN.md 9). */
+/** Table `api_keys`: hashed keys found by their unique lookup prefix (docs/decisions.md § Authentication, tenants and keys). */
 export const ApiKeySchema = new EntitySchema<ApiKey>({
   class: ApiKey,
   tableName: 'api_keys',

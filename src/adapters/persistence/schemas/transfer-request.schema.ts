@@ -2,7 +2,7 @@ import { EntitySchema } from '@mikro-orm/core';
 import { TransferRequest } from '../../../core/transfers/transfer-request';
 import { PlainDecimalType } from './plain-decimal.type';
 
-/** Table `transfer_requests` (interface 4.2), unique reference per tenant, unique deeplink token. */
+/** Table `transfer_requests` (OpenAPI createTransferRequest), unique reference per tenant, unique deeplink token. */
 export const TransferRequestSchema = new EntitySchema<TransferRequest>({
   class: TransferRequest,
   tableName: 'transfer_requests',

@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { WebhookRegistration, type DeliveryStatus } from '../../../core/webhooks/webhook';
 
-/** Table `webhook_registrations` (interface 2.9, DESIGN.md 8); `events` is a jsonb array of type names. */
+/** Table `webhook_registrations` (OpenAPI registerWebhook; docs/decisions.md § Webhooks); `events` is a jsonb array of type names. */
 export const WebhookRegistrationSchema = new EntitySchema<WebhookRegistration>({
   class: WebhookRegistration,
   tableName: 'webhook_registrations',
@@ -19,7 +19,7 @@ export const WebhookRegistrationSchema = new EntitySchema<WebhookRegistration>({
   },
 });
 
-/** A row of `webhook_deliveries`: one event to one registration, with its attempts (interface 2.10). */
+/** A row of `webhook_deliveries`: one event to one registration, with its attempts (OpenAPI listWebhookEvents). */
 export interface WebhookDeliveryRow {
   id: string;
   tenantId: string;
