@@ -19,6 +19,8 @@ const HELD_RECHECK_MS = 60_000;
  * replica, and a restarted worker, gives the same answer (submission is idempotent per payment).
  */
 export class SandboxPayoutProvider implements PayoutProvider {
+  readonly name = 'sandbox';
+
   constructor(private readonly clock: Clock, private readonly delays: SandboxDelays) {}
 
   async submit(payment: Payment): Promise<SubmitOutcome> {

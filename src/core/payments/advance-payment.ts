@@ -64,16 +64,39 @@ async function advancePayment(deps: AdvanceDeps, payment: Payment): Promise<void
   }
 }
 
+/** How soon an unknown submission or an unexpected `not_found` is looked at again, in milliseconds. */
+const UNSETTLED_RECHECK_MS = 5_000;
+
 async function applySubmit(deps: AdvanceDeps, payment: Payment, outcome: SubmitOutcome): Promise<void> {
-  if (outcome.kind === 'retry') return reschedule(deps, payment, outcome.afterMs);
-  if (outcome.kind === 'accepted') await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
-  else await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
+  switch (outcome.kind) {
+    case 'retry':
+      return reschedule(deps, payment, outcome.afterMs);
+    // Only the sandbox serves payments today, and it always answers; real rails resolve an unknown
+    // submission with a status query before any resubmission.
+    case 'unknown':
+      return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
+    case 'accepted':
+      await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
+      return;
+    case 'rejected':
+      await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
+  }
 }
 
 async function applyStatus(deps: AdvanceDeps, payment: Payment, outcome: StatusOutcome): Promise<void> {
-  if (outcome.kind === 'pending') return reschedule(deps, payment, outcome.afterMs);
-  if (outcome.kind === 'succeeded') await applyMove(deps, payment.id, 'complete', {});
-  else await applyMove(deps, payment.id, outcome.kind === 'failed' ? 'fail' : 'refund', { failureReason: outcome.reason });
+  switch (outcome.kind) {
+    case 'pending':
+      return reschedule(deps, payment, outcome.afterMs);
+    // An accepted payout the provider does not know is an anomaly for reconciliation, never a move.
+    case 'not_found':
+      return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
+    case 'succeeded':
+      await applyMove(deps, payment.id, 'complete', {});
+      return;
+    case 'failed':
+    case 'refunded':
+      await applyMove(deps, payment.id, outcome.kind === 'failed' ? 'fail' : 'refund', { failureReason: outcome.reason });
+  }
 }
 
 async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number): Promise<void> {
