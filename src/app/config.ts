@@ -61,8 +61,8 @@ export const configSchema = z.object({
   WEBHOOK_POLL_INTERVAL_MS: int(10).default(100),
   WEBHOOK_BATCH_SIZE: int(1).max(1000).default(200),
   WEBHOOK_CONNECT_TIMEOUT_MS: int(100).max(60_000).default(3000),
-  WEBHOOK_ENDPOINT_CONCURRENCY: int(1).max(100).default(4),
-  WEBHOOK_MAX_IN_FLIGHT: int(1).max(10_000).default(1000),
+  WEBHOOK_ENDPOINT_CONCURRENCY: int(1).max(100).default(16),
+  WEBHOOK_MAX_IN_FLIGHT: int(1).max(10_000).default(2000),
   WEBHOOK_ORDER_WAIT_MS: int(0).default(600_000),
   WEBHOOK_MAX_REGISTRATIONS_PER_TENANT: int(0).max(1000).default(10),
   WEBHOOK_ALLOWED_PORTS: z.string().regex(/^\d{1,5}(,\d{1,5})*$/, 'comma-separated port numbers')
