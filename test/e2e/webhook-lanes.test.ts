@@ -35,7 +35,8 @@ async function unansweredPort(): Promise<{ port: number; close(): void }> {
 
 describe('one hanging endpoint holds only its own lane', () => {
   // The real 15 s response timeout; a short connect timeout; retries far away so each hang stays one attempt.
-  const ENV = { WEBHOOK_RETRY_SCHEDULE_MS: '0,60000', WEBHOOK_CONNECT_TIMEOUT_MS: '300' };
+  // A cap of 4 per endpoint, so 6 due events per hanging endpoint show the cap holding.
+  const ENV = { WEBHOOK_RETRY_SCHEDULE_MS: '0,60000', WEBHOOK_CONNECT_TIMEOUT_MS: '300', WEBHOOK_ENDPOINT_CONCURRENCY: '4' };
   let service: TestService;
   const receivers: Receiver[] = [];
   const cleanups: (() => void)[] = [];
@@ -66,7 +67,7 @@ describe('one hanging endpoint holds only its own lane', () => {
 
   it("keeps another tenant's transition-to-receipt p99 under 1 s while 3 endpoints hang, each held to its cap", async () => {
     const hanging = await Promise.all([1, 2, 3].map(() => tenantWithHook(() => 'hang')));
-    // 6 payments each: 6 processing events due at once, more than the default cap of 4.
+    // 6 payments each: 6 processing events due at once, more than the cap of 4.
     for (const tenant of hanging) for (let i = 0; i < 6; i++) await pay(tenant.apiKey);
     await eventually(async () => (hanging.some((t) => t.hook.received.length > 0) ? true : undefined));
 
@@ -78,7 +79,7 @@ describe('one hanging endpoint holds only its own lane', () => {
     const latencies = healthy.hook.received.map((r) => r.at - Date.parse(JSON.parse(r.body).timestamp)).sort((a, b) => a - b);
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(0.99 * latencies.length))]!;
     expect(p99).toBeLessThan(1000);
-    // WEBHOOK_ENDPOINT_CONCURRENCY (default 4): the other two processing events of each hanging
+    // WEBHOOK_ENDPOINT_CONCURRENCY (4 here): the other two processing events of each hanging
     // endpoint wait for a free slot instead of opening more hanging connections.
     await eventually(async () => (hanging.every((t) => t.hook.received.length >= 4) ? true : undefined));
     expect(hanging.map((t) => t.hook.received.length)).toEqual([4, 4, 4]);
