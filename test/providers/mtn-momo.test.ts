@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { transferReferenceOf } from '../../src/adapters/providers/mtn-momo/mtn-momo-wire';
 import type { SimTransfer } from '../../simulators/mtn-momo/mtn-momo-sim-ledger';
-import { momoPayment, startMomoHarness, waitFor, type MomoHarness } from './support/mtn-momo-harness';
+import { momoPayment, startMomoHarness, waitFor, withMomoHarness, type MomoHarness } from './support/mtn-momo-harness';
 
 // The MTN MoMo adapter against its protocol simulator over real HTTP (adapter ⇄ simulator ⇄ callback endpoint).
 describe('MTN MoMo Disbursements adapter', () => {
@@ -50,6 +50,18 @@ describe('MTN MoMo Disbursements adapter', () => {
     const mine = h.callbacks.filter((r) => r.ok && r.report.paymentId === payment.id);
     expect(mine).toHaveLength(2);
     expect(mine[1]).toEqual(mine[0]);
+  });
+
+  it('a delayed callback arrives after status() already answered, with the same outcome', async () => {
+    const payment = momoPayment('20');
+    const late = callbackFor(payment.id);
+    const done = settled(payment.id);
+    await h.provider.submit(payment);
+    await done;
+    const polled = await h.provider.status(payment);
+    expect(h.callbacks.some((r) => r.ok && r.report.paymentId === payment.id)).toBe(false);
+    const [result] = (await late) as any;
+    expect(result.report.outcome).toEqual(polled);
   });
 
   it('a lost callback is resolved by status()', async () => {
@@ -138,36 +150,27 @@ describe('MTN MoMo Disbursements adapter', () => {
 
 describe('MTN MoMo configuration refusals seen over HTTP', () => {
   it('bad credentials: the token is refused, nothing is sent, the outcome is retry', async () => {
-    const h = await startMomoHarness({}, { MTN_MOMO_API_KEY: 'wrong-key' });
-    try {
+    await withMomoHarness({}, { MTN_MOMO_API_KEY: 'wrong-key' }, async (h) => {
       expect(await h.provider.submit(momoPayment('00'))).toMatchObject({ kind: 'retry', reason: expect.stringContaining('HTTP 401') });
       expect(h.sim.transfers()).toHaveLength(0);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('a callback host MTN does not know (500 INVALID_CALLBACK_URL_HOST), confirmed absent, is retry', async () => {
-    const h = await startMomoHarness({ providerCallbackHost: 'callbacks.example.com' });
-    try {
+    await withMomoHarness({ providerCallbackHost: 'callbacks.example.com' }, {}, async (h) => {
       expect(await h.provider.submit(momoPayment('00'))).toMatchObject({ kind: 'retry', reason: expect.stringContaining('INVALID_CALLBACK_URL_HOST') });
       expect(h.sim.transfers()).toHaveLength(0);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('production target environment: its own country and currency at the ISO scale, others refused', async () => {
-    const h = await startMomoHarness({ targetEnvironment: 'mtnghana', currency: 'GHS' }, {
+    await withMomoHarness({ targetEnvironment: 'mtnghana', currency: 'GHS' }, {
       MTN_MOMO_TARGET_ENVIRONMENT: 'mtnghana', MTN_MOMO_SANDBOX_CURRENCY: '', MTN_MOMO_CALLBACK_BASE_URL: 'https://127.0.0.1:1/cb',
-    });
-    try {
+    }, async (h) => {
       const ghana = momoPayment('00', { country: 'GH', destinationCurrency: 'GHS', fiatAmount: '25.5', accountNumber: '+233241234500' });
       expect((await h.provider.submit(ghana)).kind).toBe('accepted');
       expect(h.sim.transfers()[0]).toMatchObject({ amount: '25.50', currency: 'GHS', payee: { partyId: '233241234500' } });
       expect(await h.provider.submit(momoPayment('00'))).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('not configured for UG') });
-    } finally {
-      await h.close();
-    }
+    });
   });
 });

@@ -36,7 +36,7 @@ export async function startMomoHarness(simOptions: MtnMomoSimulatorOptions = {},
   const sim = await startMtnMomoSimulator({ processingDelayMs: 20, callbackDelayMs: 200, ...simOptions });
   const callbacks: MtnMomoCallbackResult[] = [];
   const callbackEvents = new EventEmitter();
-  let config: MtnMomoConfig | undefined;
+  const wired: { config?: MtnMomoConfig } = {};
   const endpoint = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -46,7 +46,7 @@ export async function startMomoHarness(simOptions: MtnMomoSimulatorOptions = {},
         rawBody: Buffer.concat(chunks),
         remoteAddress: req.socket.remoteAddress,
         pathSecret: (req.url ?? '').split('/').pop(),
-      }, config!);
+      }, wired.config!);
       callbacks.push(result);
       res.writeHead(result.ack.status).end(result.ack.body);
       callbackEvents.emit('result', result);
@@ -54,7 +54,7 @@ export async function startMomoHarness(simOptions: MtnMomoSimulatorOptions = {},
   });
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
   const callbackUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/callbacks/mtn_momo`;
-  config = parseMtnMomoConfig({
+  const config = parseMtnMomoConfig({
     MTN_MOMO_BASE_URL: sim.url,
     MTN_MOMO_SUBSCRIPTION_KEY: sim.credentials.subscriptionKey,
     MTN_MOMO_API_USER: sim.credentials.apiUser,
@@ -68,6 +68,7 @@ export async function startMomoHarness(simOptions: MtnMomoSimulatorOptions = {},
     MTN_MOMO_POLL_INTERVAL_MS: '1000',
     ...env,
   })!;
+  wired.config = config;
   const clock = new TestClock();
   const client = new MtnMomoClient(config, clock);
   return {
@@ -79,6 +80,16 @@ export async function startMomoHarness(simOptions: MtnMomoSimulatorOptions = {},
       await new Promise<void>((resolve) => endpoint.close(() => resolve()));
     },
   };
+}
+
+/** Runs `test` against a harness of its own, closed afterwards. */
+export async function withMomoHarness(simOptions: MtnMomoSimulatorOptions, env: Record<string, string>, test: (h: MomoHarness) => Promise<void>): Promise<void> {
+  const h = await startMomoHarness(simOptions, env);
+  try {
+    await test(h);
+  } finally {
+    await h.close();
+  }
 }
 
 /** Resolves with the first `event` whose arguments pass `test`; rejects after `timeoutMs`. */

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import proxyaddr from 'proxy-addr';
 import type { ProviderReport } from '../../../core/payments/provider-report';
 import type { MtnMomoConfig } from './mtn-momo-config';
-import { outcomeOfRecord, transferRecordSchema, transferReferenceOf } from './mtn-momo-wire';
+import { jsonOrUndefined, outcomeOfRecord, transferRecordSchema, transferReferenceOf } from './mtn-momo-wire';
 
 /** One callback request as the HTTP route received it (PUT or POST: MTN says to allow both). */
 export interface MtnMomoCallbackRequest {
@@ -56,14 +56,8 @@ export function parseMtnMomoCallback(
       return refuse('unknown_source', 'callback source address is not allowed', 403);
     }
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(request.rawBody.toString('utf8'));
-  } catch {
-    return refuse('unparseable', 'callback body is not JSON', 400);
-  }
-  const parsed = transferRecordSchema.safeParse(json);
-  if (!parsed.success) return refuse('unparseable', 'callback body has no transfer status', 400);
+  const parsed = transferRecordSchema.safeParse(jsonOrUndefined(request.rawBody.toString('utf8')));
+  if (!parsed.success) return refuse('unparseable', 'callback body is not JSON with a transfer status', 400);
   const record = parsed.data;
   if (!record.externalId || !PAYMENT_ID.test(record.externalId)) {
     return refuse('unparseable', 'callback externalId is not a payment id', 400);

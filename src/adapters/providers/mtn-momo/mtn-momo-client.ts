@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../../../core/shared/clock';
 import type { MtnMomoConfig } from './mtn-momo-config';
 import { MtnMomoTokenCache, type IssuedToken } from './mtn-momo-token-cache';
+import { jsonOrUndefined } from './mtn-momo-wire';
 
 /**
  * What became of one call to MTN:
@@ -100,14 +101,8 @@ export class MtnMomoClient {
     const answer = await this.send('POST', '/disbursement/token/', { authorization: `Basic ${basic}` });
     if (answer.kind !== 'answered') throw new Error(`token request failed (${answer.reason})`);
     if (answer.status !== 200) throw new Error(`token request refused with HTTP ${answer.status}`);
-    let json: unknown;
-    try {
-      json = JSON.parse(answer.body);
-    } catch {
-      throw new Error('token response is not JSON');
-    }
-    const parsed = tokenSchema.safeParse(json);
-    if (!parsed.success) throw new Error('token response lacks access_token or expires_in');
+    const parsed = tokenSchema.safeParse(jsonOrUndefined(answer.body));
+    if (!parsed.success) throw new Error('token response is not JSON with access_token and expires_in');
     return { token: parsed.data.access_token, expiresInS: parsed.data.expires_in };
   }
 

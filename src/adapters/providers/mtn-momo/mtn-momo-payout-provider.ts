@@ -4,7 +4,7 @@ import type { MtnMomoAnswer, MtnMomoClient } from './mtn-momo-client';
 import type { MtnMomoConfig } from './mtn-momo-config';
 import { marketsServed, type MtnMomoMarket } from './mtn-momo-markets';
 import { transferRequestOf } from './mtn-momo-transfer-request';
-import { errorCodeOf, outcomeOfRecord, transferRecordSchema, transferReferenceOf, type MtnMomoTransferRecord } from './mtn-momo-wire';
+import { errorCodeOf, jsonOrUndefined, outcomeOfRecord, transferRecordSchema, transferReferenceOf, type MtnMomoTransferRecord } from './mtn-momo-wire';
 
 /** Back-off after a request that never reached MTN (no connection, no token), in milliseconds. */
 const NOT_SENT_RETRY_MS = 10_000;
@@ -104,14 +104,8 @@ export class MtnMomoPayoutProvider implements PayoutProvider {
 function recordOf(answer: MtnMomoAnswer): MtnMomoTransferRecord {
   if (answer.kind !== 'answered') throw new Error(`MTN MoMo status query failed: ${answer.reason}`);
   if (answer.status !== 200) throw new Error(`MTN MoMo status query answered HTTP ${answer.status}${codeSuffix(answer.body)}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.body);
-  } catch {
-    throw new Error('MTN MoMo status answer is not JSON');
-  }
-  const parsed = transferRecordSchema.safeParse(json);
-  if (!parsed.success) throw new Error('MTN MoMo status answer lacks a status');
+  const parsed = transferRecordSchema.safeParse(jsonOrUndefined(answer.body));
+  if (!parsed.success) throw new Error('MTN MoMo status answer is not JSON with a status');
   return parsed.data;
 }
 

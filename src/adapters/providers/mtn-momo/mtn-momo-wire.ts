@@ -47,14 +47,19 @@ export type MtnMomoTransferRecord = z.infer<typeof transferRecordSchema>;
 /** MTN's error body `{code, message}` (Java SDK `Reason`); other shapes are read as having no code. */
 const errorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
-/** The error code of an MTN error response body, or undefined when it has none we can read. */
-export function errorCodeOf(body: string): string | undefined {
+/** The JSON value of `text`, or undefined when it is not JSON (so a schema then refuses it). */
+export function jsonOrUndefined(text: string): unknown {
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data.code : undefined;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+/** The error code of an MTN error response body, or undefined when it has none we can read. */
+export function errorCodeOf(body: string): string | undefined {
+  const parsed = errorBodySchema.safeParse(jsonOrUndefined(body));
+  return parsed.success ? parsed.data.code : undefined;
 }
 
 /** Failure reasons MTN documents for transfers (MoMo "failure reasons" pages), worded for the issuer. */
