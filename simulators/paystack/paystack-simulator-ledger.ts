@@ -9,8 +9,11 @@
 export type SimOutcome = 'success' | 'failed' | 'reversed' | 'pending';
 /** How its webhook is delivered. */
 export type SimCallback = 'normal' | 'delayed' | 'duplicated' | 'missing';
-/** How `POST /transfer` answers: normally; 500 before recording; 500 after recording; recorded, answer held. */
-export type SimSubmit = 'normal' | 'error_before' | 'error_after' | 'hold';
+/**
+ * How `POST /transfer` answers: normally; 500 before recording; 500 after recording; recorded,
+ * answer held; 400 "Insufficient balance" without recording.
+ */
+export type SimSubmit = 'normal' | 'error_before' | 'error_after' | 'hold' | 'insufficient_balance';
 
 /** Faults set by `POST /__simulator/faults`; each overrides the account number's suffix for later requests. */
 export interface SimFaults {

@@ -84,6 +84,7 @@ export function handleTransfer(state: SimulatorState, body: unknown, res: Server
 
   const plan = planFor(recipient.details.account_number, state.faults);
   if (plan.submit === 'error_before') return refuse(res, 'An error occurred', 500);
+  if (plan.submit === 'insufficient_balance') return refuse(res, 'Insufficient balance');
   const now = new Date().toISOString();
   const transfer: SimTransfer = {
     id: (sequence += 1), transfer_code: code('TRF'), reference, amount: input.amount, currency, recipient, plan,

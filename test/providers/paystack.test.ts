@@ -85,6 +85,31 @@ describe('Paystack payout provider against the simulator', () => {
     expect(endpoint.reportsFor(payment.id)).toEqual([]);
   });
 
+  it('a delayed webhook arrives after the transfer settled', async () => {
+    const payment = bankPayment({ accountNumber: '0123456795' });
+    await provider.submit(payment);
+    await sim.waitFor(referenceOf(payment.id), 'success');
+    expect(endpoint.reportsFor(payment.id)).toEqual([]);
+    await endpoint.waitForReports(payment.id, 1);
+    expect(endpoint.reportsFor(payment.id)[0]?.outcome.kind).toBe('succeeded');
+  });
+
+  it('insufficient balance at Paystack is retry (another provider may pay), once the reference is confirmed absent', async () => {
+    sim.setFaults({ submit: 'insufficient_balance' });
+    const payment = bankPayment();
+    await expect(provider.submit(payment)).resolves.toMatchObject({ kind: 'retry', reason: expect.stringContaining('Insufficient balance') });
+    expect(transfersOf(payment.id)).toHaveLength(0);
+  });
+
+  it('the control endpoint sets faults and lists the ledger over HTTP', async () => {
+    const set = await fetch(`${sim.url}/__simulator/faults`, { method: 'POST', body: JSON.stringify({ submit: 'error_after' }) });
+    expect(set.status).toBe(200);
+    const payment = bankPayment();
+    expect((await provider.submit(payment)).kind).toBe('unknown');
+    const listed = await (await fetch(`${sim.url}/__simulator/transfers`)).json() as { transfers: Array<{ reference: string }> };
+    expect(listed.transfers.filter((transfer) => transfer.reference === referenceOf(payment.id))).toHaveLength(1);
+  });
+
   it('a held answer times out after the transfer was recorded: unknown, then status finds it, and a resubmit is the same transfer', async () => {
     const payment = bankPayment({ accountNumber: '0123456798' });
     const submitted = await provider.submit(payment);
