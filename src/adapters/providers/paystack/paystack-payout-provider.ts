@@ -47,7 +47,7 @@ export class PaystackPayoutProvider implements PayoutProvider {
    * Sends the payout. `rejected` before any call when Paystack cannot carry it (not BANK, a country
    * or currency it does not pay, an amount that is not a whole number of subunits). Then: 2xx with
    * the transfer → `accepted` (providerRef `TRF_…`); connection never made → `retry`; timeout,
-   * reset, 5xx or an unreadable 2xx → `unknown`; refused key → `retry`; any other refusal (400
+   * reset, 5xx or an unreadable 2xx → `unknown`; refused credentials (401, 403) → `retry`; any other refusal (400
    * class, including "reference already used") → the reference is looked up: found → `accepted`
    * (the same transfer), absent → `rejected` (or `retry` for 429 and insufficient balance),
    * look-up failed → `unknown`.
@@ -75,7 +75,9 @@ export class PaystackPayoutProvider implements PayoutProvider {
     }
     if (httpStatus >= 500 || httpStatus < 400) return { kind: 'unknown', reason: `Paystack answered HTTP ${httpStatus}` };
     const message = paystackMessage(httpStatus, body);
-    if (httpStatus === 401) return { kind: 'retry', afterMs: KEY_REFUSED_RETRY_MS, reason: `Paystack refused the secret key: ${message}` };
+    // 401, and 403 as Paystack's IP whitelisting of secret-key requests may answer (status undocumented):
+    // our configuration is at fault, the request was refused before processing.
+    if (httpStatus === 401 || httpStatus === 403) return { kind: 'retry', afterMs: KEY_REFUSED_RETRY_MS, reason: `Paystack refused our credentials: ${message}` };
     if (httpStatus === 429) return this.unlessExisting(reference, { kind: 'retry', afterMs: RATE_LIMITED_RETRY_MS, reason: `Paystack rate limit: ${message}` });
     // The error texts are not published verbatim (https://paystack.com/docs/api/errors/): match loosely, and only to choose retry over rejected.
     if (/insufficient balance/i.test(message)) {

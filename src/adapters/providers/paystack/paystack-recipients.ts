@@ -39,7 +39,7 @@ export class PaystackRecipients {
   /**
    * The recipient code of `account`, creating the recipient on a cache miss. Outcomes when it
    * cannot: 400-class refusals → `rejected` with Paystack's message (no money moves on this call);
-   * a refused key, 429, 5xx or a transport fault → `retry` (creating a recipient moves no money, so
+   * refused credentials (401, 403), 429, 5xx or a transport fault → `retry` (creating a recipient moves no money, so
    * trying again, here or elsewhere, cannot pay twice).
    */
   async codeFor(account: RecipientAccount): Promise<RecipientResult> {
@@ -66,7 +66,7 @@ export class PaystackRecipients {
       this.remember(key, parsed.data.data.recipient_code);
       return { ok: true, recipientCode: parsed.data.data.recipient_code };
     }
-    if (call.httpStatus === 401 || call.httpStatus === 429 || call.httpStatus >= 500 || call.httpStatus < 400) {
+    if (call.httpStatus === 401 || call.httpStatus === 403 || call.httpStatus === 429 || call.httpStatus >= 500 || call.httpStatus < 400) {
       return retry(`Paystack could not create the recipient: ${paystackMessage(call.httpStatus, call.body)}`);
     }
     return { ok: false, outcome: { kind: 'rejected', reason: `Paystack refused the recipient: ${paystackMessage(call.httpStatus, call.body)}` } };
