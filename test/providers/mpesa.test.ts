@@ -85,6 +85,14 @@ describe('submit and result callbacks', () => {
     expect(second.parsed).toEqual(first.parsed);
   });
 
+  it('a delayed result comes after the acknowledgement, and says the same', async () => {
+    const payment = keKesPayment({ last2: '21' });
+    const acceptedAt = Date.now();
+    expect((await mpesa.submit(payment)).kind).toBe('accepted');
+    expect((await receiver.next(payment.id, 'result')).parsed).toMatchObject({ report: { outcome: { kind: 'succeeded' } } });
+    expect(Date.now() - acceptedAt).toBeGreaterThanOrEqual(250);
+  });
+
   it('a lost result is found by status(): a Transaction Status query whose result comes to the status callback', async () => {
     const payment = keKesPayment({ last2: '23' });
     const accepted = await mpesa.submit(payment);
@@ -113,7 +121,8 @@ describe('never pay twice', () => {
     await mpesa.status(payment);
     expect((await receiver.next(payment.id, 'status')).parsed).toMatchObject({ report: { outcome: { kind: 'succeeded' } } });
     expect(await mpesa.submit(payment)).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('OriginatorConversationID') });
-    expect(transfersOf(payment.id)).toHaveLength(1);
+    const listed = (await (await fetch(`${sim.url}/__simulator/transfers`)).json()) as { transfers: Array<{ originatorConversationId: string }> };
+    expect(listed.transfers.filter((t) => t.originatorConversationId === payment.id)).toHaveLength(1);
   });
 
   it('a connection reset after recording is unknown, not retry', async () => {
