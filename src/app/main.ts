@@ -87,7 +87,7 @@ async function main(): Promise<void> {
 async function seed(config: Config, container: Container, logger: Logger): Promise<void> {
   const production = config.NODE_ENV === 'production';
   const keysFile = path.resolve(config.KEYS_FILE ?? path.join(config.DATA_DIR, 'initial-api-keys.env'));
-  const seeded = await seedSandbox(container.keys, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
+  const seeded = await seedSandbox(container, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
     ids: container.ids, hasher: sha256Hasher, clock: container.clock,
   }, production ? (keys) => writeKeysFile(keysFile, keys, container.clock.now()) : undefined);
   if (seeded.tenantId) {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WEBHOOK_EVENT_TYPES, type OutboxEvent, type OutboxWriter } from '../../core/events/outbox-event';
 import { OutboxEventSchema } from './schemas/outbox.schema';
 import { insertStatement } from './raw-insert';
-import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from '../notifications/payment-event.channel';
+import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from './notify-channels';
 
 /**
  * Appends outbox events inside the caller's transaction (docs/decisions.md § Payments: states and events and § Webhooks) and fans each webhook
