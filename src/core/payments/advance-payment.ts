@@ -1,9 +1,9 @@
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
-import { isFinal, type Payment } from './payment';
+import type { Payment } from './payment';
 import type { PaymentQueue, PaymentReader } from './payment-ports';
-import { transition, type PaymentMove } from './payment-state';
+import { isFinal, transition, type PaymentMove } from './payment-state';
 import { toPaymentView } from './payment-view';
 import { LEDGER_MOVES } from '../ledger/ledger';
 import type { StatusOutcome, SubmitOutcome } from './payout-provider';
