@@ -108,7 +108,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const clock = overrides.clock ?? systemClock;
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
-  const uow = new MikroUnitOfWork(em, ids);
+  const uow = new MikroUnitOfWork(em, ids, clock);
   const secretKey = webhookSecretKey(config);
   // Personal data columns are sealed under keys derived from the same secret (docs/decisions.md § Personal data and secrets).
   const personalData = new PersonalDataBox(secretKey);
