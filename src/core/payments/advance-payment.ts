@@ -111,7 +111,7 @@ async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number):
  * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
  * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
  * are ignored, so a result delivered twice or out of order is applied at most once.
- * Used by the worker, by provider callbacks and by the admin simulation.
+ * Used by the payout worker (with what the provider answered) and by the admin simulation.
  * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
  */
 export async function applyMove(
