@@ -6,7 +6,7 @@ import { createHttpApp } from '../adapters/http/http-app';
 import { GraphqlGateway } from '../adapters/graphql/graphql-gateway';
 import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
 import { TenantRepository } from '../adapters/persistence/tenant.repository';
-import { CachedTenantRateLimits } from '../adapters/persistence/tenant-settings.cache';
+import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
 import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
 import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
 import { API_KEY_REVOKED_CHANNEL } from '../adapters/persistence/notify-channels';
@@ -29,7 +29,6 @@ import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
-import { CachedTenantEnvironments } from '../adapters/persistence/tenant-environments';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -118,6 +117,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const keys = new ApiKeyRepository(em);
   const tenants = new TenantRepository(em, ids);
   const findTenant = (tenantId: string) => tenants.findTenant(tenantId);
+  const tenantSettings = new CachedTenantSettings(findTenant, config.RATE_LIMIT_PER_MINUTE);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
   // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
   const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, logger);
@@ -135,7 +135,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
   const routingDeps = {
     routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
-    environments: new CachedTenantEnvironments(findTenant),
+    environments: tenantSettings,
   };
 
   const deliveryDeps: DeliveryDeps = {
@@ -221,19 +221,18 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
   });
-  const limits = new CachedTenantRateLimits(findTenant, config.RATE_LIMIT_PER_MINUTE);
   const admin = createAdminApplication({
     tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
-    onTenantUpdated: (tenantId) => limits.forget(tenantId),
+    onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
   const access = new BearerAccess({
     authenticate: application.authenticate,
     failures: new AuthFailures(counters, config.AUTH_FAILURES_PER_MINUTE),
-    rateLimits: new RateLimits(counters, (tenantId) => limits.limitOf(tenantId)),
+    rateLimits: new RateLimits(counters, (tenantId) => tenantSettings.limitOf(tenantId)),
   });
   const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const graphql = new GraphqlGateway({
