@@ -33,6 +33,20 @@ module.exports = {
       to: { path: '^src/adapters/http/(auth|rate-limit|access|request-log|http-server|client-errors)' },
     },
     {
+      name: 'persistence-does-not-import-notifications',
+      severity: 'error',
+      comment: 'Persistence sends NOTIFY and owns its channels (notify-channels.ts); who listens is none of its business.',
+      from: { path: '^src/adapters/persistence' },
+      to: { path: '^src/adapters/notifications' },
+    },
+    {
+      name: 'notifications-read-through-persistence-ports',
+      severity: 'error',
+      comment: 'Notifications read through persistence ports (repositories), never through table schemas or their own SQL.',
+      from: { path: '^src/adapters/notifications' },
+      to: { path: '^src/adapters/persistence/schemas/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

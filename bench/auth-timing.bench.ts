@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const tenant = newTenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
   const apiKey = generateApiKey('sandbox');
-  await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() })]);
+  await container.tenants.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() })]);
 
   const prefix = apiKey.slice(0, 'sk_sandbox_'.length + 12);
   const kinds = {

@@ -28,6 +28,8 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Client, type ClientConfig } from 'pg';
 import { GraphqlGateway } from '../src/adapters/graphql/graphql-gateway';
+import { PgNotificationListener } from '../src/adapters/notifications/notification-listener';
+import { PaymentEventRepository } from '../src/adapters/persistence/payment-event.repository';
 import { sha256Hasher } from '../src/adapters/providers/system';
 import { generateApiKey, storedKey } from '../src/app/api-keys';
 import { loadConfig } from '../src/app/config';
@@ -84,18 +86,20 @@ async function main(): Promise<number> {
   const server: Server = await new Promise((resolve) => {
     const s = container.http.listen(0, '127.0.0.1', () => resolve(s));
   });
+  // The baseline gateway hears payments on a listener of its own, next to the container's.
+  const listener = new PgNotificationListener(database.orm.em.getConnection().getConnectionOptions() as ClientConfig, logger);
   const gateway = shared ? container.graphql : new GraphqlGateway({
-    app: container.application, em: database.orm.em, connection: database.orm.em.getConnection().getConnectionOptions() as ClientConfig,
+    app: container.application, paymentEvents: new PaymentEventRepository(database.orm.em), listener,
     nodeEnv: 'production', logger, sharedSubscriptions: false,
     access: container.access, trustProxy: compileProxyTrust(config.TRUST_PROXY), maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY,
   });
-  if (!shared) await gateway.start();
+  if (!shared) await listener.start();
   gateway.attach(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const tenant = newTenant({ id: container.ids.next('ten'), name: 'GraphQL bench', environment: 'sandbox', createdAt: new Date() });
   const apiKey = generateApiKey('sandbox');
-  await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() })]);
+  await container.tenants.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() })]);
   await container.admin.fundSandboxTenant(tenant.id, { currency: 'USDC', amount: '1000000000' });
   const create = async () => {
     const result = await container.application.createMoneyOut(tenant.id, randomUUID(), moneyOutBody() as never);
@@ -185,6 +189,7 @@ async function main(): Promise<number> {
     `+${mb(afterEvents.rss - before.rss)} MB after the events (target < 30 MB per 1000: ${addedMb * (1000 / subscribers) < 30 ? 'met' : 'NOT met'})`);
   console.log(`  server heap + external (after GC): +${mb(subscribed.heap - before.heap)} MB connected, +${mb(afterEvents.heap - before.heap)} MB after the events`);
 
+  await listener.stop();
   await gateway.stop();
   await container.graphql.closeRealtime();
   server.closeAllConnections();

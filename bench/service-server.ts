@@ -60,7 +60,7 @@ export async function startServiceServer(database: Database, databaseUrl: string
     const tenant = newTenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
     const apiKey = generateApiKey('sandbox');
     apiKeys.push(apiKey);
-    await container.keys.createTenantWithKeys(tenant, [
+    await container.tenants.createTenantWithKeys(tenant, [
       storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
     ]);
     for (const currency of ['USDC', 'USDT'] as const) {

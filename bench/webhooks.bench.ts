@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const c = buildContainer(config, db.database.orm, pino({ level: 'silent' }));
   const tenant = newTenant({ id: c.ids.next('ten'), name: 'bench', environment: 'sandbox', createdAt: new Date() });
   const apiKey = generateApiKey('sandbox');
-  await c.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: c.ids, hasher: sha256Hasher, now: new Date() })]);
+  await c.tenants.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: c.ids, hasher: sha256Hasher, now: new Date() })]);
   await c.admin.fundSandboxTenant(tenant.id, { currency: 'USDC', amount: '100000000' });
   const registered = await c.application.registerWebhook(tenant.id, { url });
   if (!registered.ok) throw new Error(registered.message);

@@ -4,8 +4,13 @@ import type { ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import { createHttpApp } from '../adapters/http/http-app';
 import { GraphqlGateway } from '../adapters/graphql/graphql-gateway';
-import { API_KEY_REVOKED_CHANNEL, ApiKeyRepository } from '../adapters/persistence/api-key.repository';
-import { PgNotificationListener } from '../adapters/persistence/notification-listener';
+import { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
+import { TenantRepository } from '../adapters/persistence/tenant.repository';
+import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
+import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
+import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
+import { API_KEY_REVOKED_CHANNEL } from '../adapters/persistence/notify-channels';
+import { PgNotificationListener } from '../adapters/notifications/notification-listener';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
 import { TransferRequestRepository } from '../adapters/persistence/transfer-request.repository';
@@ -24,7 +29,6 @@ import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
-import { CachedTenantEnvironments } from '../adapters/persistence/tenant-environments';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -53,31 +57,6 @@ import { BearerAccess } from '../adapters/access/bearer-access';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
 
-/**
- * A tenant's requests per minute (its override, else `fallback`), cached for 30 s per tenant:
- * a change applies at once on the replica that made it (`forget`), within 30 s on the others.
- */
-function tenantLimits(keys: ApiKeyRepository, fallback: number) {
-  const cache = new Map<string, { limit: number; until: number }>();
-  // Bumped by `forget`, so a read that started before a change cannot cache the old limit after it.
-  const generations = new Map<string, number>();
-  return {
-    limitOf: async (tenantId: string | null): Promise<number> => {
-      if (tenantId === null) return fallback;
-      const hit = cache.get(tenantId);
-      if (hit && hit.until > Date.now()) return hit.limit;
-      const generation = generations.get(tenantId) ?? 0;
-      const limit = (await keys.findTenant(tenantId))?.rateLimitPerMinute ?? fallback;
-      if ((generations.get(tenantId) ?? 0) === generation) cache.set(tenantId, { limit, until: Date.now() + 30_000 });
-      return limit;
-    },
-    forget: (tenantId: string): void => {
-      cache.delete(tenantId);
-      generations.set(tenantId, (generations.get(tenantId) ?? 0) + 1);
-    },
-  };
-}
-
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
   readonly application: Application;
@@ -86,6 +65,7 @@ export interface Container {
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
   readonly keys: ApiKeyRepository;
+  readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
   readonly deliveryDeps: DeliveryDeps;
   readonly clock: Clock;
@@ -96,16 +76,16 @@ export interface Container {
   readonly graphql: GraphqlGateway;
   /**
    * Seals personal data still in clear (the start-up backfill, docs/decisions.md § Personal data and
-   * secrets), then starts the workers the configuration enables and the cross-replica notification
-   * listener. Call it before the server takes requests.
+   * secrets), then starts the process's one LISTEN connection (key revocations, payment events) and
+   * the workers the configuration enables. Call it before the server takes requests.
    */
   startWorkers(): Promise<void>;
   /** First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending traffic. */
   beginShutdown(): void;
   /**
    * Stops the workers after their current pass, aborts webhook sends still running (each records its
-   * failed attempt), then closes the LISTEN connections (key revocations, GraphQL payment feed), in
-   * that order, so nothing still uses the database when its owner closes the pool
+   * failed attempt), then closes the LISTEN connection and lets the GraphQL feed publish what it
+   * heard, in that order, so nothing still uses the database when its owner closes the pool
    * (docs/decisions.md § Running it).
    */
   stop(): Promise<void>;
@@ -127,29 +107,22 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const clock = overrides.clock ?? systemClock;
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
-  const uow = new MikroUnitOfWork(em, ids);
+  const uow = new MikroUnitOfWork(em, ids, clock);
   const secretKey = webhookSecretKey(config);
   // Personal data columns are sealed under keys derived from the same secret (docs/decisions.md § Personal data and secrets).
   const personalData = new PersonalDataBox(secretKey);
   usePersonalDataBox(orm, personalData);
   const customers = new CustomerRepository(em, personalData);
   const payments = new PaymentReadRepository(em);
-  const keys = new ApiKeyRepository(em, ids);
+  const keys = new ApiKeyRepository(em);
+  const tenants = new TenantRepository(em, ids);
+  const findTenant = (tenantId: string) => tenants.findTenant(tenantId);
+  const tenantSettings = new CachedTenantSettings(findTenant, config.RATE_LIMIT_PER_MINUTE);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
-  const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, {
-    channels: { [API_KEY_REVOKED_CHANNEL]: (keyId) => cachedKeys.invalidate(keyId) },
-    onReconnect: () => cachedKeys.invalidate(),
-  }, logger);
-  const metrics = new Metrics({
-    depths: async () => {
-      // Each count reads a partial index of its worker's queue, so a scrape stays cheap.
-      const [row] = await em.getConnection().execute<{ payments: number; deliveries: number; kyc: number }[]>(
-        `select (select count(*) from payments where next_action_at is not null)::int as payments,
-                (select count(*) from webhook_deliveries where status = 'pending')::int as deliveries,
-                (select count(*) from customers where next_check_at is not null)::int as kyc`);
-      return row ?? { payments: 0, deliveries: 0, kyc: 0 };
-    },
-  });
+  // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
+  const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, logger);
+  const queueDepths = new QueueDepthRepository(em);
+  const metrics = new Metrics({ depths: () => queueDepths.depths() });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
@@ -162,7 +135,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
   const routingDeps = {
     routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
-    environments: new CachedTenantEnvironments((tenantId) => keys.findTenant(tenantId)),
+    environments: tenantSettings,
   };
 
   const deliveryDeps: DeliveryDeps = {
@@ -221,7 +194,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     ledger: new LedgerReadRepository(em),
     analytics: new AnalyticsRepository(em),
     customers,
-    findTenant: (tenantId) => keys.findTenant(tenantId),
+    findTenant,
     ...routingDeps,
     transfers: new TransferRequestRepository(em),
     linkTokens: randomTransferLinkTokens,
@@ -248,25 +221,31 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
   });
-  const limits = tenantLimits(keys, config.RATE_LIMIT_PER_MINUTE);
   const admin = createAdminApplication({
-    tenantAdmin: keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
+    tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
-    onTenantUpdated: limits.forget,
+    onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
   const access = new BearerAccess({
     authenticate: application.authenticate,
     failures: new AuthFailures(counters, config.AUTH_FAILURES_PER_MINUTE),
-    rateLimits: new RateLimits(counters, limits.limitOf),
+    rateLimits: new RateLimits(counters, (tenantId) => tenantSettings.limitOf(tenantId)),
   });
   const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const graphql = new GraphqlGateway({
-    app: application, em, connection: em.getConnection().getConnectionOptions() as ClientConfig, nodeEnv: config.NODE_ENV,
+    app: application, paymentEvents: new PaymentEventRepository(em), listener, nodeEnv: config.NODE_ENV,
     access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
   });
+  // A revocation on any replica: forget the key and close its sockets here (docs/decisions.md § Authentication, tenants and keys).
+  listener.on(API_KEY_REVOKED_CHANNEL, (keyId) => {
+    cachedKeys.invalidate(keyId);
+    graphql.closeSocketsOfKey(keyId);
+  });
+  // Revocations sent while the connection was down were missed: drop every cached key.
+  listener.onReconnect(() => cachedKeys.invalidate());
   let shuttingDown = false;
   const database = databaseProbe(orm, '0.5.0');
   const http = createHttpApp({
@@ -281,7 +260,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -289,7 +268,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await counters.start();
       logger.info({ store: counters.kind }, 'rate limits and failed-authentication counts ready');
       await listener.start();
-      await graphql.start();
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
@@ -304,7 +282,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
-      await Promise.all([listener.stop(), graphql.stop()]);
+      await listener.stop();
+      await graphql.stop();
       await counters.close();
     },
   };

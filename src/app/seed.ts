@@ -1,4 +1,5 @@
 import type { ApiKeyRepository } from '../adapters/persistence/api-key.repository';
+import type { TenantRepository } from '../adapters/persistence/tenant.repository';
 import { lookupOf, type SecretHasher } from '../core/auth/api-key';
 import { newTenant } from '../core/auth/tenant';
 import type { Clock, IdGenerator } from '../core/shared/clock';
@@ -27,25 +28,25 @@ export type KeepGeneratedKeys = (generated: SeededKeys) => Promise<() => Promise
  * on known keys); nothing is generated again.
  */
 export async function seedSandbox(
-  repo: ApiKeyRepository,
+  stores: { readonly tenants: TenantRepository; readonly keys: ApiKeyRepository },
   configured: { sandboxKey?: string; adminKey?: string },
   deps: { ids: IdGenerator; hasher: SecretHasher; clock: Clock },
   keep?: KeepGeneratedKeys,
 ): Promise<SeededKeys> {
   const now = deps.clock.now();
   const keyDeps = { ...deps, now };
-  const firstStart = (await repo.countTenants()) === 0;
+  const firstStart = (await stores.tenants.countTenants()) === 0;
   const tenant = firstStart
     ? newTenant({ id: deps.ids.next('ten'), name: 'Sandbox issuer', environment: 'sandbox', createdAt: now })
-    : await repo.oldestTenant();
+    : await stores.tenants.oldestTenant();
 
   const issuerKey = configured.sandboxKey ?? (firstStart ? generateApiKey('sandbox') : undefined);
   const adminKey = configured.adminKey ?? (firstStart ? generateApiKey('sandbox') : undefined);
   const keys = [];
-  if (issuerKey && tenant && !(await repo.findByLookup(lookupOf(issuerKey)!))) {
+  if (issuerKey && tenant && !(await stores.keys.findByLookup(lookupOf(issuerKey)!))) {
     keys.push(storedKey(issuerKey, 'issuer', tenant.id, 'sandbox issuer key', keyDeps));
   }
-  if (adminKey && !(await repo.findByLookup(lookupOf(adminKey)!))) {
+  if (adminKey && !(await stores.keys.findByLookup(lookupOf(adminKey)!))) {
     keys.push(storedKey(adminKey, 'admin', null, 'sandbox admin key', keyDeps));
   }
   const generated: SeededKeys = firstStart
@@ -57,7 +58,7 @@ export async function seedSandbox(
     : {};
   const undo = keep && (generated.issuerKey || generated.adminKey) ? await keep(generated) : undefined;
   try {
-    await repo.createTenantWithKeys(firstStart ? tenant : undefined, keys);
+    await stores.tenants.createTenantWithKeys(firstStart ? tenant : undefined, keys);
   } catch (error) {
     await undo?.();
     throw error;

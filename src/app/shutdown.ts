@@ -19,7 +19,7 @@ export interface RunningService {
  * 1. /readyz answers 503, the listening socket closes and WebSockets close with 1001;
  * 2. in-flight HTTP requests finish, for at most `graceMs` milliseconds, then open connections are cut;
  * 3. workers end after their current pass, periodic jobs stop;
- * 4. the LISTEN connections (key revocations, GraphQL feed) and the webhook transport close;
+ * 4. the webhook transport and the LISTEN connection (key revocations, payment events) close;
  * 5. the database pool closes, then the embedded PostgreSQL (when this process started it) stops.
  * Logs "shutting down" when it begins and "stopped" once at the end; never throws (a failing step is
  * logged at error level and the next steps still run).

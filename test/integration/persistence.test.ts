@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
 import { PaymentQueueRepository } from '../../src/adapters/persistence/payment.repository';
 import { MikroUnitOfWork } from '../../src/adapters/persistence/unit-of-work';
-import { ulidGenerator } from '../../src/adapters/providers/system';
+import { systemClock, ulidGenerator } from '../../src/adapters/providers/system';
+import { IdempotencyTxStore, idempotencySaveStatement } from '../../src/adapters/persistence/idempotency.store';
+import type { IdempotencyRecord } from '../../src/core/idempotency/idempotency';
 import { Payment } from '../../src/core/payments/payment';
 import { ok, err } from '../../src/core/shared/result';
 import { purgeExpired } from '../../src/adapters/workers/purge';
@@ -22,11 +24,16 @@ describe('persistence', () => {
   });
   afterAll(() => orm.close(true));
 
-  const uow = () => new MikroUnitOfWork(orm.em, ids);
-  const record = (tenantId: string, key: string, expiresAt: Date) => ({
-    tenantId, key, operation: 'moneyout', fingerprint: 'f1', responseStatus: 201, responseBody: { id: 'pay_x', b: 2, a: 1 },
+  const uow = () => new MikroUnitOfWork(orm.em, ids, systemClock);
+  const record = (tenantId: string, key: string, expiresAt: Date): IdempotencyRecord => ({
+    tenantId, key, operation: 'moneyout', fingerprint: 'f1', responseBody: { id: 'pay_x', b: 2, a: 1 },
     resourceId: 'pay_x', createdAt: new Date(), expiresAt,
   });
+  /** One transaction with the idempotency store; `save` writes a record as the payment insert does. A throw rolls back. */
+  const inTransaction = <T>(work: (store: IdempotencyTxStore, save: (r: IdempotencyRecord) => Promise<void>) => Promise<T>) =>
+    orm.em.fork().transactional((tem) => work(new IdempotencyTxStore(tem, systemClock), async (r) => {
+      await tem.execute(...idempotencySaveStatement(tem, r));
+    }));
 
   it('idempotency: a key held by an open transaction is busy; after commit its record is visible, key order kept', async () => {
     const tenantId = `ten_${randomUUID()}`;
@@ -34,44 +41,46 @@ describe('persistence', () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let busyDuringHold: string | undefined;
-    const first = uow().transact(async (tx) => {
-      expect((await tx.idempotency.lock(tenantId, key)).kind).toBe('free');
-      await tx.idempotency.save(record(tenantId, key, new Date(Date.now() + 60_000)));
+    const first = inTransaction(async (store, save) => {
+      expect((await store.lock(tenantId, key)).kind).toBe('free');
+      await save(record(tenantId, key, new Date(Date.now() + 60_000)));
       await held;
-      return ok(undefined);
     });
     await new Promise((r) => setTimeout(r, 50));
-    await uow().transact(async (tx) => {
-      busyDuringHold = (await tx.idempotency.lock(tenantId, key)).kind;
-      return ok(undefined);
+    await inTransaction(async (store) => {
+      busyDuringHold = (await store.lock(tenantId, key)).kind;
     });
     release();
     await first;
     expect(busyDuringHold).toBe('busy');
-    await uow().transact(async (tx) => {
-      const lock = await tx.idempotency.lock(tenantId, key);
+    await inTransaction(async (store) => {
+      const lock = await store.lock(tenantId, key);
       expect(lock.kind === 'free' && lock.record?.fingerprint).toBe('f1');
       expect(lock.kind === 'free' && JSON.stringify(lock.record?.responseBody)).toBe('{"id":"pay_x","b":2,"a":1}');
-      return ok(undefined);
     });
   });
 
-  it('idempotency: an expired record is ignored and replaced; an error result rolls back', async () => {
+  it('idempotency: an expired record is ignored and replaced; a rolled-back write leaves the old one', async () => {
     const tenantId = `ten_${randomUUID()}`;
     const key = randomUUID();
-    await uow().transact(async (tx) => {
-      await tx.idempotency.save(record(tenantId, key, new Date(Date.now() - 1000)));
-      return ok(undefined);
-    });
+    await inTransaction((_store, save) => save(record(tenantId, key, new Date(Date.now() - 1000))));
+    await expect(inTransaction(async (store, save) => {
+      expect(await store.lock(tenantId, key)).toEqual({ kind: 'free', record: undefined });
+      await save({ ...record(tenantId, key, new Date(Date.now() + 60_000)), fingerprint: 'f2' });
+      throw new Error('changed our mind');
+    })).rejects.toThrow('changed our mind');
+    const [row] = await orm.em.fork().getConnection().execute('select fingerprint from idempotency_keys where tenant_id = ? and key = ?', [tenantId, key]);
+    expect(row!.fingerprint).toBe('f1');
+  });
+
+  it('unit of work: an error result rolls back what the work wrote', async () => {
+    const event = { id: randomUUID(), tenantId: `ten_${randomUUID()}`, type: 'payment.initiated' as const, entityId: ids.next('pay'), payload: {}, createdAt: new Date() };
     const rolledBack = await uow().transact(async (tx) => {
-      const lock = await tx.idempotency.lock(tenantId, key);
-      expect(lock).toEqual({ kind: 'free', record: undefined });
-      await tx.idempotency.save({ ...record(tenantId, key, new Date(Date.now() + 60_000)), fingerprint: 'f2' });
+      await tx.outbox.append(event);
       return err('validation_error', 'changed our mind');
     });
     expect(rolledBack.ok).toBe(false);
-    const [row] = await orm.em.fork().getConnection().execute('select fingerprint from idempotency_keys where tenant_id = ? and key = ?', [tenantId, key]);
-    expect(row!.fingerprint).toBe('f1');
+    expect(await orm.em.fork().getConnection().execute('select id from outbox_events where id = ?', [event.id])).toEqual([]);
   });
 
   it('payment queue: concurrent claims never take the same payment, and a lease hides a claimed one', async () => {

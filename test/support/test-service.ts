@@ -94,7 +94,7 @@ export async function startTestService(
     async newTenant(funding = '1000000') {
       const tenant = newTenant({ id: container.ids.next('ten'), name: `Tenant ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
       const apiKey = generateApiKey('sandbox');
-      await container.keys.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'test', keyDeps())]);
+      await container.tenants.createTenantWithKeys(tenant, [storedKey(apiKey, 'issuer', tenant.id, 'test', keyDeps())]);
       if (Number(funding) > 0) {
         for (const currency of ['USDC', 'USDT'] as const) {
           const funded = await container.admin.fundSandboxTenant(tenant.id, { currency, amount: funding });
@@ -105,7 +105,7 @@ export async function startTestService(
     },
     async newAdminKey() {
       const apiKey = generateApiKey('sandbox');
-      await container.keys.createTenantWithKeys(undefined, [storedKey(apiKey, 'admin', null, 'test admin', keyDeps())]);
+      await container.tenants.createTenantWithKeys(undefined, [storedKey(apiKey, 'admin', null, 'test admin', keyDeps())]);
       return apiKey;
     },
     async call(method, path, options = {}) {

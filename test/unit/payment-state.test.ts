@@ -1,5 +1,5 @@
-import { isFinal, PAYMENT_STATUSES, type PaymentStatus } from '../../src/core/payments/payment';
-import { PAYMENT_MOVES, transition, type PaymentMove } from '../../src/core/payments/payment-state';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../src/core/payments/payment';
+import { isFinal, PAYMENT_MOVES, transition, type PaymentMove } from '../../src/core/payments/payment-state';
 
 /**
  * The table of docs/decisions.md § Payments: states and events, written out independently of the implementation's table: the only allowed

@@ -1,15 +1,15 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestHandler } from 'express';
 import type { ExecutionResult, FormattedExecutionResult, GraphQLSchema } from 'graphql';
 import type { Server } from 'node:http';
-import type { ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import type { Application } from '../../core/application';
 import type { PaymentView } from '../../core/payments/payment-view';
 import type { BearerAccess } from '../access/bearer-access';
 import { clientAddressOf, type ProxyTrust } from '../access/client-address';
+import type { NotificationSubscriptions } from '../notifications/notification-listener';
 import { PaymentEventFeed } from '../notifications/payment-event.feed';
+import type { PaymentEventReader } from '../persistence/payment-event.repository';
 import { TenantEventBus } from '../notifications/tenant-event.bus';
 import { dashboardRouter } from './dashboard.router';
 import { formatGraphqlError } from './graphql-errors';
@@ -22,9 +22,10 @@ import { SubscriptionGroups } from './subscription-groups';
 /** What the gateway needs from the composition root. */
 export interface GraphqlGatewayDeps {
   readonly app: Application;
-  readonly em: EntityManager;
-  /** Settings of the dedicated LISTEN connection. */
-  readonly connection: ClientConfig;
+  /** Where the live feed reads payment views. */
+  readonly paymentEvents: PaymentEventReader;
+  /** The process's one LISTEN connection: the feed registers on it; the composition root starts and stops it. */
+  readonly listener: NotificationSubscriptions;
   readonly nodeEnv: 'development' | 'test' | 'production';
   /** Authentication and per-key request limits, shared with REST. */
   readonly access: BearerAccess;
@@ -64,9 +65,10 @@ const REVOKED_CLOSE = 4401;
  * graphql-ws over WebSocket on the same schema, context and error formatting, plus the live
  * payment feed (PostgreSQL LISTEN/NOTIFY into a per-tenant bus) that subscriptions read.
  *
- * Lifecycle: `start()` opens the LISTEN connection; `attach(server)` adds graphql-ws to a listening
- * HTTP server (same port and path as HTTP); `closeRealtime()` closes every socket (call it before
- * `server.close()`, which otherwise waits for them); `stop()` does that and closes the feed.
+ * Lifecycle: the feed hears payments on the listener it is given; `attach(server)` adds graphql-ws
+ * to a listening HTTP server (same port and path as HTTP); `closeRealtime()` closes every socket
+ * (call it before `server.close()`, which otherwise waits for them); `stop()` does that and waits
+ * for the feed to publish what it heard (stop the listener first).
  * `closeSocketsOfKey(keyId)` closes a revoked key's sockets; every replica calls it when the
  * `api_key_revoked` notification (sent by the admin revocation) arrives.
  */
@@ -87,21 +89,13 @@ export class GraphqlGateway {
 
   constructor(private readonly deps: GraphqlGatewayDeps) {
     this.groups = new SubscriptionGroups((result) => this.format(result), deps.logger);
-    this.feed = new PaymentEventFeed({
-      em: deps.em, connection: deps.connection, bus: this.bus, logger: deps.logger,
-      onKeyRevoked: (keyId) => this.closeSocketsOfKey(keyId),
-    });
+    this.feed = new PaymentEventFeed({ events: deps.paymentEvents, listener: deps.listener, bus: this.bus, logger: deps.logger });
     this.http = graphqlHttpHandler({
       schema: this.schema, app: deps.app, updates: this.bus, protection: this.protection,
       introspection: deps.nodeEnv !== 'production', development: deps.nodeEnv === 'development',
       rateLimits: deps.access.rateLimits, logger: deps.logger,
     });
     this.gate = graphqlAccessGate(deps.access, deps.trustProxy);
-  }
-
-  /** Opens the LISTEN connection (payment events and key revocations). */
-  async start(): Promise<void> {
-    await this.feed.start();
   }
 
   /** Serves graphql-ws on `server` at /graphql. */
@@ -130,9 +124,10 @@ export class GraphqlGateway {
     return closed;
   }
 
+  /** Closes every socket, then waits until the feed has published what it heard. */
   async stop(): Promise<void> {
     await this.closeRealtime();
-    await this.feed.stop();
+    await this.feed.drain();
   }
 
   private format(result: ExecutionResult): FormattedExecutionResult {

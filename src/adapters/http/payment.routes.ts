@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
-import type { MoneyOutErrorCode } from '../../core/payments/create-money-out';
+import { IDEMPOTENCY_KEY_FIELD, type MoneyOutErrorCode } from '../../core/payments/create-money-out';
+import type { Err } from '../../core/shared/result';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { sendShapeA, type ShapeACode } from './http-errors';
 import { MoneyOutBody, MoneyOutHeaders, PaymentIdParams, PaymentResponse } from './payment.schema';
@@ -19,6 +20,17 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   provider_unavailable: 'provider_unavailable',
   insufficient_balance: 'insufficient_balance',
 };
+
+/** How REST names the money-out's idempotency key: the caller sends it as a header. */
+const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key header';
+
+/** The failure's message in REST's words: the use case names the key after its parameter, REST after its header. */
+function restMessage(failure: Err<MoneyOutErrorCode>): string {
+  return failure.details?.field === IDEMPOTENCY_KEY_FIELD ? failure.message.replace(IDEMPOTENCY_KEY_FIELD, IDEMPOTENCY_KEY_HEADER) : failure.message;
+}
+
+/** Created, and repeated as is by a replay (which also carries Idempotent-Replayed: true). */
+const MONEY_OUT_CREATED = 201;
 
 /** Seconds a client should wait before retrying a key that is still in flight. */
 const IN_FLIGHT_RETRY_AFTER_S = '1';
@@ -49,10 +61,10 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);
         if (!result.ok) {
           if (result.code === 'idempotency_key_in_use') res.set('Retry-After', IN_FLIGHT_RETRY_AFTER_S);
-          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], result.message);
+          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
-        res.status(result.value.status).json(result.value.payment);
+        res.status(MONEY_OUT_CREATED).json(result.value.payment);
       },
     }),
     defineRoute<undefined, undefined, z.infer<typeof PaymentIdParams>>({

@@ -1,11 +1,8 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, type ApiKeyReader, type ApiKeyScope } from '../../core/auth/api-key';
-import { Tenant } from '../../core/auth/tenant';
-import type { TenantAdminStore } from '../../core/admin/tenant-admin';
-import { ApiKeySchema, TenantSchema } from './schemas/tenant.schema';
-import type { IdGenerator } from '../../core/shared/clock';
-import type { Result } from '../../core/shared/result';
-import { createLedgerAccounts } from './ledger.repository';
+import type { ApiKeyAdminStore } from '../../core/admin/tenant-admin';
+import { API_KEY_REVOKED_CHANNEL } from './notify-channels';
+import { ApiKeySchema } from './schemas/tenant.schema';
 
 /** A row of `api_keys` as PostgreSQL returns it. */
 interface ApiKeyRow {
@@ -19,12 +16,12 @@ interface ApiKeyRow {
   revoked_at: Date | string | null;
 }
 
-/** NOTIFY channel carrying the id of each revoked key. */
-export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
-
-/** API keys and tenants on PostgreSQL (docs/decisions.md § Authentication, tenants and keys): authentication lookups and administration. */
-export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
-  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
+/**
+ * API keys on PostgreSQL (docs/decisions.md § Authentication, tenants and keys): the authentication
+ * lookup and key administration. Tenants are TenantRepository's.
+ */
+export class ApiKeyRepository implements ApiKeyReader, ApiKeyAdminStore {
+  constructor(private readonly em: EntityManager) {}
 
   /**
    * The key with `lookup`, in one SQL statement: a found row is mapped by hand, so a known prefix
@@ -40,65 +37,28 @@ export class ApiKeyRepository implements ApiKeyReader, TenantAdminStore {
     });
   }
 
-  /** Inserts a tenant, its ledger accounts (all zero) and its first keys in one transaction. */
-  async createTenantWithKeys(tenant: Tenant | undefined, keys: ApiKey[]): Promise<void> {
-    await this.em.fork().transactional(async (tem) => {
-      if (tenant) {
-        await tem.insert(TenantSchema, tenant);
-        await createLedgerAccounts(tem, tenant.id, this.ids, tenant.createdAt);
-      }
-      if (keys.length > 0) await tem.insertMany(ApiKeySchema, keys);
-    });
-  }
-
-  async findTenant(tenantId: string): Promise<Tenant | undefined> {
-    return (await this.em.fork().findOne(TenantSchema, { id: tenantId })) ?? undefined;
-  }
-
-  async oldestTenant(): Promise<Tenant | undefined> {
-    return (await this.em.fork().findOne(TenantSchema, { id: { $ne: null } }, { orderBy: { createdAt: 'asc' } })) ?? undefined;
-  }
-
-  async createTenant(tenant: Tenant): Promise<void> {
-    await this.createTenantWithKeys(tenant, []);
-  }
-
-  async modifyTenant<E extends string>(tenantId: string, change: (current: Tenant) => Result<Tenant, E>): Promise<Result<Tenant, E> | undefined> {
-    return this.em.fork().transactional(async (tem) => {
-      const current = await tem.findOne(TenantSchema, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!current) return undefined;
-      const next = change(new Tenant({ ...current }));
-      if (!next.ok) return next;
-      const { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute, webhookLimit } = next.value;
-      await tem.nativeUpdate(TenantSchema, { id: tenantId }, { name, payoutSourceCurrency, payoutBlockchain, payoutRefundAddress, rateLimitPerMinute, webhookLimit });
-      return next;
-    });
-  }
-
-  async listTenants(): Promise<Tenant[]> {
-    return this.em.fork().find(TenantSchema, { id: { $ne: null } }, { orderBy: { createdAt: 'asc' } });
-  }
-
+  /** Stores a new key (its lookup prefix and hash only). */
   async insertKey(key: ApiKey): Promise<void> {
     await this.em.fork().insert(ApiKeySchema, key);
   }
 
+  /** A tenant's keys, or with `null` the platform's admin keys; oldest first. */
   async listKeys(tenantId: string | null): Promise<ApiKey[]> {
     return this.em.fork().find(ApiKeySchema, { tenantId }, { orderBy: { createdAt: 'asc' } });
   }
 
+  /**
+   * Sets revokedAt once and, in the same transaction, notifies API_KEY_REVOKED_CHANNEL with the key
+   * id; returns false when no such key exists.
+   */
   async revokeKey(keyId: string, at: Date): Promise<boolean> {
     const em = this.em.fork();
     if (!(await em.findOne(ApiKeySchema, { id: keyId }))) return false;
     await em.transactional(async (tem) => {
       await tem.nativeUpdate(ApiKeySchema, { id: keyId, revokedAt: null }, { revokedAt: at });
-      // Every replica drops the key from its cache when this commits (see PgNotificationListener).
+      // Every replica drops the key from its cache and closes its sockets when this commits.
       await tem.execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, keyId]);
     });
     return true;
-  }
-
-  async countTenants(): Promise<number> {
-    return this.em.fork().count(TenantSchema, {});
   }
 }

@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isActiveRegistration, type RegistrationStatus } from '../../core/webhooks/webhook';
 import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord } from '../../core/webhooks/webhook-ports';
 
 interface ClaimRow {
-  id: string; registration_id: string; url: string; attempt: number; secret_ciphertext: string; registration_active: boolean;
+  id: string; registration_id: string; url: string; attempt: number; secret_ciphertext: string;
+  registration_status: RegistrationStatus; registration_deleted_at: Date | null;
   event_id: string; event_type: string; entity_id: string; event_created_at: Date; payload: unknown;
 }
 
@@ -48,7 +50,7 @@ export class DeliveryMikroQueue implements DeliveryQueue {
           where id = any(array(select id from picked))
           returning id, registration_id, event_id, url, attempt)
        select c.id, c.registration_id, c.url, c.attempt, r.secret_ciphertext,
-              (r.status = 'active' and r.deleted_at is null) as registration_active,
+              r.status as registration_status, r.deleted_at as registration_deleted_at,
               e.id as event_id, e.type as event_type, e.entity_id, e.created_at as event_created_at, e.payload
          from claimed c
          join webhook_registrations r on r.id = c.registration_id
@@ -64,7 +66,7 @@ export class DeliveryMikroQueue implements DeliveryQueue {
     return rows.map((row) => ({
       id: row.id,
       registrationId: row.registration_id,
-      registrationActive: row.registration_active,
+      registrationActive: isActiveRegistration({ status: row.registration_status, deletedAt: row.registration_deleted_at }),
       url: row.url,
       attempt: row.attempt,
       secretCiphertext: row.secret_ciphertext,

@@ -1,24 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IdempotencyLock, IdempotencyRecord, IdempotencyStore } from '../../core/idempotency/idempotency';
+import type { Clock } from '../../core/shared/clock';
 import { IdempotencyKeySchema } from './schemas/outbox.schema';
 import { insertStatement } from './raw-insert';
 
 interface IdempotencyRow {
-  operation: string; fingerprint: string; response_status: number; response_body: unknown; resource_id: string;
+  operation: string; fingerprint: string; response_body: unknown; resource_id: string;
   created_at: Date; expires_at: Date;
 }
 
 const UPSERT = `on conflict (tenant_id, key) do update set operation = excluded.operation, fingerprint = excluded.fingerprint,
-  response_status = excluded.response_status, response_body = excluded.response_body, resource_id = excluded.resource_id,
+  response_body = excluded.response_body, resource_id = excluded.resource_id,
   created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
 /**
  * Idempotency store (docs/decisions.md § Idempotency) on PostgreSQL. The in-flight lock is a transaction-scoped
  * advisory lock on hash(tenant, key), taken without waiting; it is released at commit or rollback,
- * after which the committed record is visible to the next holder.
+ * after which the committed record is visible to the next holder. A record counts until its
+ * `expiresAt`, judged by the service's clock (the one that set it).
  */
 export class IdempotencyTxStore implements IdempotencyStore {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly clock: Clock) {}
 
   async lock(tenantId: string, key: string): Promise<IdempotencyLock> {
     const [lock] = await this.em.execute<{ locked: boolean }[]>(
@@ -27,24 +29,24 @@ export class IdempotencyTxStore implements IdempotencyStore {
     );
     if (!lock?.locked) return { kind: 'busy' };
     const [row] = await this.em.execute<IdempotencyRow[]>(
-      'select fingerprint, response_status, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where tenant_id = ? and key = ? and expires_at > ?',
-      [tenantId, key, new Date()],
+      'select fingerprint, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where tenant_id = ? and key = ? and expires_at > ?',
+      [tenantId, key, this.clock.now()],
     );
     return {
       kind: 'free',
       record: row && {
-        tenantId, key, operation: row.operation, fingerprint: row.fingerprint, responseStatus: row.response_status,
+        tenantId, key, operation: row.operation, fingerprint: row.fingerprint,
         responseBody: row.response_body, resourceId: row.resource_id, createdAt: row.created_at, expiresAt: row.expires_at,
       },
     };
   }
 
-  async save(record: IdempotencyRecord): Promise<void> {
-    await this.em.execute(...idempotencySaveStatement(this.em, record));
-  }
 }
 
-/** The statement that stores `record`; an expired row may still be there until the purge, so it replaces it. */
+/**
+ * The statement that stores `record`, sent with the payment it answers for (PaymentTxRepository.create);
+ * an expired row may still be there until the purge, so it replaces it.
+ */
 export function idempotencySaveStatement(em: EntityManager, record: IdempotencyRecord): [string, unknown[]] {
   return insertStatement(em, IdempotencyKeySchema, record, UPSERT);
 }

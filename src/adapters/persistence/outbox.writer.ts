@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WEBHOOK_EVENT_TYPES, type OutboxEvent, type OutboxWriter } from '../../core/events/outbox-event';
+import { RECEIVING_STATUS } from '../../core/webhooks/webhook';
 import { OutboxEventSchema } from './schemas/outbox.schema';
 import { insertStatement } from './raw-insert';
-import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from '../notifications/payment-event.channel';
+import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from './notify-channels';
 
 /**
  * Appends outbox events inside the caller's transaction (docs/decisions.md § Payments: states and events and § Webhooks) and fans each webhook
@@ -28,6 +29,13 @@ export function outboxStatement(em: EntityManager, event: OutboxEvent): [string,
   return notice ? [`${sql};\nselect pg_notify(?, ?)`, [...params, PAYMENT_EVENTS_CHANNEL, notice]] : [sql, params];
 }
 
+/**
+ * The core's `receivesEvent` over `webhook_registrations r`, with one parameter, the event type
+ * (docs/decisions.md § Webhooks). Kept in step with it by a test over a table of cases.
+ */
+const RECEIVES_EVENT = `r.status = '${RECEIVING_STATUS}' and r.deleted_at is null
+          and (r.events = '[]'::jsonb or r.events @> jsonb_build_array(?::text))`;
+
 function outboxRowsStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
   const [insertEvent, eventValues] = insertStatement(em, OutboxEventSchema, event);
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return [insertEvent, eventValues];
@@ -37,8 +45,7 @@ function outboxRowsStatement(em: EntityManager, event: OutboxEvent): [string, un
          (id, tenant_id, event_id, registration_id, event_type, entity_id, url, status, attempt, next_retry_at, created_at, updated_at)
        select gen_random_uuid(), r.tenant_id, ?, r.id, ?, ?, r.url, 'pending', 0, ?, ?, ?
          from webhook_registrations r
-        where r.tenant_id = ? and r.status = 'active' and r.deleted_at is null
-          and (r.events = '[]'::jsonb or r.events @> jsonb_build_array(?::text))`,
+        where r.tenant_id = ? and ${RECEIVES_EVENT}`,
       [...eventValues, event.id, event.type, event.entityId, event.createdAt, event.createdAt, event.createdAt, event.tenantId, event.type],
   ];
 }

@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Payment, type PaymentStatus } from '../../core/payments/payment';
+import { MOVABLE_STATUSES } from '../../core/payments/payment-state';
 import type { NewPaymentWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
 import type { IdGenerator } from '../../core/shared/clock';
 import { idempotencySaveStatement } from './idempotency.store';
@@ -68,15 +69,16 @@ export class PaymentTxRepository implements PaymentStore {
 export class PaymentQueueRepository implements PaymentQueue {
   constructor(private readonly em: EntityManager) {}
 
+  /** See PaymentQueue.claimDue; only payments in a status the state table can still move (MOVABLE_STATUSES) are claimed. */
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Payment[]> {
     const em = this.em.fork();
     const rows = await em.execute<Record<string, unknown>[]>(
       `update payments set next_action_at = ?, attempts = attempts + 1
         where id in (select id from payments
-                      where next_action_at <= ? and status in ('initiated', 'provider_accepted')
+                      where next_action_at <= ? and status in (${MOVABLE_STATUSES.map(() => '?').join(', ')})
                       order by next_action_at limit ? for update skip locked)
         returning *`,
-      [leaseUntil, now, limit],
+      [leaseUntil, now, ...MOVABLE_STATUSES, limit],
     );
     return rows.map((row) => em.map(PaymentSchema, row));
   }

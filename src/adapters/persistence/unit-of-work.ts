@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { IdGenerator } from '../../core/shared/clock';
+import type { Clock, IdGenerator } from '../../core/shared/clock';
 import { LedgerTxStore } from './ledger.repository';
 import { CustomerTxRepository } from './customer.repository';
 import { DepositTxStore } from './deposit.store';
@@ -12,15 +12,15 @@ import { QuoteMikroRepository } from './quote.repository';
 
 class Rollback extends Error {}
 
-/** UnitOfWork port on MikroORM: one forked manager and one PostgreSQL transaction per call. */
+/** UnitOfWork port on MikroORM: one forked manager and one PostgreSQL transaction per call; `clock` judges idempotency records' expiry. */
 export class MikroUnitOfWork implements UnitOfWork {
-  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
+  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator, private readonly clock: Clock) {}
 
   async transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>> {
     let result: Result<T, C> | undefined;
     try {
       await this.em.fork().transactional(async (tem) => {
-        result = await work(contextFor(tem, this.ids));
+        result = await work(contextFor(tem, this.ids, this.clock));
         // An error result must undo whatever the work wrote before it decided to fail.
         if (!result.ok) throw new Rollback();
       });
@@ -31,10 +31,10 @@ export class MikroUnitOfWork implements UnitOfWork {
   }
 }
 
-function contextFor(em: EntityManager, ids: IdGenerator): TransactionContext {
+function contextFor(em: EntityManager, ids: IdGenerator, clock: Clock): TransactionContext {
   return {
     payments: new PaymentTxRepository(em, ids),
-    idempotency: new IdempotencyTxStore(em),
+    idempotency: new IdempotencyTxStore(em, clock),
     quotes: new QuoteMikroRepository(em),
     outbox: new OutboxTxWriter(em),
     ledger: new LedgerTxStore(em, ids),

@@ -43,7 +43,7 @@ export interface AdminApplication {
 
 /** Binds the admin use cases to `deps`. */
 export function createAdminApplication(deps: AdminApplicationDeps): AdminApplication {
-  const isSandboxTenant = async (tenantId: string) => (await deps.tenantAdmin.findTenant(tenantId))?.environment === 'sandbox';
+  const isSandboxTenant = async (tenantId: string) => (await deps.tenants.findTenant(tenantId))?.environment === 'sandbox';
   return {
     createTenant: (input) => createTenant(deps, input),
     listTenants: () => listTenants(deps),
@@ -54,11 +54,11 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     listAdminKeys: () => listAdminKeys(deps),
     revokeApiKey: (keyId) => revokeApiKey(deps, keyId),
     recordDeposit: async (tenantId, command) => {
-      if (!(await deps.tenantAdmin.findTenant(tenantId))) return err('not_found', `Tenant ${tenantId} not found`);
+      if (!(await deps.tenants.findTenant(tenantId))) return err('not_found', `Tenant ${tenantId} not found`);
       return recordDeposit(deps, tenantId, command);
     },
     fundSandboxTenant: async (tenantId, funding) => {
-      const tenant = await deps.tenantAdmin.findTenant(tenantId);
+      const tenant = await deps.tenants.findTenant(tenantId);
       return tenant ? fundSandboxTenant(deps, tenant, funding) : err('not_found', `Tenant ${tenantId} not found`);
     },
     getPayment: async (paymentId) => {

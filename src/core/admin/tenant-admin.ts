@@ -6,7 +6,7 @@ import { err, ok, type Result } from '../shared/result';
 /** Closed set of expected failures of tenant and key administration (docs/decisions.md § Authentication, tenants and keys). */
 export type AdminErrorCode = 'validation_error' | 'not_found';
 
-/** Port: tenants and keys, across tenants (admin scope only). */
+/** Port: tenants, across tenants (admin scope only). */
 export interface TenantAdminStore {
   /** Inserts the tenant with its ledger accounts (and no keys). */
   createTenant(tenant: Tenant): Promise<void>;
@@ -19,6 +19,10 @@ export interface TenantAdminStore {
    * Returns undefined when no such tenant exists.
    */
   modifyTenant<E extends string>(tenantId: string, change: (current: Tenant) => Result<Tenant, E>): Promise<Result<Tenant, E> | undefined>;
+}
+
+/** Port: API keys of every tenant and the platform's admin keys (admin scope only). */
+export interface ApiKeyAdminStore {
   insertKey(key: ApiKey): Promise<void>;
   /** A tenant's keys, or with `null` the platform's admin keys; oldest first. */
   listKeys(tenantId: string | null): Promise<ApiKey[]>;
@@ -33,7 +37,8 @@ export interface ApiKeyFactory {
 
 /** Ports and settings of the admin use cases. */
 export interface AdminDeps {
-  readonly tenantAdmin: TenantAdminStore;
+  readonly tenants: TenantAdminStore;
+  readonly keys: ApiKeyAdminStore;
   readonly keyFactory: ApiKeyFactory;
   readonly hasher: SecretHasher;
   readonly clock: Clock;
@@ -97,13 +102,13 @@ export async function createTenant(
     id: deps.ids.next('ten'), name: input.name.trim(), environment: input.environment ?? 'sandbox', createdAt: deps.clock.now(),
     ...(input.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: input.rateLimitPerMinute } : {}),
   });
-  await deps.tenantAdmin.createTenant(tenant);
+  await deps.tenants.createTenant(tenant);
   return ok(toTenantView(tenant));
 }
 
 /** Every tenant, oldest first. */
 export async function listTenants(deps: AdminDeps): Promise<TenantView[]> {
-  return (await deps.tenantAdmin.listTenants()).map(toTenantView);
+  return (await deps.tenants.listTenants()).map(toTenantView);
 }
 
 /**
@@ -120,14 +125,14 @@ export async function issueApiKey(
   if (input.scope !== 'issuer') {
     return err('validation_error', 'scope must be issuer: a tenant\'s key cannot be an admin key (admin keys belong to no tenant)', { field: 'scope' });
   }
-  const tenant = await deps.tenantAdmin.findTenant(tenantId);
+  const tenant = await deps.tenants.findTenant(tenantId);
   if (!tenant) return err('not_found', `Tenant ${tenantId} not found`);
   const apiKey = deps.keyFactory.generate(tenant.environment);
   const key = new ApiKey({
     id: deps.ids.next('key'), tenantId, scope: input.scope, lookup: lookupOf(apiKey)!, secretHash: deps.hasher.hash(apiKey),
     label: input.label ?? `${input.scope} key`, createdAt: deps.clock.now(), revokedAt: null,
   });
-  await deps.tenantAdmin.insertKey(key);
+  await deps.keys.insertKey(key);
   return ok({ ...toKeyView(key, tenant.environment), apiKey });
 }
 
@@ -145,25 +150,25 @@ export async function issueAdminKey(deps: AdminDeps, input: { label?: string }):
     id: deps.ids.next('key'), tenantId: null, scope: 'admin', lookup: lookupOf(apiKey)!, secretHash: deps.hasher.hash(apiKey),
     label: input.label ?? 'admin key', createdAt: deps.clock.now(), revokedAt: null,
   });
-  await deps.tenantAdmin.insertKey(key);
+  await deps.keys.insertKey(key);
   return { ...toKeyView(key, ADMIN_KEY_ENVIRONMENT), apiKey };
 }
 
 /** The platform's admin keys without secrets, revoked ones included, oldest first. */
 export async function listAdminKeys(deps: AdminDeps): Promise<ApiKeyView[]> {
-  return (await deps.tenantAdmin.listKeys(null)).map((k) => toKeyView(k, ADMIN_KEY_ENVIRONMENT));
+  return (await deps.keys.listKeys(null)).map((k) => toKeyView(k, ADMIN_KEY_ENVIRONMENT));
 }
 
 /** Lists a tenant's keys without secrets. Errors: `not_found` (no such tenant). */
 export async function listApiKeys(deps: AdminDeps, tenantId: string): Promise<Result<ApiKeyView[], AdminErrorCode>> {
-  const tenant = await deps.tenantAdmin.findTenant(tenantId);
+  const tenant = await deps.tenants.findTenant(tenantId);
   if (!tenant) return err('not_found', `Tenant ${tenantId} not found`);
-  return ok((await deps.tenantAdmin.listKeys(tenantId)).map((k) => toKeyView(k, tenant.environment)));
+  return ok((await deps.keys.listKeys(tenantId)).map((k) => toKeyView(k, tenant.environment)));
 }
 
 /** Revokes a key at once: the next request with it is 401, its open subscriptions close. Errors: `not_found`. */
 export async function revokeApiKey(deps: AdminDeps, keyId: string): Promise<Result<void, AdminErrorCode>> {
-  if (!(await deps.tenantAdmin.revokeKey(keyId, deps.clock.now()))) return err('not_found', `API key ${keyId} not found`);
+  if (!(await deps.keys.revokeKey(keyId, deps.clock.now()))) return err('not_found', `API key ${keyId} not found`);
   await deps.onKeyRevoked?.(keyId);
   return ok(undefined);
 }

@@ -37,7 +37,7 @@ export interface TenantPatch {
  */
 export async function updateTenant(deps: AdminDeps, tenantId: string, patch: TenantPatch): Promise<Result<TenantView, AdminErrorCode>> {
   if (Object.values(patch).every((v) => v === undefined)) return err('validation_error', 'Give at least one setting to change');
-  const changed = await deps.tenantAdmin.modifyTenant(tenantId, (current) => applyPatch(current, patch));
+  const changed = await deps.tenants.modifyTenant(tenantId, (current) => applyPatch(current, patch));
   if (!changed) return err('not_found', `Tenant ${tenantId} not found`);
   if (!changed.ok) return changed;
   deps.onTenantUpdated?.(tenantId);

@@ -9,8 +9,6 @@ export interface IdempotencyRecord {
   /** Operation name, e.g. `moneyout`. */
   readonly operation: string;
   readonly fingerprint: string;
-  /** HTTP status of the first response (201 for a created money-out). */
-  readonly responseStatus: number;
   /** JSON body of the first response. */
   readonly responseBody: unknown;
   readonly resourceId: string;
@@ -28,10 +26,11 @@ export type IdempotencyLock =
 export interface IdempotencyStore {
   /**
    * Takes a transaction-scoped lock on (tenant, key) without waiting: `busy` when another
-   * transaction holds it (the first request is still in flight); otherwise the stored record, if any.
+   * transaction holds it (the first request is still in flight); otherwise the stored record, if
+   * any and not expired by the service clock. A new record is written with the payment it answers
+   * for (NewPaymentWrite.idempotency), in the same transaction.
    */
   lock(tenantId: string, key: string): Promise<IdempotencyLock>;
-  save(record: IdempotencyRecord): Promise<void>;
 }
 
 /** RFC 4122 uuid of any version, case-insensitive (docs/decisions.md § Idempotency). */

@@ -1,9 +1,9 @@
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
-import { isFinal, type Payment } from './payment';
+import type { Payment } from './payment';
 import type { PaymentQueue, PaymentReader } from './payment-ports';
-import { transition, type PaymentMove } from './payment-state';
+import { isFinal, transition, type PaymentMove } from './payment-state';
 import { toPaymentView } from './payment-view';
 import { LEDGER_MOVES } from '../ledger/ledger';
 import type { StatusOutcome, SubmitOutcome } from './payout-provider';
@@ -111,7 +111,7 @@ async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number):
  * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
  * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
  * are ignored, so a result delivered twice or out of order is applied at most once.
- * Used by the worker, by provider callbacks and by the admin simulation.
+ * Used by the payout worker (with what the provider answered) and by the admin simulation.
  * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
  */
 export async function applyMove(

@@ -25,13 +25,18 @@ export type MoneyOutErrorCode =
   | 'provider_unavailable'
   | 'insufficient_balance';
 
-/** A created or replayed money-out: the response body, its status, and whether it is a replay. */
+/**
+ * A created or replayed money-out: the payment as first answered, and whether this is a replay
+ * (false: created now). Each transport words that its own way (REST: 201 either way, with
+ * `Idempotent-Replayed: true` on a replay; GraphQL: the `replayed` field).
+ */
 export interface MoneyOutOutcome {
   readonly payment: PaymentView;
-  /** 201 for the first response; a replay repeats the stored status. */
-  readonly status: number;
   readonly replayed: boolean;
 }
+
+/** The name validation errors give the idempotency key (`details.field`, and the message's first word). */
+export const IDEMPOTENCY_KEY_FIELD = 'idempotencyKey';
 
 /** Ports and settings of the money-out use case; routing decides whether any provider serves the tenant. */
 export interface MoneyOutDeps extends RoutingDeps {
@@ -53,7 +58,6 @@ export interface MoneyOutDeps extends RoutingDeps {
 }
 
 const OPERATION = 'moneyout';
-const CREATED = 201;
 
 /**
  * Creates a money-out (OpenAPI createMoneyOut; docs/decisions.md § Payments: states and events and § Idempotency): validates it, and in one transaction takes
@@ -78,7 +82,8 @@ export async function createMoneyOut(
   command: MoneyOutCommand,
 ): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>> {
   if (idempotencyKey === undefined || !UUID_PATTERN.test(idempotencyKey)) {
-    return err('validation_error', 'Idempotency-Key header is required and must be a UUID', { field: 'Idempotency-Key' });
+    // Named after this parameter; each transport renames it after its own field (REST: the Idempotency-Key header).
+    return err('validation_error', `${IDEMPOTENCY_KEY_FIELD} is required and must be a UUID`, { field: IDEMPOTENCY_KEY_FIELD });
   }
   const valid = validateMoneyOut(deps.catalog, command);
   if (!valid.ok) return valid;
@@ -90,12 +95,12 @@ export async function createMoneyOut(
   const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
     const lock = await tx.idempotency.lock(tenantId, key);
     if (lock.kind === 'busy') {
-      return err('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed');
+      return err('idempotency_key_in_use', 'A request with this idempotency key is still being processed');
     }
     if (lock.record) {
       return lock.record.fingerprint === fingerprint
-        ? ok({ payment: lock.record.responseBody as PaymentView, status: lock.record.responseStatus, replayed: true })
-        : err('idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
+        ? ok({ payment: lock.record.responseBody as PaymentView, replayed: true })
+        : err('idempotency_key_reused', 'This idempotency key was used with a different request');
     }
     // Never simulated for a tenant the sandbox does not serve: refused before any write or hold
     // (docs/decisions.md § Sandbox values); a replay above still answers what was stored.
@@ -162,7 +167,7 @@ async function insertPayment(
     payment,
     event: { id: deps.ids.uuid(), tenantId, type: 'payment.initiated', entityId: payment.id, payload: { ...view }, createdAt: now },
     idempotency: {
-      tenantId, key, operation: OPERATION, fingerprint, responseStatus: CREATED, responseBody: view,
+      tenantId, key, operation: OPERATION, fingerprint, responseBody: view,
       resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
     },
     // Last, so the tenant's hot balance row stays locked only from here to commit (docs/decisions.md § Ledger).
@@ -175,7 +180,7 @@ async function insertPayment(
   if (written === 'insufficient_funds') {
     return err('insufficient_balance', `Available ${payment.sourceCurrency} balance does not cover ${payment.amountStablecoin}`);
   }
-  return ok({ payment: view, status: CREATED, replayed: false });
+  return ok({ payment: view, replayed: false });
 }
 
 async function lockedOrCurrentRate(

@@ -50,8 +50,3 @@ export class Payment {
 }
 
 export type PaymentProps = { [K in keyof Payment]: Payment[K] };
-
-/** True once no further move is possible. */
-export function isFinal(status: PaymentStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'refunded';
-}

@@ -24,7 +24,11 @@ export interface WebhookRepository {
   listForTenant(tenantId: string): Promise<WebhookRegistration[]>;
   /** Marks deleted; returns false when the tenant has no such registration. */
   delete(tenantId: string, webhookId: string, now: Date): Promise<boolean>;
-  /** Newest first; `nextCursor` is set when more entries follow. Errors: `validation_error` for a bad cursor. */
+  /**
+   * One page of the tenant's event log, newest first; `nextCursor` is set when more entries follow.
+   * Returns `'bad_cursor'` (not an error Result) when `query.cursor` cannot be decoded; the use case
+   * turns that into `validation_error` on field `cursor`.
+   */
   listEvents(tenantId: string, query: EventLogQuery): Promise<{ entries: WebhookEventEntry[]; nextCursor?: string } | 'bad_cursor'>;
   /** Schedules one entry for delivery now; undefined when the tenant has no such entry. */
   retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined>;

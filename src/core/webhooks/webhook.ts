@@ -24,6 +24,26 @@ export class WebhookRegistration {
   }
 }
 
+/** The one status in which a registration receives events (docs/decisions.md § Webhooks). */
+export const RECEIVING_STATUS = 'active' satisfies RegistrationStatus;
+
+/**
+ * Whether `registration` receives events at all: active (not disabled after a 410 Gone) and not
+ * deleted. The delivery worker skips a claimed delivery whose registration no longer is. Pure.
+ */
+export function isActiveRegistration(registration: Pick<WebhookRegistration, 'status' | 'deletedAt'>): boolean {
+  return registration.status === RECEIVING_STATUS && registration.deletedAt === null;
+}
+
+/**
+ * Which registration receives which event (docs/decisions.md § Webhooks): an active registration
+ * whose `events` list `type`, or is empty (every type). The outbox writer's fan-out SQL states this
+ * same rule; a test checks the two agree on a table of cases. Pure.
+ */
+export function receivesEvent(registration: Pick<WebhookRegistration, 'status' | 'deletedAt' | 'events'>, type: string): boolean {
+  return isActiveRegistration(registration) && (registration.events.length === 0 || (registration.events as readonly string[]).includes(type));
+}
+
 /** Delivery states (OpenAPI listWebhookEvents): pending until a 2xx (delivered) or the last attempt (failed). */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -27,7 +27,6 @@ export const IdempotencyKeySchema = new EntitySchema<IdempotencyRecord>({
     key: { type: 'string', length: 64, primary: true },
     operation: { type: 'string', length: 40 },
     fingerprint: { type: 'text' },
-    responseStatus: { type: 'integer' },
     // json, not jsonb: a replay must return the first body byte for byte, key order included.
     responseBody: { type: 'json', columnType: 'json' },
     resourceId: { type: 'string', length: 40 },

@@ -1,6 +1,15 @@
 import type { OutboxEvent } from '../../core/events/outbox-event';
 
 /**
+ * The PostgreSQL NOTIFY channels this service writes to, and what each payload carries. Persistence
+ * sends them inside the transaction that makes the change, so they are heard when, and only if, it
+ * commits; the process's one listener (src/adapters/notifications) hands them to their readers.
+ */
+
+/** NOTIFY channel carrying the id of each revoked API key (every replica drops it from its caches and closes its sockets). */
+export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
+
+/**
  * PostgreSQL NOTIFY channel of committed payment changes (docs/decisions.md § GraphQL): the outbox
  * writer notifies it inside the transaction that changes a payment, so every replica's listener
  * hears it when, and only if, that transaction commits.
