@@ -1,17 +1,11 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { CustomerView } from '../../core/customers/customer';
-import type { CustomerErrorCode } from '../../core/customers/manage-customers';
-import { CreateCustomerBody, CustomerParams } from '../http/customer.routes';
+import { CreateCustomerBody, CUSTOMER_ERRORS, CustomerParams } from '../contract/customer.contract';
 import { CreateCustomerInput } from './customer.input';
 import { CustomerConnectionType, CustomerType } from './customer.type';
 import type { GraphqlContext } from './graphql-context';
 import { connectionOf, cursorAsAfter, restPage } from './list-page';
-import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
-
-/** Every customer failure, with the code REST's customer routes answer; exhaustive by type. */
-const CUSTOMER_ERRORS: Record<CustomerErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
-};
+import { parseInput, valueOf } from './graphql-errors';
 
 /**
  * Customers (docs/decisions.md § Customers and KYC and § GraphQL): the reads and the write of REST's Customers tag, on

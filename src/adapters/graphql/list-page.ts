@@ -1,5 +1,5 @@
 import type { Result } from '../../core/shared/result';
-import { PageQuery } from '../http/pagination';
+import { PageQuery } from '../contract/page.schema';
 import { parseInput } from './graphql-errors';
 import type { PageInfoType } from './payment.type';
 

@@ -1,7 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import type { DeliveryStatus } from '../../core/webhooks/webhook';
-import { WebhookEventsQuery, WebhookIdParams } from '../http/webhook.schema';
+import { WebhookEventsQuery, WebhookIdParams } from '../contract/webhook.contract';
 import { WebhookDeliveryStatusEnum } from './webhook.type';
 
 /**

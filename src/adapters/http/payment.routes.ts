@@ -1,24 +1,11 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
-import type { MoneyOutErrorCode } from '../../core/payments/create-money-out';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { sendShapeA, type ShapeACode } from './http-errors';
-import { MoneyOutBody, MoneyOutHeaders, PaymentIdParams, PaymentResponse } from './payment.schema';
+import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
+import { sendShapeA } from './http-errors';
+import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
-
-/** Every money-out failure code mapped to its shape A code (GraphQL reuses it); a new core code fails to compile here. */
-export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
-  validation_error: 'validation_error',
-  unsupported_corridor: 'unsupported_corridor',
-  quote_expired: 'quote_expired',
-  quote_already_used: 'quote_already_used',
-  duplicate_reference: 'duplicate_reference',
-  idempotency_key_in_use: 'idempotency_key_in_use',
-  idempotency_key_reused: 'idempotency_key_reused',
-  provider_unavailable: 'provider_unavailable',
-  insufficient_balance: 'insufficient_balance',
-};
 
 /** Seconds a client should wait before retrying a key that is still in flight. */
 const IN_FLIGHT_RETRY_AFTER_S = '1';
