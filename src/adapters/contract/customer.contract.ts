@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ID_TYPES } from '../../core/customers/customer';
-import type { CustomerErrorCode } from '../../core/customers/manage-customers';
+import type { CreateCustomerCommand, CustomerErrorCode } from '../../core/customers/manage-customers';
 import type { ShapeACode } from './error-codes';
+import type { KeyDrift, NoDrift } from './schema-ties';
 
 /** Body of POST /v1/customers; GraphQL's createCustomer validates with it too (docs/decisions.md § Customers and KYC). */
 export const CreateCustomerBody = z.strictObject({
@@ -21,3 +22,6 @@ export const CustomerParams = z.object({ customerId: z.string().max(64) });
 export const CUSTOMER_ERRORS: Record<CustomerErrorCode, ShapeACode> = {
   validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
 };
+
+/** The parsed body carries exactly the fields of the core's CreateCustomerCommand: a field added to one side only fails `tsc`. */
+type _CreateCustomerBodyTie = NoDrift<KeyDrift<z.output<typeof CreateCustomerBody>, CreateCustomerCommand>>;

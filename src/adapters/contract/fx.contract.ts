@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { BLOCKCHAINS, FX_SOURCE_CURRENCIES, MONEY_OUT_COUNTRIES, PAYMENT_METHODS } from '../../core/catalog/catalog';
-import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
+import type { FxQuoteErrorCode, FxQuoteQuery } from '../../core/quotes/get-fx-quote';
 import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
 import { STABLECOINS } from '../../core/shared/money';
 import { AmountInput } from './amount.schema';
 import type { ShapeACode } from './error-codes';
+import type { KeyDrift, NoDrift } from './schema-ties';
 
 /** Query of GET /fx/convert (OpenAPI convertFx; names and the optional refinements from docs/decisions.md § FX quotes and the quote lock). */
 export const FxQuery = z.strictObject({
@@ -27,3 +28,6 @@ export const FX_ERRORS = {
   unsupported_pair: 'unsupported_corridor',
   rates_unavailable: 'provider_unavailable',
 } as const satisfies Record<FxQuoteErrorCode, ShapeACode>;
+
+/** The parsed query carries exactly the fields of the core's FxQuoteQuery: a field added to one side only fails `tsc`. */
+type _FxQueryTie = NoDrift<KeyDrift<z.output<typeof FxQuery>, FxQuoteQuery>>;

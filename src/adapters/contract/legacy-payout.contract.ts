@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { LEGACY_COUNTRIES, LEGACY_CURRENCIES, LEGACY_DESTINATIONS, type LegacyPayoutErrorCode } from '../../core/payments/legacy-payout';
+import { LEGACY_COUNTRIES, LEGACY_CURRENCIES, LEGACY_DESTINATIONS, type LegacyPayoutCommand, type LegacyPayoutErrorCode } from '../../core/payments/legacy-payout';
 import { AmountInput } from './amount.schema';
 import type { ShapeBCode } from './error-codes';
+import type { KeyDrift, NoDrift } from './schema-ties';
 
 /** Body of POST /momo/payout (OpenAPI legacyPayout); the interface leaves open which fields are required: these are. */
 export const LegacyPayoutBody = z
@@ -33,3 +34,6 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   idempotency_key_in_use: 'payout_in_progress',
   provider_unavailable: 'provider_unavailable',
 };
+
+/** The parsed body carries exactly the fields of the core's LegacyPayoutCommand: a field added to one side only fails `tsc`. */
+type _LegacyPayoutBodyTie = NoDrift<KeyDrift<z.output<typeof LegacyPayoutBody>, LegacyPayoutCommand>>;

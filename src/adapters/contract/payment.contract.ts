@@ -3,11 +3,12 @@ import {
   BLOCKCHAINS, MONEY_OUT_COUNTRIES, MONEY_OUT_CURRENCIES, PAYMENT_METHODS,
 } from '../../core/catalog/catalog';
 import type { MoneyOutErrorCode } from '../../core/payments/create-money-out';
-import { MONEY_OUT_LIMITS } from '../../core/payments/money-out-rules';
+import { MONEY_OUT_LIMITS, type MoneyOutCommand } from '../../core/payments/money-out-rules';
 import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
 import { STABLECOINS } from '../../core/shared/money';
 import { AmountInput } from './amount.schema';
 import type { ShapeACode } from './error-codes';
+import type { KeyDrift, NoDrift } from './schema-ties';
 
 const text = (max: number, description: string) => z.string().min(1).max(max).meta({ description });
 
@@ -57,3 +58,6 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   provider_unavailable: 'provider_unavailable',
   insufficient_balance: 'insufficient_balance',
 };
+
+/** The parsed body carries exactly the fields of the core's MoneyOutCommand: a field added to one side only fails `tsc`. */
+type _MoneyOutBodyTie = NoDrift<KeyDrift<z.output<typeof MoneyOutBody>, MoneyOutCommand>>;

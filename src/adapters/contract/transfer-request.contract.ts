@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { TransferErrorCode } from '../../core/transfers/create-transfer-request';
+import type { TransferErrorCode, TransferRequestCommand } from '../../core/transfers/create-transfer-request';
 import { MERCHANT_CATEGORY_CODES, TERMINAL_TYPES, TRANSFER_CURRENCIES, TRANSFER_LIMITS } from '../../core/transfers/transfer-request';
 import { AmountInput } from './amount.schema';
 import type { ShapeCCode } from './error-codes';
+import type { KeyDrift, NoDrift } from './schema-ties';
 
 /** Body of POST /tx/createTransferRequest (OpenAPI createTransferRequest); `paymentProcessor`, `terminalType` and `currency` are our names for three fields the interface leaves unnamed. */
 export const TransferRequestBody = z
@@ -32,3 +33,6 @@ export const TRANSFER_ERRORS: Record<Exclude<TransferErrorCode, 'validation_erro
   duplicate_reference: 'duplicate_reference',
   not_found: 'not_found',
 };
+
+/** The parsed body carries exactly the fields of the core's TransferRequestCommand: a field added to one side only fails `tsc`. */
+type _TransferRequestBodyTie = NoDrift<KeyDrift<z.output<typeof TransferRequestBody>, TransferRequestCommand>>;

@@ -1,13 +1,13 @@
-import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { Catalog } from '../../core/catalog/catalog';
 import {
   accountResolveBody, BankListQuery, idResolveBody, MOMO_RESOLVE_ERRORS, MomoResolveBody, RESOLVE_ERRORS,
 } from '../contract/resolution.contract';
 import type { GraphqlContext } from './graphql-context';
 import { LIST_ERRORS, parseInput, valueOf } from './graphql-errors';
-import { AccountResolveArgs, IdResolveArgs, MomoResolveArgs } from './resolution.args';
+import { AccountResolveArgs, BankListArgs, IdResolveArgs, MomoResolveArgs } from './resolution.args';
 import {
-  BankAccountResolutionType, BankListCountryEnum, BankType, IdentifierResolutionType, MomoResolutionType,
+  BankAccountResolutionType, BankType, IdentifierResolutionType, MomoResolutionType,
 } from './resolution.type';
 
 /** The zod schemas whose enums come from the catalog, built once per catalog. */
@@ -26,8 +26,8 @@ function schemasOf(catalog: Catalog) {
 export class ResolutionResolver {
   /** Banks of NG or ZA from the corridor catalog. Errors: validation_error. */
   @Query(() => [BankType], { description: 'Banks of a recipient country (REST: GET /v1/account/banks)' })
-  async banks(@Arg('country', () => BankListCountryEnum) country: string, @Ctx() ctx: GraphqlContext): Promise<BankType[]> {
-    const query = parseInput(BankListQuery, { country }, 'args');
+  async banks(@Args(() => BankListArgs) args: BankListArgs, @Ctx() ctx: GraphqlContext): Promise<BankType[]> {
+    const query = parseInput(BankListQuery, { ...args }, 'args');
     const banks = valueOf(await ctx.app.listBanks(query.country), LIST_ERRORS);
     return banks.map(({ bankCode, bankName }) => ({ bankCode, bankName }));
   }
