@@ -26,11 +26,13 @@ module.exports = {
       to: { path: '^src/adapters/(http|graphql)/' },
     },
     {
-      name: 'graphql-does-not-take-access-from-http',
+      name: 'contract-is-transport-neutral',
       severity: 'error',
-      comment: 'GraphQL authenticates and rate-limits through src/adapters/access, never through the REST adapter.',
-      from: { path: '^src/adapters/graphql' },
-      to: { path: '^src/adapters/http/(auth|rate-limit|access|request-log|http-server|client-errors)' },
+      comment:
+        'src/adapters/contract holds what REST and GraphQL share (request schemas, error codes and maps, input guards, paging): '
+        + 'it imports only the core, itself and zod, never a transport, persistence or another adapter.',
+      from: { path: '^src/adapters/contract' },
+      to: { pathNot: ['^src/core', '^src/adapters/contract', '^node_modules/(zod|zod-openapi)/'] },
     },
     {
       name: 'persistence-does-not-import-notifications',
@@ -45,6 +47,20 @@ module.exports = {
       comment: 'Notifications read through persistence ports (repositories), never through table schemas or their own SQL.',
       from: { path: '^src/adapters/notifications' },
       to: { path: '^src/adapters/persistence/schemas/' },
+    },
+    {
+      name: 'graphql-does-not-import-http',
+      severity: 'error',
+      comment: 'GraphQL takes schemas and codes from src/adapters/contract and access from src/adapters/access, never from the REST adapter.',
+      from: { path: '^src/adapters/graphql' },
+      to: { path: '^src/adapters/http' },
+    },
+    {
+      name: 'http-does-not-import-graphql',
+      severity: 'error',
+      comment: 'What REST mounts from GraphQL (/graphql, /dashboard) is handed to it by src/app, never imported.',
+      from: { path: '^src/adapters/http' },
+      to: { path: '^src/adapters/graphql' },
     },
     {
       name: 'no-circular',

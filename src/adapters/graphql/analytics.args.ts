@@ -1,23 +1,27 @@
 import { ArgsType, Field } from 'type-graphql';
 import { ANALYTICS_GROUPS, type AnalyticsGroup } from '../../core/analytics/analytics';
+import { SummaryQuery } from '../contract/analytics.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
 import { enumOf } from './enums.type';
 
 /** How the summary is grouped, the core's strings. */
 export const AnalyticsGroupByEnum = enumOf(ANALYTICS_GROUPS, 'AnalyticsGroupBy', 'Grouping of analyticsSummary: day (UTC), currency, method or status');
 
 /**
- * Arguments of `analyticsSummary`: REST's query of GET /v1/analytics/summary, checked by
- * its zod schema. `from` and `to` are strings, not DateTimeISO, so that exactly the texts REST
+ * Arguments of `analyticsSummary`: REST's query of GET /v1/analytics/summary, checked and described
+ * by its zod schema. `from` and `to` are strings, not DateTimeISO, so that exactly the texts REST
  * accepts are accepted (ISO 8601 date-times with Z or an offset).
  */
 @ArgsType()
 export class AnalyticsSummaryArgs {
-  @Field(() => String, { description: 'Start, inclusive: ISO 8601 date-time with Z or an offset' })
+  @Field(() => String, fieldOf(SummaryQuery, 'from'))
   from!: string;
 
-  @Field(() => String, { description: 'End, exclusive: ISO 8601 date-time; after from, at most 366 days later' })
+  @Field(() => String, fieldOf(SummaryQuery, 'to'))
   to!: string;
 
-  @Field(() => AnalyticsGroupByEnum, { nullable: true, description: 'Default day' })
+  @Field(() => AnalyticsGroupByEnum, fieldOf(SummaryQuery, 'groupBy'))
   groupBy?: AnalyticsGroup | null;
 }
+type _AnalyticsSummaryArgsTie = NoDrift<FieldDrift<AnalyticsSummaryArgs, typeof SummaryQuery>>;

@@ -1,13 +1,9 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { AnalyticsErrorCode } from '../../core/analytics/analytics';
-import { SummaryQuery } from '../http/analytics.routes';
+import { ANALYTICS_ERRORS, SummaryQuery } from '../contract/analytics.contract';
 import { AnalyticsSummaryArgs } from './analytics.args';
 import { AnalyticsGroupType, toAnalyticsGroup } from './analytics.type';
 import type { GraphqlContext } from './graphql-context';
-import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
-
-/** Every analytics failure, with the code REST's analytics route answers; exhaustive by type. */
-const ANALYTICS_ERRORS: Record<AnalyticsErrorCode, GraphqlErrorCode> = { validation_error: 'validation_error' };
+import { parseInput, valueOf } from './graphql-errors';
 
 /** Payment analytics (docs/decisions.md § Analytics, admin and health and § GraphQL): REST's summary on the same use case and query schema. */
 @Resolver()

@@ -1,8 +1,8 @@
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { BalanceView } from '../../core/ledger/ledger';
 import { BalanceType, LedgerTransactionConnectionType } from './balance.type';
 import type { GraphqlContext } from './graphql-context';
-import { connectionOf, cursorAsAfter, restPage } from './list-page';
+import { connectionOf, cursorAsAfter, PageArgs, restPage } from './list-page';
 import { LIST_ERRORS, valueOf } from './graphql-errors';
 
 /**
@@ -25,10 +25,9 @@ export class BalanceResolver {
   @Query(() => LedgerTransactionConnectionType, { description: 'Your ledger transactions, newest first (REST: GET /v1/balances/transactions; first: 1..100, default 50)' })
   async balanceTransactions(
     @Ctx() ctx: GraphqlContext,
-    @Arg('first', () => Int, { nullable: true, description: '1..100; default 50, as REST limit' }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
+    @Args(() => PageArgs) page: PageArgs,
   ): Promise<LedgerTransactionConnectionType> {
-    const { limit, cursor } = restPage(first, after);
+    const { limit, cursor } = restPage(page);
     return connectionOf(valueOf(cursorAsAfter(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor)), LIST_ERRORS));
   }
 }

@@ -1,30 +1,34 @@
 import { Field, InputType } from 'type-graphql';
+import { CreateCustomerBody } from '../contract/customer.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
 import { IdTypeEnum } from './customer.type';
 
 /**
- * Input of `createCustomer`: the fields of REST's POST /v1/customers body, checked by the
- * same zod schema and then by the same use case, so both transports accept and refuse alike.
+ * Input of `createCustomer`: the fields of REST's POST /v1/customers body, checked and described
+ * by the same zod schema and then by the same use case, so both transports accept and refuse alike.
  */
 @InputType('CreateCustomerInput')
 export class CreateCustomerInput {
-  @Field(() => String, { description: 'Your own id for this user, 1..100 characters; unique per tenant' })
+  @Field(() => String, fieldOf(CreateCustomerBody, 'externalId'))
   externalId!: string;
 
-  @Field(() => String, { description: '1..100 characters, not blank' })
+  @Field(() => String, fieldOf(CreateCustomerBody, 'firstName'))
   firstName!: string;
 
-  @Field(() => String, { description: '1..100 characters, not blank' })
+  @Field(() => String, fieldOf(CreateCustomerBody, 'lastName'))
   lastName!: string;
 
-  @Field(() => String, { description: 'ISO 3166-1 alpha-2, upper case (XK for Kosovo accepted)' })
+  @Field(() => String, fieldOf(CreateCustomerBody, 'country'))
   country!: string;
 
-  @Field(() => String, { description: 'YYYY-MM-DD, a real date from 1900-01-01; the customer must be 18 or older' })
+  @Field(() => String, fieldOf(CreateCustomerBody, 'dateOfBirth'))
   dateOfBirth!: string;
 
-  @Field(() => IdTypeEnum)
+  @Field(() => IdTypeEnum, fieldOf(CreateCustomerBody, 'idType'))
   idType!: string;
 
-  @Field(() => String, { description: '4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4' })
+  @Field(() => String, fieldOf(CreateCustomerBody, 'idNumber'))
   idNumber!: string;
 }
+type _CreateCustomerInputTie = NoDrift<FieldDrift<CreateCustomerInput, typeof CreateCustomerBody>>;

@@ -1,17 +1,11 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { CustomerView } from '../../core/customers/customer';
-import type { CustomerErrorCode } from '../../core/customers/manage-customers';
-import { CreateCustomerBody, CustomerParams } from '../http/customer.routes';
+import { CreateCustomerBody, CUSTOMER_ERRORS, CustomerParams } from '../contract/customer.contract';
 import { CreateCustomerInput } from './customer.input';
 import { CustomerConnectionType, CustomerType } from './customer.type';
 import type { GraphqlContext } from './graphql-context';
-import { connectionOf, cursorAsAfter, restPage } from './list-page';
-import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
-
-/** Every customer failure, with the code REST's customer routes answer; exhaustive by type. */
-const CUSTOMER_ERRORS: Record<CustomerErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
-};
+import { connectionOf, cursorAsAfter, PageArgs, restPage } from './list-page';
+import { parseInput, valueOf } from './graphql-errors';
 
 /**
  * Customers (docs/decisions.md § Customers and KYC and § GraphQL): the reads and the write of REST's Customers tag, on
@@ -35,10 +29,9 @@ export class CustomerResolver {
   @Query(() => CustomerConnectionType, { description: 'Your customers, newest first (REST: GET /v1/customers; first: 1..100, default 50)' })
   async customers(
     @Ctx() ctx: GraphqlContext,
-    @Arg('first', () => Int, { nullable: true, description: '1..100; default 50, as REST limit' }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string | null,
+    @Args(() => PageArgs) page: PageArgs,
   ): Promise<CustomerConnectionType> {
-    const { limit, cursor } = restPage(first, after);
+    const { limit, cursor } = restPage(page);
     return connectionOf(valueOf(cursorAsAfter(await ctx.app.listCustomers(ctx.tenantId, limit, cursor)), CUSTOMER_ERRORS));
   }
 

@@ -1,9 +1,8 @@
 import { ApolloServerErrorCode, ApolloServerValidationErrorCode, unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { z } from 'zod';
-import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
 import type { Result } from '../../core/shared/result';
-import { SHAPE_A_STATUS, SHAPE_B_STATUS, SHAPE_C_STATUS, type ShapeACode, type ShapeBCode, type ShapeCCode } from '../http/http-errors';
+import { SHAPE_A_STATUS, SHAPE_B_STATUS, SHAPE_C_STATUS, type ShapeACode, type ShapeBCode, type ShapeCCode } from '../contract/error-codes';
 
 /**
  * `extensions.code` of every GraphQL error: the code REST answers for the same failure, whichever
@@ -23,16 +22,6 @@ type GraphqlOnlyCode = keyof typeof GRAPHQL_ONLY_STATUS;
 const GRAPHQL_ERROR_CODES: ReadonlySet<string> = new Set([
   ...Object.keys(SHAPE_A_STATUS), ...Object.keys(SHAPE_B_STATUS), ...Object.keys(SHAPE_C_STATUS), ...Object.keys(GRAPHQL_ONLY_STATUS),
 ]);
-
-/** Money-out failures: the very map REST uses, so both transports answer one code per failure. */
-export { MONEY_OUT_ERRORS } from '../http/payment.routes';
-
-/** FX failures: REST answers these in shape D (numeric); GraphQL uses the shape A names of the same meaning. */
-export const FX_ERRORS: Record<FxQuoteErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error',
-  unsupported_pair: 'unsupported_corridor',
-  rates_unavailable: 'provider_unavailable',
-};
 
 /** Reads of one resource. */
 export const READ_ERRORS: Record<'not_found', GraphqlErrorCode> = { not_found: 'not_found' };

@@ -11,7 +11,7 @@ import type { BearerAccess } from '../access/bearer-access';
 import type { ProxyTrust } from '../access/client-address';
 import { httpAccessGate, principalOf } from '../access/http-gate';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
-import { inputProblem } from '../http/input-guards';
+import { inputProblem } from '../contract/input-guards';
 import { formatGraphqlError, graphqlError } from './graphql-errors';
 import { MAX_TOKENS } from './graphql-ws.server';
 import { noNulStrings } from './no-nul-strings.rule';

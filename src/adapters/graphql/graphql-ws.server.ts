@@ -8,7 +8,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { Application } from '../../core/application';
 import { ACCESS_REFUSALS, type BearerAccess } from '../access/bearer-access';
 import { rateLimitedMessage } from '../access/rate-limits';
-import { inputProblem } from '../http/input-guards';
+import { inputProblem } from '../contract/input-guards';
 import { bindGraphqlWs } from './graphql-ws.binding';
 import type { GraphqlContext, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { LegacyPayoutErrorCode } from '../../core/payments/legacy-payout';
-import { LEGACY_ERRORS, LegacyPayoutBody } from '../http/legacy-payout.routes';
+import { LEGACY_ERRORS, LegacyPayoutBody } from '../contract/legacy-payout.contract';
 import type { GraphqlContext } from './graphql-context';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 import { LegacyPayoutInput, LegacyPayoutResultType } from './legacy-payout.type';

@@ -1,5 +1,8 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { LEGACY_COUNTRIES, LEGACY_CURRENCIES, LEGACY_DESTINATIONS } from '../../core/payments/legacy-payout';
+import { LegacyPayoutBody } from '../contract/legacy-payout.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
 import { DecimalScalar } from './decimal.scalar';
 import { enumOf } from './enums.type';
 
@@ -13,38 +16,39 @@ export const LegacyCurrencyEnum = enumOf(LEGACY_CURRENCIES, 'LegacyCurrency', 'L
 export const LegacyCountryEnum = enumOf(LEGACY_COUNTRIES, 'LegacyCountry', 'Country of a legacy payout');
 
 /**
- * Input of `legacyPayout`: REST's POST /momo/payout body (OpenAPI legacyPayout), checked by the
- * same zod schema and use case. Account number rules depend on the destination.
+ * Input of `legacyPayout`: REST's POST /momo/payout body (OpenAPI legacyPayout), checked and
+ * described by the same zod schema and use case. Account number rules depend on the destination.
  */
 @InputType('LegacyPayoutInput')
 export class LegacyPayoutInput {
-  @Field(() => DecimalScalar, { description: 'Amount in local currency' })
-  amount!: string;
+  @Field(() => DecimalScalar, fieldOf(LegacyPayoutBody, 'amount'))
+  amount!: number | string;
 
-  @Field(() => LegacyDestinationEnum)
+  @Field(() => LegacyDestinationEnum, fieldOf(LegacyPayoutBody, 'destination'))
   destination!: string;
 
-  @Field(() => String)
+  @Field(() => String, fieldOf(LegacyPayoutBody, 'accountName'))
   accountName!: string;
 
-  @Field(() => String, { description: 'Bank: 10-16 digits. MoMo: phone code and number, no plus sign. Paybill: 1-20 characters. Till: 6 digits.' })
+  @Field(() => String, fieldOf(LegacyPayoutBody, 'accountNumber'))
   accountNumber!: string;
 
-  @Field(() => String, { description: 'Your unique reference; the same reference with the same input is the same payout' })
+  @Field(() => String, fieldOf(LegacyPayoutBody, 'reference'))
   reference!: string;
 
-  @Field(() => LegacyCurrencyEnum)
+  @Field(() => LegacyCurrencyEnum, fieldOf(LegacyPayoutBody, 'currency'))
   currency!: string;
 
-  @Field(() => LegacyCountryEnum)
+  @Field(() => LegacyCountryEnum, fieldOf(LegacyPayoutBody, 'country'))
   country!: string;
 
-  @Field(() => String, { nullable: true, description: 'Only for Paybill: 6 digits' })
+  @Field(() => String, fieldOf(LegacyPayoutBody, 'businessNumber'))
   businessNumber?: string | null;
 
-  @Field(() => String, { description: 'Operator or bank code valid for the country' })
+  @Field(() => String, fieldOf(LegacyPayoutBody, 'code'))
   code!: string;
 }
+type _LegacyPayoutInputTie = NoDrift<FieldDrift<LegacyPayoutInput, typeof LegacyPayoutBody>>;
 
 /** Result of `legacyPayout` (OpenAPI legacyPayout), plus whether it replayed an earlier payout with this reference. */
 @ObjectType('LegacyPayoutResult')

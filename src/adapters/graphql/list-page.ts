@@ -1,18 +1,39 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { z } from 'zod';
 import type { Result } from '../../core/shared/result';
-import { PageQuery } from '../http/pagination';
+import { PageQuery } from '../contract/page.schema';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
 import { parseInput } from './graphql-errors';
 import type { PageInfoType } from './payment.type';
 
 /**
- * GraphQL's `first`/`after` as REST's `limit`/`cursor`, checked by REST's own field schemas so a
- * page size or cursor one transport refuses the other refuses too (limit 1..100, default 50).
- * Throws validation_error naming `args.first` or `args.after`.
+ * REST's page query under GraphQL's names, `limit` as `first` and `cursor` as `after`: the same
+ * field rules (1..100, default 50; a cursor of at most 200 characters), described in GraphQL's terms.
  */
-export function restPage(first: number | null | undefined, after: string | null | undefined): { limit: number; cursor: string | undefined } {
-  return {
-    limit: parseInput(PageQuery.shape.limit, first ?? undefined, 'args.first'),
-    cursor: parseInput(PageQuery.shape.cursor, after ?? undefined, 'args.after'),
-  };
+export const PageArgsSchema = z.strictObject({
+  first: PageQuery.shape.limit.meta({ description: 'Page size, 1..100 (default 50); REST: limit' }),
+  after: PageQuery.shape.cursor.meta({ description: 'pageInfo.endCursor of the previous page; REST: cursor' }),
+});
+
+/** Arguments of a list answered as a connection: `first` and `after`, checked by PageArgsSchema. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, fieldOf(PageArgsSchema, 'first'))
+  first?: number | null;
+
+  @Field(() => String, fieldOf(PageArgsSchema, 'after'))
+  after?: string | null;
+}
+type _PageArgsTie = NoDrift<FieldDrift<PageArgs, typeof PageArgsSchema>>;
+
+/**
+ * GraphQL's `first`/`after` as REST's `limit`/`cursor`, so a page size or cursor one transport
+ * refuses the other refuses too. Throws validation_error naming `args.first` or `args.after`.
+ */
+export function restPage(args: PageArgs): { limit: number; cursor: string | undefined } {
+  const page = parseInput(PageArgsSchema, { ...args }, 'args');
+  return { limit: page.first, cursor: page.after };
 }
 
 /**

@@ -4,6 +4,9 @@ import type { PaymentMethod } from '../../core/catalog/catalog';
 import type { PaymentStatus } from '../../core/payments/payment';
 import type { PaymentView } from '../../core/payments/payment-view';
 import type { FiatCurrency } from '../../core/shared/money';
+import { MoneyOutBody } from '../contract/payment.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
 import { DecimalScalar } from './decimal.scalar';
 import {
   BlockchainEnum, CountryEnum, FiatCurrencyEnum, IssuerFeeOptionEnum, PaymentMethodEnum, PaymentStatusEnum, StablecoinEnum,
@@ -34,55 +37,54 @@ export class PaymentFilterInput {
 
 /**
  * Input of `createMoneyOut`: the fields of REST's POST /v1/payments/moneyout body (OpenAPI createMoneyOut),
- * checked by the same zod schema, so one command reaches the use case from either transport.
+ * checked and described by the same zod schema, so one command reaches the use case from either
+ * transport. `fiatAmount` is typed as the schema takes it; the Decimal scalar hands over a string.
  */
 @InputType('MoneyOutInput')
 export class MoneyOutInput {
-  @Field(() => DecimalScalar, { description: 'Amount the recipient receives, in destinationCurrency' })
-  fiatAmount!: string;
+  @Field(() => DecimalScalar, fieldOf(MoneyOutBody, 'fiatAmount'))
+  fiatAmount!: number | string;
 
-  @Field(() => StablecoinEnum)
+  @Field(() => StablecoinEnum, fieldOf(MoneyOutBody, 'sourceCurrency'))
   sourceCurrency!: string;
 
-  @Field(() => FiatCurrencyEnum)
+  @Field(() => FiatCurrencyEnum, fieldOf(MoneyOutBody, 'destinationCurrency'))
   destinationCurrency!: string;
 
-  @Field(() => CountryEnum)
+  @Field(() => CountryEnum, fieldOf(MoneyOutBody, 'country'))
   country!: string;
 
-  @Field(() => BlockchainEnum)
+  @Field(() => BlockchainEnum, fieldOf(MoneyOutBody, 'blockchain'))
   blockchain!: string;
 
-  @Field(() => PaymentMethodEnum)
+  @Field(() => PaymentMethodEnum, fieldOf(MoneyOutBody, 'paymentMethod'))
   paymentMethod!: string;
 
-  @Field(() => String, { description: 'Recipient full name for the payment method' })
+  @Field(() => String, fieldOf(MoneyOutBody, 'accountName'))
   accountName!: string;
 
-  @Field(() => String, { description: 'Recipient phone number or account number' })
+  @Field(() => String, fieldOf(MoneyOutBody, 'accountNumber'))
   accountNumber!: string;
 
-  @Field(() => String, { description: 'Operator or bank code valid for the country and method' })
+  @Field(() => String, fieldOf(MoneyOutBody, 'paymentCode'))
   paymentCode!: string;
 
-  @Field(() => String, { description: 'Your unique reference' })
+  @Field(() => String, fieldOf(MoneyOutBody, 'reference'))
   reference!: string;
 
-  @Field(() => String, { description: 'Onchain address that receives the funds if the payout fails' })
+  @Field(() => String, fieldOf(MoneyOutBody, 'refundAddress'))
   refundAddress!: string;
 
-  @Field(() => IssuerFeeOptionEnum)
+  @Field(() => IssuerFeeOptionEnum, fieldOf(MoneyOutBody, 'optionalIssuerFee'))
   optionalIssuerFee!: string;
 
-  @Field(() => String, { nullable: true, description: 'Only for PAYBILL: 6 digits' })
+  @Field(() => String, fieldOf(MoneyOutBody, 'businessNumber'))
   businessNumber?: string | null;
 
-  @Field(() => String, {
-    nullable: true,
-    description: 'Lock the rate of a stored quote (quo_...): once, for a money-out of its amount, pair and paymentMethod (else validation_error); a second use is quote_already_used',
-  })
+  @Field(() => String, fieldOf(MoneyOutBody, 'quoteId'))
   quoteId?: string | null;
 }
+type _MoneyOutInputTie = NoDrift<FieldDrift<MoneyOutInput, typeof MoneyOutBody>>;
 
 /** Result of `createMoneyOut`: the payment, and whether this answer replays an earlier request with the same key. */
 @ObjectType('CreateMoneyOutPayload')

@@ -1,9 +1,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentListFilter } from '../../core/payments/list-payments';
 import type { PaymentView } from '../../core/payments/payment-view';
-import { MoneyOutBody } from '../http/payment.schema';
+import { MONEY_OUT_ERRORS, MoneyOutBody } from '../contract/payment.contract';
 import type { GraphqlContext } from './graphql-context';
-import { LIST_ERRORS, MONEY_OUT_ERRORS, parseInput, READ_ERRORS, valueOf } from './graphql-errors';
+import { LIST_ERRORS, parseInput, READ_ERRORS, valueOf } from './graphql-errors';
 import { CreateMoneyOutPayload, MoneyOutInput, PaymentFilterInput } from './payment.input';
 import { PaymentConnectionType, PaymentType } from './payment.type';
 

@@ -1,8 +1,8 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import { FxQuery } from '../http/fx.routes';
+import { FX_ERRORS, FxQuery } from '../contract/fx.contract';
 import { FxQuoteArgs } from './fx-quote.args';
 import type { GraphqlContext } from './graphql-context';
-import { FX_ERRORS, parseInput, valueOf } from './graphql-errors';
+import { parseInput, valueOf } from './graphql-errors';
 import { QuoteType, toQuoteType } from './quote.type';
 
 /** FX quotes: the same use case and argument rules as REST's GET /fx/convert. */

@@ -1,44 +1,66 @@
 import { ArgsType, Field } from 'type-graphql';
-import { BankResolutionCurrencyEnum, BankResolutionPaymentTypeEnum, MomoResolutionTypeEnum, WalletNetworkEnum } from './resolution.type';
+import { AccountResolveFields, BankListQuery, IdResolveFields, MomoResolveBody } from '../contract/resolution.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
+import {
+  BankListCountryEnum, BankResolutionCurrencyEnum, BankResolutionPaymentTypeEnum, MomoResolutionTypeEnum, WalletNetworkEnum,
+} from './resolution.type';
 
-/** Arguments of `momoResolve`: REST's POST /momo/resolve body (OpenAPI resolveMomo), checked by its zod schema. */
+/** Arguments of `banks`: the query of REST's GET /v1/account/banks (OpenAPI listBanks), checked and described by its zod schema. */
+@ArgsType()
+export class BankListArgs {
+  @Field(() => BankListCountryEnum, fieldOf(BankListQuery, 'country'))
+  country!: string;
+}
+type _BankListArgsTie = NoDrift<FieldDrift<BankListArgs, typeof BankListQuery>>;
+
+/** Arguments of `momoResolve`: REST's POST /momo/resolve body (OpenAPI resolveMomo), checked and described by its zod schema. */
 @ArgsType()
 export class MomoResolveArgs {
-  @Field(() => MomoResolutionTypeEnum)
+  @Field(() => MomoResolutionTypeEnum, fieldOf(MomoResolveBody, 'type'))
   type!: string;
 
-  @Field(() => String, { nullable: true, description: 'Paybill or till number, exactly 6 digits (paybill and till only)' })
+  @Field(() => String, fieldOf(MomoResolveBody, 'accountNumber'))
   accountNumber?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Phone number with country code, "+" optional (momo only)' })
+  @Field(() => String, fieldOf(MomoResolveBody, 'phoneNumber'))
   phoneNumber?: string | null;
 }
+type _MomoResolveArgsTie = NoDrift<FieldDrift<MomoResolveArgs, typeof MomoResolveBody>>;
 
-/** Arguments of `accountResolve`: REST's POST /account/resolve body (OpenAPI resolveBankAccount), checked by its zod schema. */
+/**
+ * Arguments of `accountResolve`: REST's POST /account/resolve body (OpenAPI resolveBankAccount), described by its
+ * catalog-free fields and checked by the schema with the catalog's bank codes.
+ */
 @ArgsType()
 export class AccountResolveArgs {
-  @Field(() => String, { description: 'Bank account number, 10 to 16 digits' })
+  @Field(() => String, fieldOf(AccountResolveFields, 'accountNumber'))
   accountNumber!: string;
 
-  @Field(() => BankResolutionCurrencyEnum)
+  @Field(() => BankResolutionCurrencyEnum, fieldOf(AccountResolveFields, 'currency'))
   currency!: string;
 
-  @Field(() => BankResolutionPaymentTypeEnum, { description: 'Required, as in REST' })
+  @Field(() => BankResolutionPaymentTypeEnum, fieldOf(AccountResolveFields, 'paymentType'))
   paymentType!: string;
 
-  @Field(() => String, { description: 'Bank code, one of the corridor catalog\'s resolution banks' })
+  @Field(() => String, fieldOf(AccountResolveFields, 'bankCode'))
   bankCode!: string;
 }
+type _AccountResolveArgsTie = NoDrift<FieldDrift<AccountResolveArgs, typeof AccountResolveFields>>;
 
-/** Arguments of `idResolve`: REST's POST /id/resolve body (OpenAPI resolveIdentifier; field names follow its response), checked by its zod schema. */
+/**
+ * Arguments of `idResolve`: REST's POST /id/resolve body (OpenAPI resolveIdentifier; field names follow its response),
+ * described by its catalog-free fields and checked by the schema with the catalog's issuers.
+ */
 @ArgsType()
 export class IdResolveArgs {
-  @Field(() => String, { description: 'Username or wallet id at the issuer' })
+  @Field(() => String, fieldOf(IdResolveFields, 'username'))
   username!: string;
 
-  @Field(() => String, { description: 'Wallet issuer key from the catalog, e.g. issuer_a' })
+  @Field(() => String, fieldOf(IdResolveFields, 'issuer'))
   issuer!: string;
 
-  @Field(() => WalletNetworkEnum)
+  @Field(() => WalletNetworkEnum, fieldOf(IdResolveFields, 'wallet_network'))
   wallet_network!: string;
 }
+type _IdResolveArgsTie = NoDrift<FieldDrift<IdResolveArgs, typeof IdResolveFields>>;

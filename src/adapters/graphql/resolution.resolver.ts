@@ -1,25 +1,14 @@
-import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { Catalog } from '../../core/catalog/catalog';
-import type { MomoResolveErrorCode, ResolveErrorCode } from '../../core/resolution/resolution';
-import { accountResolveBody, BankListQuery, idResolveBody, MomoResolveBody } from '../http/resolution.schema';
-import type { GraphqlContext } from './graphql-context';
-import { LIST_ERRORS, parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
-import { AccountResolveArgs, IdResolveArgs, MomoResolveArgs } from './resolution.args';
 import {
-  BankAccountResolutionType, BankListCountryEnum, BankType, IdentifierResolutionType, MomoResolutionType,
+  accountResolveBody, BankListQuery, idResolveBody, MOMO_RESOLVE_ERRORS, MomoResolveBody, RESOLVE_ERRORS,
+} from '../contract/resolution.contract';
+import type { GraphqlContext } from './graphql-context';
+import { LIST_ERRORS, parseInput, valueOf } from './graphql-errors';
+import { AccountResolveArgs, BankListArgs, IdResolveArgs, MomoResolveArgs } from './resolution.args';
+import {
+  BankAccountResolutionType, BankType, IdentifierResolutionType, MomoResolutionType,
 } from './resolution.type';
-
-/** Resolution failures: the codes REST answers (shape A validation, shape C directory outcomes). */
-const RESOLVE_ERRORS: Record<ResolveErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error',
-  account_not_found: 'account_not_found',
-  upstream_unavailable: 'upstream_unavailable',
-};
-/** `momoResolve` answers an unresolvable number with `valid: false`, so it has no not-found error. */
-const MOMO_ERRORS: Record<MomoResolveErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error',
-  upstream_unavailable: 'upstream_unavailable',
-};
 
 /** The zod schemas whose enums come from the catalog, built once per catalog. */
 const catalogSchemas = new WeakMap<Catalog, { account: ReturnType<typeof accountResolveBody>; id: ReturnType<typeof idResolveBody> }>();
@@ -37,8 +26,8 @@ function schemasOf(catalog: Catalog) {
 export class ResolutionResolver {
   /** Banks of NG or ZA from the corridor catalog. Errors: validation_error. */
   @Query(() => [BankType], { description: 'Banks of a recipient country (REST: GET /v1/account/banks)' })
-  async banks(@Arg('country', () => BankListCountryEnum) country: string, @Ctx() ctx: GraphqlContext): Promise<BankType[]> {
-    const query = parseInput(BankListQuery, { country }, 'args');
+  async banks(@Args(() => BankListArgs) args: BankListArgs, @Ctx() ctx: GraphqlContext): Promise<BankType[]> {
+    const query = parseInput(BankListQuery, { ...args }, 'args');
     const banks = valueOf(await ctx.app.listBanks(query.country), LIST_ERRORS);
     return banks.map(({ bankCode, bankName }) => ({ bankCode, bankName }));
   }
@@ -47,7 +36,7 @@ export class ResolutionResolver {
   @Query(() => MomoResolutionType, { description: 'Check a paybill, till or mobile-money number (REST: POST /momo/resolve)' })
   async momoResolve(@Args(() => MomoResolveArgs) args: MomoResolveArgs, @Ctx() ctx: GraphqlContext): Promise<MomoResolutionType> {
     const query = parseInput(MomoResolveBody, { ...args }, 'args');
-    return valueOf(await ctx.app.resolveMomo(query), MOMO_ERRORS);
+    return valueOf(await ctx.app.resolveMomo(query), MOMO_RESOLVE_ERRORS);
   }
 
   /** The holder of an NGN or KES bank account. Errors: validation_error, account_not_found, upstream_unavailable. */

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { TransferErrorCode } from '../../core/transfers/create-transfer-request';
 import type { TransferRequestView } from '../../core/transfers/transfer-request';
-import { TRANSFER_ERRORS, TransferRequestBody, TransferRequestParams } from '../http/transfer-request.routes';
+import { TRANSFER_ERRORS, TransferRequestBody, TransferRequestParams } from '../contract/transfer-request.contract';
 import type { GraphqlContext } from './graphql-context';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 import { TransferRequestInput, TransferRequestLinkType, TransferRequestType } from './transfer-request.type';

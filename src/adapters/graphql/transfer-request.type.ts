@@ -1,6 +1,9 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { TERMINAL_TYPES, TRANSFER_CURRENCIES, type TransferCurrency, type TransferRequestStatus } from '../../core/transfers/transfer-request';
+import { TransferRequestBody } from '../contract/transfer-request.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
 import { DecimalScalar } from './decimal.scalar';
 import { enumOf } from './enums.type';
 
@@ -13,52 +16,53 @@ export const TransferRequestStatusEnum = enumOf(['pending', 'expired'] as const 
 
 /**
  * Input of `createTransferRequest`: REST's POST /tx/createTransferRequest body (OpenAPI createTransferRequest,
- * its field limits included), checked by the same zod schema and use case.
+ * its field limits included), checked and described by the same zod schema and use case.
  */
 @InputType('TransferRequestInput')
 export class TransferRequestInput {
-  @Field(() => String, { description: 'Recipient wallet address' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'recipient'))
   recipient!: string;
 
-  @Field(() => DecimalScalar, { description: 'Total amount, at least 0.01 and a multiple of 0.01' })
-  amount!: string;
+  @Field(() => DecimalScalar, fieldOf(TransferRequestBody, 'amount'))
+  amount!: number | string;
 
-  @Field(() => String, { description: 'Acquirer key from the catalog (ACQ_1, ACQ_2, ACQ_3)' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'acquirerMerchantName'))
   acquirerMerchantName!: string;
 
-  @Field(() => String, { description: 'Your unique reference, at most 128 characters' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'reference'))
   reference!: string;
 
-  @Field(() => String)
+  @Field(() => String, fieldOf(TransferRequestBody, 'merchantID'))
   merchantID!: string;
 
-  @Field(() => String, { nullable: true, description: 'At most 100 characters' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'description'))
   description?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'At most 256 characters' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'successUrl'))
   successUrl?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'At most 256 characters' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'failedUrl'))
   failedUrl?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'At most 256 characters' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'webhookUrl'))
   webhookUrl?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'At most 100 characters' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'customReference'))
   customReference?: string | null;
 
-  @Field(() => String, { nullable: true, description: '01 tangible goods, 02 virtual goods' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'merchantCategoryCode'))
   merchantCategoryCode?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The single payment-processor value; default it' })
+  @Field(() => String, fieldOf(TransferRequestBody, 'paymentProcessor'))
   paymentProcessor?: string | null;
 
-  @Field(() => TerminalTypeEnum, { nullable: true, description: 'Default APP' })
+  @Field(() => TerminalTypeEnum, fieldOf(TransferRequestBody, 'terminalType'))
   terminalType?: string | null;
 
-  @Field(() => TransferCurrencyEnum, { nullable: true, description: 'Default USDC' })
+  @Field(() => TransferCurrencyEnum, fieldOf(TransferRequestBody, 'currency'))
   currency?: string | null;
 }
+type _TransferRequestInputTie = NoDrift<FieldDrift<TransferRequestInput, typeof TransferRequestBody>>;
 
 /** Result of `createTransferRequest` (OpenAPI createTransferRequest). */
 @ObjectType('TransferRequestLink')

@@ -1,7 +1,10 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import type { DeliveryStatus } from '../../core/webhooks/webhook';
-import { WebhookEventsQuery, WebhookIdParams } from '../http/webhook.schema';
+import { RegisterWebhookBody, WebhookEventsQuery, WebhookIdParams } from '../contract/webhook.contract';
+import type { FieldDrift, NoDrift } from '../contract/schema-ties';
+import { fieldOf } from './contract-fields';
+import { PageArgsSchema } from './list-page';
 import { WebhookDeliveryStatusEnum } from './webhook.type';
 
 /**
@@ -9,8 +12,7 @@ import { WebhookDeliveryStatusEnum } from './webhook.type';
  * (`limit` → `first`, `cursor` → `after`): the same rules and strictness, and error messages that
  * name the argument the caller actually sent.
  */
-export const WebhookEventsArgsSchema = WebhookEventsQuery.omit({ limit: true, cursor: true })
-  .extend({ first: WebhookEventsQuery.shape.limit, after: WebhookEventsQuery.shape.cursor });
+export const WebhookEventsArgsSchema = WebhookEventsQuery.omit({ limit: true, cursor: true }).extend(PageArgsSchema.shape);
 
 /** REST's DELETE /v1/webhooks/{webhookId} parameter rule, under the GraphQL argument name `id`. */
 export const DeleteWebhookArgsSchema = z.strictObject({ id: WebhookIdParams.shape.webhookId });
@@ -18,34 +20,36 @@ export const DeleteWebhookArgsSchema = z.strictObject({ id: WebhookIdParams.shap
 /** REST's default page size, read from its schema so the two cannot drift (50). */
 export const DEFAULT_WEBHOOK_EVENTS_PAGE: number = WebhookEventsQuery.shape.limit.parse(undefined);
 
-/** Input of `registerWebhook`: REST's POST /v1/webhooks/register body (OpenAPI registerWebhook), checked by its zod schema. */
+/** Input of `registerWebhook`: REST's POST /v1/webhooks/register body (OpenAPI registerWebhook), checked and described by its zod schema. */
 @InputType('RegisterWebhookInput')
 export class RegisterWebhookInput {
-  @Field(() => String, { description: 'HTTPS endpoint that receives POST requests; private and loopback hosts are refused' })
+  @Field(() => String, fieldOf(RegisterWebhookBody, 'url'))
   url!: string;
 
-  @Field(() => [String], { nullable: true, description: 'Event types (payment.processing, ...); empty or absent subscribes to all' })
+  @Field(() => [String], fieldOf(RegisterWebhookBody, 'events'))
   events?: string[] | null;
 }
+type _RegisterWebhookInputTie = NoDrift<FieldDrift<RegisterWebhookInput, typeof RegisterWebhookBody>>;
 
 /**
  * Arguments of `webhookEvents`: those of REST's GET /v1/webhooks/events (OpenAPI listWebhookEvents), `limit` and
- * `cursor` named `first` and `after`; checked by WebhookEventsArgsSchema.
+ * `cursor` named `first` and `after`; checked and described by WebhookEventsArgsSchema.
  */
 @ArgsType()
 export class WebhookEventsArgs {
-  @Field(() => Int, { defaultValue: DEFAULT_WEBHOOK_EVENTS_PAGE, description: 'Page size, 1..100 (REST: limit)' })
-  first!: number;
+  @Field(() => Int, fieldOf(WebhookEventsArgsSchema, 'first', { defaultValue: DEFAULT_WEBHOOK_EVENTS_PAGE }))
+  first?: number;
 
-  @Field(() => String, { nullable: true, description: 'pageInfo.endCursor of the previous page (REST: cursor)' })
+  @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'after'))
   after?: string | null;
 
-  @Field(() => WebhookDeliveryStatusEnum, { nullable: true })
+  @Field(() => WebhookDeliveryStatusEnum, fieldOf(WebhookEventsArgsSchema, 'status'))
   status?: DeliveryStatus | null;
 
-  @Field(() => String, { nullable: true, description: 'Exact event type, e.g. payment.failed' })
+  @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'eventType'))
   eventType?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Exact resource id the events are about, e.g. a payment id' })
+  @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'entityId'))
   entityId?: string | null;
 }
+type _WebhookEventsArgsTie = NoDrift<FieldDrift<WebhookEventsArgs, typeof WebhookEventsArgsSchema>>;

@@ -1,17 +1,12 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { RegisteredWebhook, WebhookErrorCode } from '../../core/webhooks/manage-webhooks';
+import type { RegisteredWebhook } from '../../core/webhooks/manage-webhooks';
 import type { WebhookEventEntry, WebhookView } from '../../core/webhooks/webhook';
-import { RegisterWebhookBody, WebhookEventIdParams } from '../http/webhook.schema';
+import { RegisterWebhookBody, WEBHOOK_ERRORS, WebhookEventIdParams } from '../contract/webhook.contract';
 import type { GraphqlContext } from './graphql-context';
 import { connectionOf, cursorAsAfter } from './list-page';
-import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
+import { parseInput, valueOf } from './graphql-errors';
 import { DeleteWebhookArgsSchema, RegisterWebhookInput, WebhookEventsArgs, WebhookEventsArgsSchema } from './webhook.input';
 import { RegisteredWebhookType, WebhookEventConnectionType, WebhookEventEntryType, WebhookType } from './webhook.type';
-
-/** Every webhook failure code mapped to the code REST answers for it (webhook.routes.ts); exhaustive by type. */
-const WEBHOOK_ERRORS: Record<WebhookErrorCode, GraphqlErrorCode> = {
-  validation_error: 'validation_error', not_found: 'not_found', webhook_limit_reached: 'webhook_limit_reached',
-};
 
 /**
  * Webhook registrations and the event log (docs/decisions.md § Webhooks and § GraphQL): the REST Webhooks routes as GraphQL.

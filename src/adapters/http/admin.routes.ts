@@ -7,8 +7,10 @@ import { SIMULATED_OUTCOMES, type SimulateErrorCode } from '../../core/admin/sim
 import { BLOCKCHAINS } from '../../core/catalog/catalog';
 import type { DepositErrorCode } from '../../core/ledger/record-deposit';
 import { STABLECOINS } from '../../core/shared/money';
-import { AmountInput, AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
-import { sendShapeA, type ShapeACode } from './http-errors';
+import { AmountInput } from '../contract/amount.schema';
+import type { ShapeACode } from '../contract/error-codes';
+import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
+import { sendShapeA } from './http-errors';
 import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
 

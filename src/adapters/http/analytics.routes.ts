@@ -1,16 +1,9 @@
 import { z } from 'zod';
-import { ANALYTICS_GROUPS, type AnalyticsErrorCode } from '../../core/analytics/analytics';
 import type { Application } from '../../core/application';
+import { ANALYTICS_ERRORS, SummaryQuery } from '../contract/analytics.contract';
 import { AUTH_ERRORS } from './common.schema';
-import { sendShapeA, type ShapeACode } from './http-errors';
+import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
-
-/** Query of GET /v1/analytics/summary; GraphQL's analyticsSummary validates with it too. */
-export const SummaryQuery = z.strictObject({
-  from: z.iso.datetime({ offset: true }).meta({ description: 'Start, inclusive (ISO 8601)' }),
-  to: z.iso.datetime({ offset: true }).meta({ description: 'End, exclusive (ISO 8601); at most 366 days after from' }),
-  groupBy: z.enum(ANALYTICS_GROUPS).default('day'),
-});
 
 const Group = z.object({
   key: z.string().meta({ description: 'The day (YYYY-MM-DD, UTC), currency, method or status' }),
@@ -20,9 +13,6 @@ const Group = z.object({
   successRate: z.string().nullable().meta({ description: 'succeeded / (succeeded + failed + refunded) as a decimal string, at most 4 places; null while none is final', example: '0.75' }),
   medianSecondsToSuccess: z.number().nullable().meta({ description: 'Median seconds from creation to payment.succeeded over the succeeded payments (ms precision); null when none succeeded' }),
 }).meta({ id: 'AnalyticsGroup' });
-
-/** Every analytics failure mapped to shape A; exhaustive by type. */
-const ANALYTICS_ERRORS: Record<AnalyticsErrorCode, ShapeACode> = { validation_error: 'validation_error' };
 
 /** Routes of the Analytics tag (docs/decisions.md § Analytics, admin and health). */
 export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {

@@ -5,7 +5,8 @@ import { STABLECOINS } from '../../core/shared/money';
 import { AUTH_ERRORS, DecimalString } from './common.schema';
 import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
-import { nextPageLink, PageQuery } from './pagination';
+import { PageQuery } from '../contract/page.schema';
+import { nextPageLink } from './pagination';
 
 const Balance = z
   .object({ currency: z.enum(STABLECOINS), available: DecimalString, held: DecimalString, inTransit: DecimalString })

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { SHAPE_A_STATUS, type ShapeA, type ShapeACode } from './http-errors';
+import { SHAPE_A_STATUS, type ShapeACode } from '../contract/error-codes';
+import type { ShapeA } from './http-errors';
 
 /** Node's HTTP parser and timeout failures that have a status of their own; every other one is a 400. */
 const PARSER_ERRORS: Readonly<Record<string, { code: ShapeACode; message: string }>> = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
-import { SHAPE_A_STATUS } from './http-errors';
+import { SHAPE_A_STATUS } from '../contract/error-codes';
 
 /** Error shape A (docs/decisions.md § Errors: shapes per route family). */
 export const ErrorA = z
@@ -31,8 +31,3 @@ export const AUTH_ERRORS = {
 
 /** A decimal amount on the wire: a string like "1500.00". */
 export const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description: 'Exact decimal amount as a string', example: '11.622583' });
-
-/** An amount a caller sends: a JSON number, or a decimal string for callers that avoid floats. */
-export const AmountInput = z
-  .union([z.number(), z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number')])
-  .meta({ description: 'Amount as a JSON number (a decimal string is accepted too)', example: 1500 });

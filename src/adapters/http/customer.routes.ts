@@ -3,24 +3,12 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { ID_TYPES, KYC_STATUSES } from '../../core/customers/customer';
 import type { CustomerErrorCode } from '../../core/customers/manage-customers';
+import { CreateCustomerBody, CUSTOMER_ERRORS, CustomerParams } from '../contract/customer.contract';
+import { PageQuery } from '../contract/page.schema';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { sendShapeA, type ShapeACode } from './http-errors';
-import { nextPageLink, PageQuery } from './pagination';
+import { sendShapeA } from './http-errors';
+import { nextPageLink } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
-
-/** Body of POST /v1/customers; GraphQL's createCustomer validates with it too. */
-export const CreateCustomerBody = z.strictObject({
-  externalId: z.string().min(1).max(100).meta({ description: "The issuer's own id for this user; unique per tenant" }),
-  firstName: z.string().min(1).max(100),
-  lastName: z.string().min(1).max(100),
-  country: z.string().length(2).meta({ description: 'ISO 3166-1 alpha-2, upper case (XK for Kosovo accepted)', example: 'KE' }),
-  dateOfBirth: z.string().meta({ description: 'YYYY-MM-DD, a real date from 1900-01-01; the customer must be 18 or older', example: '1990-04-12' }),
-  idType: z.enum(ID_TYPES),
-  idNumber: z.string().min(4).max(32).meta({ description: '4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4' }),
-}).meta({ id: 'CreateCustomerRequest' });
-
-/** Path of GET /v1/customers/{customerId}. */
-export const CustomerParams = z.object({ customerId: z.string().max(64) });
 
 const CustomerResponse = z.object({
   id: z.string(), externalId: z.string(), firstName: z.string(), lastName: z.string(), country: z.string(), dateOfBirth: z.string(),
@@ -28,10 +16,6 @@ const CustomerResponse = z.object({
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 }).meta({ id: 'Customer' });
 
-/** Every customer failure mapped to shape A; exhaustive by type. */
-const CUSTOMER_ERRORS: Record<CustomerErrorCode, ShapeACode> = {
-  validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
-};
 const fail = (res: Response, e: { code: CustomerErrorCode; message: string }) => sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message);
 
 /** Routes of the Customers tag (docs/decisions.md § Customers and KYC). */

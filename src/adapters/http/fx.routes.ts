@@ -1,24 +1,12 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
-import { BLOCKCHAINS, FX_SOURCE_CURRENCIES, MONEY_OUT_COUNTRIES, PAYMENT_METHODS } from '../../core/catalog/catalog';
 import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
-import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
-import { STABLECOINS } from '../../core/shared/money';
-import { AmountInput, AUTH_ERRORS, DecimalString, ErrorD } from './common.schema';
+import { SHAPE_A_STATUS } from '../contract/error-codes';
+import { FX_ERRORS, FxQuery } from '../contract/fx.contract';
+import { AUTH_ERRORS, DecimalString, ErrorD } from './common.schema';
 import { sendShapeA, sendShapeD } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
-
-/** Query of GET /fx/convert (OpenAPI convertFx; names and the optional refinements from docs/decisions.md § FX quotes and the quote lock). */
-export const FxQuery = z.strictObject({
-  amount: AmountInput.meta({ description: 'Fiat amount to convert, at least 0.01', example: '1500' }),
-  sourceCurrency: z.enum(FX_SOURCE_CURRENCIES).meta({ description: 'Local fiat currency' }),
-  destinationCurrency: z.enum(STABLECOINS),
-  paymentMethod: z.enum(PAYMENT_METHODS).optional().meta({ description: 'Default MOMO' }),
-  country: z.enum([...MONEY_OUT_COUNTRIES, 'ET']).optional(),
-  optionalIssuerFee: z.enum(ISSUER_FEE_OPTIONS).optional().meta({ description: 'Default NO' }),
-  blockchain: z.enum(BLOCKCHAINS).optional().meta({ description: 'Default from the catalog (SOLANA)' }),
-});
 
 /** FX quote (OpenAPI convertFx) plus the stored quote's id (docs/decisions.md § FX quotes and the quote lock). */
 export const FxQuoteResponse = z
@@ -31,12 +19,15 @@ export const FxQuoteResponse = z
   })
   .meta({ id: 'FxQuote' });
 
-/** Every FX failure mapped to its error shape and status (docs/decisions.md § Errors: shapes per route family); exhaustive by type. */
-const FX_ERRORS: Record<FxQuoteErrorCode, (res: Response, message: string) => void> = {
-  validation_error: (res, message) => sendShapeA(res, 'validation_error', message),
-  unsupported_pair: (res, message) => sendShapeD(res, 422, message),
-  rates_unavailable: (res, message) => sendShapeD(res, 503, message),
-};
+/**
+ * Every FX failure in its REST error shape (docs/decisions.md § Errors: shapes per route family):
+ * validation in shape A, the rest in the numeric shape D with the status of the code GraphQL
+ * answers for it (422 unsupported_corridor, 503 provider_unavailable).
+ */
+function sendFxError(res: Response, code: FxQuoteErrorCode, message: string): void {
+  if (code === 'validation_error') return sendShapeA(res, FX_ERRORS[code], message);
+  sendShapeD(res, SHAPE_A_STATUS[FX_ERRORS[code]], message);
+}
 
 /** Routes of the FX tag (OpenAPI convertFx). */
 export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
@@ -57,7 +48,7 @@ export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.getFxQuote(req.tenantId, req.query);
-        if (!result.ok) return FX_ERRORS[result.code](res, result.message);
+        if (!result.ok) return sendFxError(res, result.code, result.message);
         const quote = result.value;
         res.json({
           convertedAmount: Number(quote.convertedAmount),

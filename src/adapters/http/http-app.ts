@@ -25,7 +25,7 @@ import type { Metrics } from './metrics';
 import type { BearerAccess } from '../access/bearer-access';
 import type { ProxyTrust } from '../access/client-address';
 import { loggedUrl, requestLog } from './request-log';
-import { inputProblem } from './input-guards';
+import { inputProblem } from '../contract/input-guards';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {

@@ -1,35 +1,5 @@
 import type { Response } from 'express';
-
-/** Codes of error shape A (docs/decisions.md § Errors: shapes per route family), each with its HTTP status. */
-export const SHAPE_A_STATUS = {
-  validation_error: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  request_timeout: 408,
-  payload_too_large: 413,
-  uri_too_long: 414,
-  unsupported_media_type: 415,
-  duplicate_reference: 409,
-  idempotency_key_in_use: 409,
-  duplicate_deposit: 409,
-  duplicate_customer: 409,
-  invalid_state: 409,
-  idempotency_key_reused: 422,
-  quote_expired: 422,
-  quote_already_used: 422,
-  insufficient_balance: 422,
-  unsupported_corridor: 422,
-  webhook_limit_reached: 422,
-  rate_limited: 429,
-  headers_too_large: 431,
-  internal_error: 500,
-  provider_unavailable: 503,
-  // Starting (the port is bound before the service is built) or shutting down (docs/decisions.md § Running it).
-  service_unavailable: 503,
-} as const;
-/** A code of error shape A. */
-export type ShapeACode = keyof typeof SHAPE_A_STATUS;
+import { SHAPE_A_STATUS, SHAPE_B_STATUS, SHAPE_C_STATUS, type ShapeACode, type ShapeBCode, type ShapeCCode } from '../contract/error-codes';
 
 /** Body of error shape A: `{statusCode, message, code}` (docs/decisions.md § Errors: shapes per route family). */
 export interface ShapeA {
@@ -44,20 +14,6 @@ export function sendShapeA(res: Response, code: ShapeACode, message: string): vo
   res.status(statusCode).json({ statusCode, message, code } satisfies ShapeA);
 }
 
-/** Codes of error shape B (docs/decisions.md § Errors: shapes per route family: the legacy payout's refusals), each with its HTTP status. */
-export const SHAPE_B_STATUS = {
-  unsupported_corridor: 422,
-  insufficient_balance: 422,
-  quote_expired: 422,
-  quote_already_used: 422,
-  tenant_not_configured: 422,
-  duplicate_reference: 409,
-  payout_in_progress: 409,
-  provider_unavailable: 503,
-} as const;
-/** A code of error shape B. */
-export type ShapeBCode = keyof typeof SHAPE_B_STATUS;
-
 /** Sends error shape B `{error: {code}, message, statusCode, details}` (docs/decisions.md § Errors: shapes per route family) with the status its code implies. */
 export function sendShapeB(res: Response, code: ShapeBCode, message: string, details: Record<string, unknown> = {}): void {
   const statusCode = SHAPE_B_STATUS[code];
@@ -68,17 +24,6 @@ export function sendShapeB(res: Response, code: ShapeBCode, message: string, det
 export function sendShapeD(res: Response, status: number, message: string, details: Record<string, unknown> = {}): void {
   res.status(status).json({ error: status, message, details });
 }
-
-/** Codes of error shape C (docs/decisions.md § Errors: shapes per route family: the resolve and transfer-request endpoints), each with its HTTP status. */
-export const SHAPE_C_STATUS = {
-  account_not_found: 404,
-  not_found: 404,
-  duplicate_reference: 409,
-  link_expired: 410,
-  upstream_unavailable: 502,
-} as const;
-/** A code of error shape C. */
-export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
 
 /** Body of error shape C: `{message, error, details, statusCode}` (docs/decisions.md § Errors: shapes per route family); `error` is the code, `details` a hint. */
 export interface ShapeC {

@@ -1,6 +1,7 @@
 import type { RequestListener, Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { SHAPE_A_STATUS, type ShapeA } from './http-errors';
+import { SHAPE_A_STATUS } from '../contract/error-codes';
+import type { ShapeA } from './http-errors';
 import { createHttpServer, type ServerTimeouts } from './http-server';
 
 /** A listening HTTP server whose handler is mounted once the service is built, and that drains on shutdown. */

@@ -4,22 +4,10 @@ import type { Application } from '../../core/application';
 import { IDEMPOTENCY_KEY_FIELD, type MoneyOutErrorCode } from '../../core/payments/create-money-out';
 import type { Err } from '../../core/shared/result';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { sendShapeA, type ShapeACode } from './http-errors';
-import { MoneyOutBody, MoneyOutHeaders, PaymentIdParams, PaymentResponse } from './payment.schema';
+import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
+import { sendShapeA } from './http-errors';
+import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
-
-/** Every money-out failure code mapped to its shape A code (GraphQL reuses it); a new core code fails to compile here. */
-export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
-  validation_error: 'validation_error',
-  unsupported_corridor: 'unsupported_corridor',
-  quote_expired: 'quote_expired',
-  quote_already_used: 'quote_already_used',
-  duplicate_reference: 'duplicate_reference',
-  idempotency_key_in_use: 'idempotency_key_in_use',
-  idempotency_key_reused: 'idempotency_key_reused',
-  provider_unavailable: 'provider_unavailable',
-  insufficient_balance: 'insufficient_balance',
-};
 
 /** How REST names the money-out's idempotency key: the caller sends it as a header. */
 const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key header';

@@ -1,43 +1,8 @@
 import { z } from 'zod';
-import {
-  BLOCKCHAINS, MONEY_OUT_COUNTRIES, MONEY_OUT_CURRENCIES, PAYMENT_METHODS,
-} from '../../core/catalog/catalog';
+import { MONEY_OUT_CURRENCIES, PAYMENT_METHODS } from '../../core/catalog/catalog';
 import { PAYMENT_STATUSES } from '../../core/payments/payment';
-import { MONEY_OUT_LIMITS } from '../../core/payments/money-out-rules';
-import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
 import { STABLECOINS } from '../../core/shared/money';
-import { AmountInput, DecimalString } from './common.schema';
-
-const text = (max: number, description: string) => z.string().min(1).max(max).meta({ description });
-
-/** Body of POST /v1/payments/moneyout (OpenAPI createMoneyOut). Unknown fields are refused. */
-export const MoneyOutBody = z
-  .strictObject({
-    fiatAmount: AmountInput.meta({ description: 'Amount the recipient receives, in destinationCurrency', example: 1500 }),
-    sourceCurrency: z.enum(STABLECOINS),
-    destinationCurrency: z.enum(MONEY_OUT_CURRENCIES),
-    country: z.enum(MONEY_OUT_COUNTRIES),
-    blockchain: z.enum(BLOCKCHAINS),
-    paymentMethod: z.enum(PAYMENT_METHODS),
-    accountName: text(MONEY_OUT_LIMITS.accountName, 'Recipient full name for the payment method'),
-    accountNumber: text(MONEY_OUT_LIMITS.accountNumber, 'Recipient phone number or account number'),
-    paymentCode: text(MONEY_OUT_LIMITS.paymentCode, 'Operator or bank code valid for the country and method'),
-    reference: text(MONEY_OUT_LIMITS.reference, "Wallet issuer's unique reference"),
-    refundAddress: text(MONEY_OUT_LIMITS.refundAddress, 'Onchain address that receives the funds if the payout fails'),
-    optionalIssuerFee: z.enum(ISSUER_FEE_OPTIONS),
-    businessNumber: z.string().meta({ description: 'Only for PAYBILL: 6 digits' }).optional(),
-    quoteId: z.string().max(MONEY_OUT_LIMITS.quoteId).meta({
-      description: 'Lock the rate of a stored quote (quo_...): once, for a money-out of its fiatAmount, pair and paymentMethod; another is 400, a second use 422 quote_already_used',
-    }).optional(),
-  })
-  .meta({
-    id: 'MoneyOutRequest',
-    example: {
-      fiatAmount: 1500, sourceCurrency: 'USDC', destinationCurrency: 'KES', country: 'KE', blockchain: 'SOLANA',
-      paymentMethod: 'MOMO', accountName: 'Jane Wanjiku', accountNumber: '254712345678', paymentCode: 'MPESA',
-      reference: 'order-10045', refundAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', optionalIssuerFee: 'NO',
-    },
-  });
+import { DecimalString } from './common.schema';
 
 /** Headers of POST /v1/payments/moneyout. */
 export const MoneyOutHeaders = z.object({
@@ -63,8 +28,3 @@ export const PaymentResponse = z
     payoutFee: DecimalString,
   })
   .meta({ id: 'Payment' });
-
-/** Path of GET /v1/payments/{paymentId}. */
-export const PaymentIdParams = z.object({
-  paymentId: z.string().max(64).meta({ description: 'pay_-prefixed payment id' }),
-});

@@ -5,8 +5,10 @@ import type { MomoResolveErrorCode, ResolveErrorCode } from '../../core/resoluti
 import { AUTH_ERRORS } from './common.schema';
 import { sendShapeA, sendShapeC } from './http-errors';
 import {
-  accountResolveBody, BankAccountResolutionResponse, BankListEntry, BankListQuery, ErrorC, idResolveBody,
-  IdentifierResolutionResponse, MomoResolutionResponse, MomoResolveBody,
+  accountResolveBody, BankListQuery, idResolveBody, MomoResolveBody, RESOLVE_ERRORS,
+} from '../contract/resolution.contract';
+import {
+  BankAccountResolutionResponse, BankListEntry, ErrorC, IdentifierResolutionResponse, MomoResolutionResponse,
 } from './resolution.schema';
 import { defineRoute, type RouteSpec } from './route';
 
@@ -17,9 +19,9 @@ type Send = (res: Response, message: string) => void;
  * A, directory outcomes in shape C with a hint in `details`. Exhaustive by type.
  */
 const resolveErrors = (subject: string): Record<ResolveErrorCode, Send> => ({
-  validation_error: (res, message) => sendShapeA(res, 'validation_error', message),
-  account_not_found: (res, message) => sendShapeC(res, 'account_not_found', message, `Check the ${subject}`),
-  upstream_unavailable: (res, message) => sendShapeC(res, 'upstream_unavailable', message, 'The directory could not be reached; retry later'),
+  validation_error: (res, message) => sendShapeA(res, RESOLVE_ERRORS.validation_error, message),
+  account_not_found: (res, message) => sendShapeC(res, RESOLVE_ERRORS.account_not_found, message, `Check the ${subject}`),
+  upstream_unavailable: (res, message) => sendShapeC(res, RESOLVE_ERRORS.upstream_unavailable, message, 'The directory could not be reached; retry later'),
 });
 const BANK_ERRORS = resolveErrors('account number and bank code');
 const ID_ERRORS = resolveErrors('username and issuer');

@@ -2,31 +2,13 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
 import type { TransferErrorCode, TransferLinkErrorCode } from '../../core/transfers/create-transfer-request';
-import { MERCHANT_CATEGORY_CODES, TERMINAL_TYPES, TRANSFER_CURRENCIES, TRANSFER_LIMITS } from '../../core/transfers/transfer-request';
-import { AmountInput, AUTH_ERRORS } from './common.schema';
-import { sendShapeA, sendShapeC, type ShapeCCode } from './http-errors';
+import { TERMINAL_TYPES, TRANSFER_CURRENCIES } from '../../core/transfers/transfer-request';
+import { TRANSFER_ERRORS, TransferRequestBody, TransferRequestParams } from '../contract/transfer-request.contract';
+import type { ShapeCCode } from '../contract/error-codes';
+import { AUTH_ERRORS } from './common.schema';
+import { sendShapeA, sendShapeC } from './http-errors';
 import { ErrorC } from './resolution.schema';
 import { defineRoute, type RouteSpec } from './route';
-
-/** Body of POST /tx/createTransferRequest (OpenAPI createTransferRequest); `paymentProcessor`, `terminalType` and `currency` are our names for three fields the interface leaves unnamed. */
-export const TransferRequestBody = z
-  .strictObject({
-    recipient: z.string().min(1).max(TRANSFER_LIMITS.recipient).meta({ description: 'Recipient wallet address' }),
-    amount: AmountInput.meta({ description: 'Total amount, at least 0.01 and a multiple of 0.01', example: 150.5 }),
-    acquirerMerchantName: z.string().min(1).max(32).meta({ description: 'Acquirer key from the catalog (ACQ_1, ACQ_2, ACQ_3)' }),
-    reference: z.string().min(1).max(TRANSFER_LIMITS.reference).meta({ description: 'Unique transaction reference' }),
-    merchantID: z.string().min(1).max(TRANSFER_LIMITS.merchantID),
-    description: z.string().max(TRANSFER_LIMITS.description).optional(),
-    successUrl: z.string().max(TRANSFER_LIMITS.url).optional(),
-    failedUrl: z.string().max(TRANSFER_LIMITS.url).optional(),
-    webhookUrl: z.string().max(TRANSFER_LIMITS.url).optional(),
-    customReference: z.string().max(TRANSFER_LIMITS.customReference).optional(),
-    merchantCategoryCode: z.enum(MERCHANT_CATEGORY_CODES).optional().meta({ description: '01 tangible goods, 02 virtual goods' }),
-    paymentProcessor: z.string().max(32).optional().meta({ description: 'The single payment-processor value (PROCESSOR_1); default it' }),
-    terminalType: z.enum(TERMINAL_TYPES).optional().meta({ description: 'Default APP' }),
-    currency: z.enum(TRANSFER_CURRENCIES).optional().meta({ description: 'Default USDC' }),
-  })
-  .meta({ id: 'TransferRequestInput' });
 
 const TransferRequestState = z.object({
   reference: z.string(), status: z.enum(['pending', 'expired']), link: z.string(), amount: z.string(),
@@ -47,15 +29,6 @@ const TransferLinkParams = z.object({ token: z.string().min(1).max(64).meta({ de
 
 /** Failures of resolving a deeplink token, in shape C. */
 const TRANSFER_LINK_ERRORS: Record<TransferLinkErrorCode, ShapeCCode> = { not_found: 'not_found', link_expired: 'link_expired' };
-
-/** Path of GET /tx/transferRequests/{reference}. */
-export const TransferRequestParams = z.object({ reference: z.string().min(1).max(TRANSFER_LIMITS.reference) });
-
-/** Non-validation failures in shape C (docs/decisions.md § Errors: shapes per route family); exhaustive by type; GraphQL reuses it. */
-export const TRANSFER_ERRORS: Record<Exclude<TransferErrorCode, 'validation_error'>, ShapeCCode> = {
-  duplicate_reference: 'duplicate_reference',
-  not_found: 'not_found',
-};
 
 function fail(res: Response, error: { code: TransferErrorCode; message: string }): void {
   if (error.code === 'validation_error') return sendShapeA(res, 'validation_error', error.message);

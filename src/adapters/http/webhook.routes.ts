@@ -2,19 +2,14 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
 import type { WebhookErrorCode } from '../../core/webhooks/manage-webhooks';
+import {
+  RegisterWebhookBody, WEBHOOK_ERRORS, WebhookEventIdParams, WebhookEventsQuery, WebhookIdParams,
+} from '../contract/webhook.contract';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { sendShapeA, type ShapeACode } from './http-errors';
+import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 import { nextPageLink } from './pagination';
-import {
-  RegisteredWebhookResponse, RegisterWebhookBody, WebhookEventEntryResponse, WebhookEventIdParams, WebhookEventsQuery,
-  WebhookIdParams, WebhookListItem,
-} from './webhook.schema';
-
-/** Every webhook failure code mapped to shape A; exhaustive by type. */
-const WEBHOOK_ERRORS: Record<WebhookErrorCode, ShapeACode> = {
-  validation_error: 'validation_error', not_found: 'not_found', webhook_limit_reached: 'webhook_limit_reached',
-};
+import { RegisteredWebhookResponse, WebhookEventEntryResponse, WebhookListItem } from './webhook.schema';
 
 const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
 

@@ -1,16 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
 import { DELIVERY_STATUSES } from '../../core/webhooks/webhook';
-import { PageQuery } from './pagination';
-
-/** Body of POST /v1/webhooks/register (OpenAPI registerWebhook). */
-export const RegisterWebhookBody = z
-  .strictObject({
-    url: z.string().min(1).max(2048).meta({ description: 'HTTPS endpoint that receives POST requests', example: 'https://issuer.example/hooks/payouts' }),
-    events: z.array(z.string().max(64)).max(20).optional()
-      .meta({ description: `Event types (${WEBHOOK_EVENT_TYPES.join(', ')}); empty or absent subscribes to all` }),
-  })
-  .meta({ id: 'RegisterWebhookRequest' });
 
 /** Webhook registration (OpenAPI registerWebhook); `secret` appears only in the 201 response. */
 export const RegisteredWebhookResponse = z
@@ -50,13 +40,3 @@ export const WebhookEventEntryResponse = z
     updatedAt: z.iso.datetime(),
   })
   .meta({ id: 'WebhookEvent' });
-
-/** Query of GET /v1/webhooks/events (OpenAPI listWebhookEvents). */
-export const WebhookEventsQuery = PageQuery.extend({
-  status: z.enum(DELIVERY_STATUSES).optional(),
-  eventType: z.string().max(64).optional(),
-  entityId: z.string().max(64).optional(),
-});
-
-export const WebhookIdParams = z.object({ webhookId: z.string().max(64) });
-export const WebhookEventIdParams = z.object({ id: z.string().max(64) });
