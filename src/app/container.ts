@@ -28,7 +28,8 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
-import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
+import { CatalogRouting } from '../adapters/providers/catalog-routing';
+import { buildLivePayoutProviders } from './payout-providers';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -98,6 +99,8 @@ export interface ContainerOverrides {
   readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
+  /** Extra live payout providers beside the configured ones (tests: a scripted second provider for failover). */
+  readonly livePayoutProviders?: readonly PayoutProvider[];
 }
 
 
@@ -132,9 +135,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
-  // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
+  // Real payout rails (README "Going live"): the providers the configuration turns on.
+  const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
+  const liveProviders = [...live.providers, ...(overrides.livePayoutProviders ?? [])];
+  // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    routing: new CatalogRouting(catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, liveProviders),
     environments: tenantSettings,
   };
 
@@ -285,6 +291,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await listener.stop();
       await graphql.stop();
       await counters.close();
+      await live.close();
     },
   };
 }
