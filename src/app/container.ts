@@ -56,6 +56,10 @@ import { AuthFailures } from '../adapters/access/auth-failures';
 import { BearerAccess } from '../adapters/access/bearer-access';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
+import { ReconciliationCheckRepository } from '../adapters/persistence/reconciliation-check.repository';
+import { routedProviderOfPayment, type ProviderOfPayment } from '../core/reconciliation/reconciliation-ports';
+import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payments';
+import type { ProviderRouting } from '../core/routing/provider-routing';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -64,6 +68,8 @@ export interface Container {
   readonly http: Express;
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
+  /** Resolves payments stuck in provider_accepted by status queries (docs/decisions.md § Reconciliation). */
+  readonly reconciliationWorker: PollingWorker;
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -98,6 +104,10 @@ export interface ContainerOverrides {
   readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
+  /** Replaces provider routing altogether (a test serving live tenants through a scripted provider). */
+  readonly routing?: ProviderRouting;
+  /** Replaces how the reconciliation worker finds the provider that took a payment. */
+  readonly providerOfPayment?: ProviderOfPayment;
 }
 
 
@@ -134,7 +144,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
   const routingDeps = {
-    routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    routing: overrides.routing ?? new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
     environments: tenantSettings,
   };
 
@@ -182,6 +192,19 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
   }, logger);
+  const reconciliationChecks = new ReconciliationCheckRepository(em);
+  const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
+    ...advanceDeps, checks: reconciliationChecks, providers: overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps),
+    stuckAfterSeconds: config.RECONCILIATION_STUCK_AFTER_SECONDS, recheckSeconds: config.RECONCILIATION_RECHECK_SECONDS,
+    onChecked: (check) => {
+      metrics.reconciliationChecked(check.provider ?? 'none', check.outcome);
+      if (check.mismatch) {
+        metrics.reconciliationMismatch(check.provider ?? 'none', check.mismatch);
+        logger.warn({ ...check }, 'reconciliation mismatch: reported, not corrected');
+      } else if (check.movedTo) logger.info({ ...check }, 'stuck payment resolved by a status query');
+      else if (check.outcome === 'no_provider' || check.outcome === 'error') logger.warn({ ...check }, 'stuck payment could not be asked about; asking again later');
+    },
+  }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
   const application = createApplication({
     catalog,
@@ -226,6 +249,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
+    reconciliationChecks,
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
@@ -254,13 +278,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -271,6 +295,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
+        reconciliationWorker.start();
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
@@ -278,7 +303,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       shuttingDown = true;
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
