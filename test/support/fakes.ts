@@ -17,7 +17,7 @@ import type { OutboxEvent, OutboxWriter } from '../../src/core/events/outbox-eve
 import { Quote, type QuoteRepository } from '../../src/core/quotes/quote';
 import type { AccountKind, Deposit, DepositStore, LedgerStore, Transfer } from '../../src/core/ledger/ledger';
 import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core/customers/customer';
-import type { ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
+import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
 import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
 
 /** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z unless given a start. */
@@ -326,8 +326,12 @@ export class FakeRouting implements ProviderRouting, TenantEnvironments {
     return this.tenants.get(tenantId);
   }
 
-  payoutProviderFor(environment: TenantEnvironment): Routed<PayoutProvider> {
-    return environment === 'sandbox' ? { kind: 'provider', provider: this.provider } : { kind: 'unavailable', reason: 'no live rails' };
+  payoutProvidersFor(environment: TenantEnvironment): PayoutRouted {
+    return environment === 'sandbox' ? { kind: 'providers', providers: [this.provider] } : { kind: 'unavailable', reason: 'no live rails' };
+  }
+
+  payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {
+    return environment === 'sandbox' && name === this.provider.name ? this.provider : undefined;
   }
 
   kycProviderFor(environment: TenantEnvironment): Routed<KycProvider> {
