@@ -22,6 +22,7 @@ import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-to
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
+import { OperationsRepository } from '../adapters/persistence/operations.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
@@ -222,6 +223,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     analytics: new AnalyticsRepository(em),
+    operations: new OperationsRepository(em),
     customers,
     findTenant,
     ...routingDeps,
