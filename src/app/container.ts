@@ -22,13 +22,15 @@ import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-to
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
+import { OperationsRepository } from '../adapters/persistence/operations.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
-import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
+import { CatalogRouting } from '../adapters/providers/catalog-routing';
+import { buildLivePayoutProviders } from './payout-providers';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -106,6 +108,8 @@ export interface ContainerOverrides {
   readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
+  /** Extra live payout providers beside the configured ones (tests: a scripted second provider for failover). */
+  readonly livePayoutProviders?: readonly PayoutProvider[];
   /** Replaces provider routing altogether (a test serving live tenants through a scripted provider). */
   readonly routing?: ProviderRouting;
   /** Replaces how the reconciliation worker finds the provider that took a payment. */
@@ -146,9 +150,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
-  // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
+  // Real payout rails (README "Going live"): the providers the configuration turns on.
+  const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
+  const liveProviders = [...live.providers, ...(overrides.livePayoutProviders ?? [])];
+  // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: overrides.routing ?? new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    routing: overrides.routing ?? new CatalogRouting(catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, liveProviders),
     environments: tenantSettings,
   };
 
@@ -221,6 +228,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     analytics: new AnalyticsRepository(em),
+    operations: new OperationsRepository(em),
     customers,
     findTenant,
     ...routingDeps,
@@ -320,6 +328,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await listener.stop();
       await graphql.stop();
       await counters.close();
+      await live.close();
     },
   };
 }

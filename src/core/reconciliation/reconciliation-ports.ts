@@ -18,7 +18,7 @@ export function routedProviderOfPayment(deps: RoutingDeps): ProviderOfPayment {
   return {
     async providerOf(payment) {
       const route = await payoutRoute(deps, payment.tenantId, payment);
-      return route.kind === 'provider' ? route.provider : undefined;
+      return route.kind === 'providers' ? route.providers[0] : undefined;
     },
   };
 }
