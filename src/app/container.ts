@@ -265,7 +265,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     reconciliationChecks,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
-      records: reconciliationSources([provider, ...(overrides.reconciliationProviders ?? [])]),
+      records: reconciliationSources([provider, ...liveProviders, ...(overrides.reconciliationProviders ?? [])]),
       onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
     },
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KycProvider } from '../../src/core/customers/customer';
 import type { PayoutProvider } from '../../src/core/payments/payout-provider';
-import type { PayoutCorridor, ProviderRouting, Routed, TenantEnvironment } from '../../src/core/routing/provider-routing';
+import type { PayoutCorridor, PayoutRouted, ProviderRouting, Routed, TenantEnvironment } from '../../src/core/routing/provider-routing';
 import type { TestService } from './test-service';
 import { solanaTxHash } from './tx-hashes';
 
@@ -12,10 +12,15 @@ export const REFUND_ADDRESS = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
  * the corridor, sandbox tenants' to `sandbox`; no KYC provider.
  */
 export function testRouting(sandbox: PayoutProvider, live: (corridor: PayoutCorridor) => PayoutProvider | undefined): ProviderRouting {
+  const named = new Map<string, PayoutProvider>();
   return {
-    payoutProviderFor(environment: TenantEnvironment, corridor: PayoutCorridor): Routed<PayoutProvider> {
+    payoutProvidersFor(environment: TenantEnvironment, corridor: PayoutCorridor): PayoutRouted {
       const provider = environment === 'sandbox' ? sandbox : live(corridor);
-      return provider ? { kind: 'provider', provider } : { kind: 'unavailable', reason: 'no test provider for this corridor' };
+      if (provider && environment === 'live') named.set(provider.name, provider);
+      return provider ? { kind: 'providers', providers: [provider] } : { kind: 'unavailable', reason: 'no test provider for this corridor' };
+    },
+    payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {
+      return environment === 'sandbox' ? (name === sandbox.name ? sandbox : undefined) : named.get(name);
     },
     kycProviderFor(): Routed<KycProvider> {
       return { kind: 'unavailable', reason: 'no KYC in this test' };
