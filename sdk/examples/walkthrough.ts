@@ -3,7 +3,7 @@
  * after this comment, and test/e2e/sdk-walkthrough.test.ts runs it against the service.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, createPayoutClient, unwrap, verifyWebhook, type WebhookEvent, type WebhookHeaders } from '@payout-gateway/sdk';
+import { ApiError, createPayoutClient, FINAL_PAYMENT_STATUSES, unwrap, verifyWebhook, webhookIdOf, type WebhookEvent, type WebhookHeaders } from '@payout-gateway/sdk';
 
 /** Pays 1,500 KES to an M-PESA wallet at a quoted rate and follows it to a final status. */
 export async function payOut(baseUrl: string, apiKey: string, webhookUrl: string, log: (line: string) => void = console.log) {
@@ -47,14 +47,16 @@ export async function payOut(baseUrl: string, apiKey: string, webhookUrl: string
   for await (const current of client.watchPayment(payment.id)) statuses.push(current.status);
   log(`${payment.id}: ${statuses.join(' → ')}`);
 
-  // 7. Lists page themselves: items() follows Link rel="next" until the last page.
-  const events: string[] = [];
-  for await (const entry of client.items('/v1/webhooks/events', { params: { query: { entityId: payment.id, limit: 1 } } })) {
-    events.push(`${entry.eventType} ${entry.status}`);
+  // 7. Lists page themselves: items() follows Link rel="next" to the last page (limit = page size).
+  const lastHour = new Date(Date.now() - 3600_000).toISOString();
+  const finished: string[] = [];
+  const query = { status: [...FINAL_PAYMENT_STATUSES], createdFrom: lastHour, limit: 2 };
+  for await (const p of client.items('/v1/payments', { params: { query } })) {
+    finished.push(`${p.id} ${p.status} ${p.fiatAmount} ${p.destinationCurrency}`);
   }
-  log(`its webhook log: ${events.join(', ')}`);
+  log(`finished in the last hour: ${finished.length}`);
 
-  return { paymentId: payment.id, statuses, events, webhookSecret: hook.secret };
+  return { paymentId: payment.id, statuses, finished, webhookSecret: hook.secret };
 }
 
 /**
@@ -63,8 +65,8 @@ export async function payOut(baseUrl: string, apiKey: string, webhookUrl: string
  */
 export function onWebhook(secret: string, rawBody: string, headers: WebhookHeaders, seen: Set<string>): WebhookEvent | undefined {
   const event = verifyWebhook(secret, rawBody, headers); // throws WebhookSignatureError if forged or stale
-  const deliveryId = headers instanceof Headers ? headers.get('webhook-id') : String(headers['webhook-id']);
-  if (deliveryId && seen.has(deliveryId)) return undefined;
-  if (deliveryId) seen.add(deliveryId);
+  const deliveryId = webhookIdOf(headers) ?? event.id;
+  if (seen.has(deliveryId)) return undefined;
+  seen.add(deliveryId);
   return event;
 }

@@ -16,7 +16,7 @@ export {
 export { nextPageUrl, parseLinkHeader, queryOf, type WebLink } from './pagination';
 export { backoffMs, isRetryable, retryAfterMs, withRetries, type RetryEffects, type RetryPolicy } from './retry';
 export {
-  verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, WebhookSignatureError,
+  verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, webhookIdOf, WebhookSignatureError,
   type CustomerWebhookEvent, type PaymentWebhookEvent, type SignatureScheme, type WebhookEvent, type WebhookHeaders,
 } from './webhooks';
 /** Every REST operation's types, as generated from the OpenAPI document. */

@@ -37,10 +37,14 @@ export function nextPageUrl(header: string | null, base: string): URL | undefine
 
 /**
  * The query of a next-page URL as parameters for the same operation, every value as the link
- * spells it (the service reads them as text, so `limit=50` need not become a number).
+ * spells it (the service reads them as text, so `limit=50` need not become a number); a name the
+ * link repeats (a multi-valued filter such as `status=failed&status=refunded`) becomes an array.
  */
-export function queryOf(url: URL): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = value;
+export function queryOf(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    query[name] = values.length === 1 ? values[0]! : values;
+  }
   return query;
 }

@@ -56,6 +56,11 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The request's `webhook-id`: the same on every retry of one delivery, so the key to drop duplicates by. */
+export function webhookIdOf(headers: WebhookHeaders): string | undefined {
+  return header(headers, 'webhook-id');
+}
+
 const text = (rawBody: string | Uint8Array): string => (typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
 
 /** Whether `Service-Signature` holds for this raw body (compared in constant time); false when the header is missing. */

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { onWebhook, payOut } from '../../sdk/examples/walkthrough';
 import { WebhookSignatureError } from '@payout-gateway/sdk';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { eventually, startTestService, type TestService } from '../support/test-service';
+import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -15,8 +16,8 @@ function exampleAsShown(): string {
 
 /**
  * README "Using the SDK", run through the SDK against the service: resolve, quote, register a
- * webhook, money-out (and its replay, and a typed refusal), watch the status, list with paging,
- * verify the webhooks that arrive.
+ * webhook, money-out (and its replay, and a typed refusal), watch the status, list payments
+ * across pages, verify the webhooks that arrive.
  */
 describe('the SDK walk-through', () => {
   let service: TestService;
@@ -37,8 +38,15 @@ describe('the SDK walk-through', () => {
     expect(block).toBe(exampleAsShown());
   });
 
-  it('pays out at a quoted rate, follows it to succeeded, lists its events and verifies its webhooks', async () => {
+  it('pays out at a quoted rate, follows it to succeeded, lists payments across pages and verifies its webhooks', async () => {
     const { apiKey } = await service.newTenant();
+    // Two earlier payouts, so the list of step 7 takes two pages of 2.
+    const earlier = [];
+    for (const _ of [1, 2]) {
+      const res = await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
+      expect(res.status).toBe(201);
+      earlier.push(res.body.id as string);
+    }
     const lines: string[] = [];
     const result = await payOut(service.baseUrl, apiKey, receiver.url, (line) => lines.push(line));
 
@@ -48,23 +56,30 @@ describe('the SDK walk-through', () => {
     expect(lines[0]).toMatch(/^1500 KES costs \d+(\.\d+)? USDC at \d+(\.\d+)? KES\/USDC$/);
     expect(lines[1]).toBe(`${result.paymentId} initiated; the same key again: ${result.paymentId}, replayed true`);
     expect(lines[2]).toMatch(/^another body under that key: 422 idempotency_key_reused \(Request-Id .+\)$/);
-    // One entry per page (limit 1): both events were reached only by following Link rel="next".
-    expect(result.events.map((e) => e.split(' ')[0])).toEqual(['payment.succeeded', 'payment.processing']);
+    // Three finished payouts at 2 a page: the third was reached only through Link rel="next".
+    expect(result.finished.map((p) => p.split(' ').slice(0, 2).join(' '))).toEqual(
+      [result.paymentId, ...earlier.reverse()].map((id) => `${id} succeeded`),
+    );
+    expect(lines.at(-1)).toBe('finished in the last hour: 3');
 
     // The payout used the quote's rate.
     const quotedRate = / at (\S+) KES\/USDC$/.exec(lines[0]!)?.[1];
     const stored = await service.call('GET', `/v1/payments/${result.paymentId}`, { apiKey });
     expect(stored.body).toMatchObject({ status: 'succeeded', fiatAmount: '1500.00', exchangeRate: quotedRate });
 
-    // The webhooks that reached the endpoint verify with the registration's secret, once each.
-    const deliveries = await eventually(async () => (receiver.received.length >= 2 ? receiver.received.slice(0, 2) : undefined));
+    // Every webhook that reached the endpoint verifies with the registration's secret, once each
+    // (the earlier payouts moved after the registration too).
     const seen = new Set<string>();
-    const events = deliveries.map((d) => onWebhook(result.webhookSecret, d.body, d.headers, seen));
-    expect(events.map((e) => [e?.type, e?.data.id])).toEqual([
-      ['payment.processing', result.paymentId], ['payment.succeeded', result.paymentId],
-    ]);
-    expect(onWebhook(result.webhookSecret, deliveries[0]!.body, deliveries[0]!.headers, seen)).toBeUndefined();
-    expect(() => onWebhook(result.webhookSecret, deliveries[0]!.body.replace('processing', 'succeeded'), deliveries[0]!.headers, new Set()))
+    const ours = await eventually(async () => {
+      const events = receiver.received.map((d) => onWebhook(result.webhookSecret, d.body, d.headers, new Set()));
+      const forPayout = events.filter((e) => e?.data.id === result.paymentId).map((e) => e!.type);
+      return forPayout.length >= 2 ? forPayout : undefined;
+    });
+    expect(ours).toEqual(['payment.processing', 'payment.succeeded']);
+    const first = receiver.received[0]!;
+    expect(onWebhook(result.webhookSecret, first.body, first.headers, seen)).toBeDefined();
+    expect(onWebhook(result.webhookSecret, first.body, first.headers, seen)).toBeUndefined();
+    expect(() => onWebhook(result.webhookSecret, first.body.replace('"payment.', '"payment.x'), first.headers, new Set()))
       .toThrow(WebhookSignatureError);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError, createPayoutClient, nextPageUrl, parseLinkHeader } from '../../sdk/src';
+import { ApiError, createPayoutClient, nextPageUrl, parseLinkHeader, queryOf } from '../../sdk/src';
 
 /** A fake list endpoint at the SDK's edge: pages of webhook events chained by Link headers. */
 function pagedServer(pages: Array<{ items: unknown[]; next?: string; status?: number }>) {
@@ -33,6 +33,19 @@ describe('SDK paging over Link rel="next"', () => {
       'http://api.test/v1/webhooks/events?limit=2&status=delivered&cursor=MjAyNi0xMS0yM1Qw%3D',
       'http://api.test/v1/webhooks/events?limit=2&status=delivered&cursor=c2Vjb25k',
     ]);
+  });
+
+  it('keeps a multi-valued filter the link repeats', async () => {
+    const server = pagedServer([
+      { items: [{ id: 'pay_1' }], next: '/v1/payments?status=failed&status=refunded&limit=1&cursor=abc' },
+      { items: [{ id: 'pay_2' }] },
+    ]);
+    const client = createPayoutClient({ baseUrl: 'http://api.test', apiKey: 'sk_sandbox_abc', fetch: server.fetch });
+    const ids: string[] = [];
+    for await (const p of client.items('/v1/payments', { params: { query: { status: ['failed', 'refunded'], limit: 1 } } })) ids.push(p.id);
+    expect(ids).toEqual(['pay_1', 'pay_2']);
+    expect(server.urls[1]).toBe('http://api.test/v1/payments?status=failed&status=refunded&limit=1&cursor=abc');
+    expect(queryOf(new URL('http://x/p?a=1&b=2&a=3'))).toEqual({ a: ['1', '3'], b: '2' });
   });
 
   it('items() flattens the pages, and a refused page throws its typed error after the pages before it', async () => {

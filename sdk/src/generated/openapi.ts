@@ -105,6 +105,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the calling tenant's payments, newest first, with filters; the next page is in the Link header */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payments/{paymentId}": {
         parameters: {
             query?: never;
@@ -562,6 +579,23 @@ export interface paths {
         put?: never;
         /** Force a provider result on a sandbox payment */
         post: operations["simulatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/reconciliation/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mismatches the reconciliation worker found on payments still provider_accepted, newest first */
+        get: operations["listReconciliationFindings"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1112,7 +1146,7 @@ export interface components {
             createdAt: string;
         };
         AnalyticsGroup: {
-            /** @description The day (YYYY-MM-DD, UTC), currency, method or status */
+            /** @description The day (YYYY-MM-DD, UTC), hour (YYYY-MM-DDTHH:00:00Z), currency, method or status */
             key: string;
             /** @description Payments created in the range, any status */
             count: number;
@@ -1197,6 +1231,20 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
+        };
+        ReconciliationFinding: {
+            paymentId: string;
+            tenantId: string;
+            /** @description The provider asked: sandbox, mpesa, mtn_momo or paystack */
+            provider: string;
+            /** @enum {string} */
+            kind: "missing_at_provider" | "status_mismatch" | "amount_mismatch";
+            detail: string;
+            /**
+             * Format: date-time
+             * @description The latest check that found it
+             */
+            seenAt: string;
         };
     };
     responses: never;
@@ -1510,6 +1558,78 @@ export interface operations {
             };
             /** @description provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description From the Link rel="next" header of the previous page */
+                cursor?: string;
+                /** @description Only payments in one of these statuses (repeat the parameter or separate values with commas) */
+                status?: ("initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded")[];
+                /** @description Only payments made with one of these payment methods */
+                paymentMethod?: ("BANK" | "MOMO" | "PAYBILL" | "TILL")[];
+                /** @description Only payments paid out in one of these currencies */
+                destinationCurrency?: ("GHS" | "KES" | "NGN" | "TZS" | "UGX" | "XAF" | "XOF" | "ZAR" | "ZMW" | "ETB")[];
+                /** @description Only the payment with this reference of yours (exact match) */
+                reference?: string;
+                /** @description Only payments created at or after this instant (inclusive, ISO 8601) */
+                createdFrom?: string;
+                /** @description Only payments created before this instant (exclusive, ISO 8601) */
+                createdTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments, newest first (empty when nothing matches) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2578,7 +2698,7 @@ export interface operations {
                 from: string;
                 /** @description End, exclusive (ISO 8601); at most 366 days after from */
                 to: string;
-                groupBy?: "day" | "currency" | "method" | "status";
+                groupBy?: "day" | "hour" | "currency" | "method" | "status";
             };
             header?: never;
             path?: never;
@@ -3635,6 +3755,64 @@ export interface operations {
             };
             /** @description invalid_state: already final */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+        };
+    };
+    listReconciliationFindings: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationFinding"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
