@@ -3,7 +3,7 @@ import createClient, { type Client, type MaybeOptionalInit, type Middleware } fr
 import { unwrap } from './errors';
 import type { components, paths } from './generated/openapi';
 import { nextPageUrl, queryOf } from './pagination';
-import { withRetries, type RetryEffects, type RetryPolicy } from './retry';
+import { abortableSleep, withRetries, type RetryEffects, type RetryPolicy } from './retry';
 
 /** A payment as the API returns it (amounts are decimal strings; times ISO 8601 UTC). */
 export type Payment = components['schemas']['Payment'];
@@ -146,7 +146,7 @@ export function createPayoutClient(options: PayoutClientOptions): PayoutClient {
         }
         if (FINAL_PAYMENT_STATUSES.includes(payment.status)) return;
         if (Date.now() + intervalMs > deadline) throw new Error(`Payment ${paymentId} still ${payment.status} after ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        await abortableSleep(intervalMs, signal);
       }
     },
   };

@@ -98,8 +98,8 @@ export function withRetries(
   };
 }
 
-/** A timer that rejects with the signal's reason when the signal aborts. */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** A timer of `ms` milliseconds that rejects with the signal's reason when the signal aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
