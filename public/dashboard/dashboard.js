@@ -151,10 +151,15 @@ const healthSoon = throttled(refreshHealth, 1500);
 function onPayment(raw) {
   const payment = paymentFromWire(raw);
   const onFirstPage = pages.length === 0;
+  const before = table.size();
   if (matches(payment)) {
     if (onFirstPage || table.has(payment.id)) table.upsert(payment, true);
   } else if (table.has(payment.id)) {
     table.remove(payment.id);
+  }
+  if (table.size() !== before) {
+    const n = table.size();
+    listStatus.textContent = n === 0 ? 'No payments match.' : 'Showing ' + n + ' payment' + (n === 1 ? '' : 's') + ' on page ' + (pages.length + 1) + ', live.';
   }
   detail.changed(payment.id);
   figuresSoon();

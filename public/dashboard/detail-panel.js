@@ -26,7 +26,8 @@ export function createDetailPanel(getKey) {
 
   function fact(term, value, className) {
     facts.appendChild(el('dt', null, term));
-    facts.appendChild(el('dd', className, value == null || value === '' ? '—' : value));
+    const empty = value == null || value === '';
+    facts.appendChild(el('dd', empty ? 'muted' : className, empty ? '—' : value));
   }
 
   function renderFacts(p) {

@@ -37,9 +37,10 @@ export function createPaymentsTable(tbody, empty, onOpen) {
     open.type = 'button';
     open.setAttribute('aria-label', 'Details of payment ' + payment.id + (payment.reference ? ', reference ' + payment.reference : ''));
     open.addEventListener('click', () => onOpen(payment.id, open));
-    const idCell = cell('Payment', null, 'payment-cell');
-    idCell.appendChild(open);
-    if (payment.reference) idCell.appendChild(el('span', 'ref', payment.reference));
+    const idCell = cell('Payment', null);
+    const stack = idCell.appendChild(el('div', 'payment-cell'));
+    stack.appendChild(open);
+    if (payment.reference) stack.appendChild(el('span', 'ref', payment.reference));
     const badge = el('span', 'status', statusLabel(payment.status));
     badge.dataset.status = payment.status;
     const statusCell = cell('Status', null, 'status-cell');
@@ -72,6 +73,10 @@ export function createPaymentsTable(tbody, empty, onOpen) {
       tbody.textContent = '';
       shown.clear();
       empty.hidden = false;
+    },
+    /** How many payments the table shows. */
+    size() {
+      return shown.size;
     },
     /** Whether the table shows `id`. */
     has(id) {

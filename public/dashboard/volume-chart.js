@@ -40,15 +40,16 @@ const COINS = [{ currency: 'USDC', color: '#0969da' }, { currency: 'USDT', color
  */
 export function createVolumeChart(canvas, summary) {
   const chart = new Chart(canvas, {
+    type: 'bar',
     data: { labels: [], datasets: [] },
     options: {
       animation: false,
       maintainAspectRatio: false,
       interaction: { mode: 'index', intersect: false },
       scales: {
-        x: { stacked: true, ticks: { maxRotation: 0, autoSkip: true, color: '#424a53' } },
-        y: { stacked: true, beginAtZero: true, title: { display: true, text: 'Volume (stablecoin)' }, ticks: { color: '#424a53' } },
-        rate: { position: 'right', min: 0, max: 100, grid: { drawOnChartArea: false }, title: { display: true, text: 'Success rate %' }, ticks: { color: '#424a53' } },
+        x: { type: 'category', stacked: true, ticks: { maxRotation: 0, autoSkip: true, color: '#424a53' } },
+        y: { type: 'linear', stacked: true, beginAtZero: true, title: { display: true, text: 'Volume (stablecoin)' }, ticks: { color: '#424a53' } },
+        rate: { type: 'linear', position: 'right', min: 0, max: 100, grid: { drawOnChartArea: false }, title: { display: true, text: 'Success rate %' }, ticks: { color: '#424a53' } },
       },
       plugins: { legend: { position: 'bottom', labels: { color: '#24292f' } } },
     },

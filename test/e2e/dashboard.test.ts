@@ -155,6 +155,8 @@ if (!available) {
     await until(page, `document.querySelectorAll('#payment-rows tr').length === 25`);
     // Newest first, in creation order; the oldest (the failed one) is on page 2.
     expect(await rowIds(page)).toEqual([...others].reverse().concat(ghana.id));
+    // The README's picture (docs/images/console.png is a copy of it).
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-payments-1280.png') });
     await page.click('#older');
     await until(page, `document.getElementById('page-label').textContent === 'Page 2'`);
     await until(page, `document.querySelectorAll('#payment-rows tr').length === 1`);
