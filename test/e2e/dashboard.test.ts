@@ -156,7 +156,7 @@ if (!available) {
     // Newest first, in creation order; the oldest (the failed one) is on page 2.
     expect(await rowIds(page)).toEqual([...others].reverse().concat(ghana.id));
     // The README's picture (docs/images/console.png is a copy of it).
-    await page.screenshot({ path: path.join(ARTIFACTS, 'console-payments-1280.png') });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-payments-1280.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1250 } });
     await page.click('#older');
     await until(page, `document.getElementById('page-label').textContent === 'Page 2'`);
     await until(page, `document.querySelectorAll('#payment-rows tr').length === 1`);
