@@ -29,7 +29,8 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
-import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
+import { CatalogRouting } from '../adapters/providers/catalog-routing';
+import { buildLivePayoutProviders } from './payout-providers';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -57,6 +58,10 @@ import { AuthFailures } from '../adapters/access/auth-failures';
 import { BearerAccess } from '../adapters/access/bearer-access';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
+import { ReconciliationCheckRepository } from '../adapters/persistence/reconciliation-check.repository';
+import { routedProviderOfPayment, type ProviderOfPayment } from '../core/reconciliation/reconciliation-ports';
+import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payments';
+import type { ProviderRouting } from '../core/routing/provider-routing';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -65,6 +70,8 @@ export interface Container {
   readonly http: Express;
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
+  /** Resolves payments stuck in provider_accepted by status queries (docs/decisions.md § Reconciliation). */
+  readonly reconciliationWorker: PollingWorker;
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -99,6 +106,12 @@ export interface ContainerOverrides {
   readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
+  /** Extra live payout providers beside the configured ones (tests: a scripted second provider for failover). */
+  readonly livePayoutProviders?: readonly PayoutProvider[];
+  /** Replaces provider routing altogether (a test serving live tenants through a scripted provider). */
+  readonly routing?: ProviderRouting;
+  /** Replaces how the reconciliation worker finds the provider that took a payment. */
+  readonly providerOfPayment?: ProviderOfPayment;
 }
 
 
@@ -133,9 +146,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
-  // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
+  // Real payout rails (README "Going live"): the providers the configuration turns on.
+  const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
+  const liveProviders = [...live.providers, ...(overrides.livePayoutProviders ?? [])];
+  // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    routing: overrides.routing ?? new CatalogRouting(catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, liveProviders),
     environments: tenantSettings,
   };
 
@@ -183,6 +199,19 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
   }, logger);
+  const reconciliationChecks = new ReconciliationCheckRepository(em);
+  const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
+    ...advanceDeps, checks: reconciliationChecks, providers: overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps),
+    stuckAfterSeconds: config.RECONCILIATION_STUCK_AFTER_SECONDS, recheckSeconds: config.RECONCILIATION_RECHECK_SECONDS,
+    onChecked: (check) => {
+      metrics.reconciliationChecked(check.provider ?? 'none', check.outcome);
+      if (check.mismatch) {
+        metrics.reconciliationMismatch(check.provider ?? 'none', check.mismatch);
+        logger.warn({ ...check }, 'reconciliation mismatch: reported, not corrected');
+      } else if (check.movedTo) logger.info({ ...check }, 'stuck payment resolved by a status query');
+      else if (check.outcome === 'no_provider' || check.outcome === 'error') logger.warn({ ...check }, 'stuck payment could not be asked about; asking again later');
+    },
+  }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
   const application = createApplication({
     catalog,
@@ -228,6 +257,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
+    reconciliationChecks,
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
@@ -256,13 +286,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -273,6 +303,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
+        reconciliationWorker.start();
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
@@ -280,13 +311,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       shuttingDown = true;
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
       await listener.stop();
       await graphql.stop();
       await counters.close();
+      await live.close();
     },
   };
 }

@@ -12,9 +12,13 @@ import {
 } from './tenant-admin';
 import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
+import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
 
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
-export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'>;
+export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'> & {
+  /** The reconciliation worker's findings (docs/decisions.md § Reconciliation). */
+  readonly reconciliationChecks: Pick<ReconciliationChecks, 'listFindings'>;
+};
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
 export interface AdminApplication {
@@ -39,6 +43,11 @@ export interface AdminApplication {
   /** Any tenant's payment, with its tenant id. Errors: `not_found`. */
   getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string }, 'not_found'>>;
   simulatePayment(paymentId: string, outcome: SimulatedOutcome): Promise<Result<PaymentView, SimulateErrorCode>>;
+  /**
+   * Mismatches the reconciliation worker found on payments still `provider_accepted`, newest first,
+   * at most `limit` (docs/decisions.md § Reconciliation). Reported only: nothing corrects them.
+   */
+  listReconciliationFindings(limit: number): Promise<ReconciliationFinding[]>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -66,5 +75,6 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
       return payment ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId }) : err('not_found', `Payment ${paymentId} not found`);
     },
     simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
+    listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),
   };
 }

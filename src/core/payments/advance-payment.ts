@@ -54,9 +54,9 @@ async function advancePayment(deps: AdvanceDeps, payment: Payment): Promise<void
       return await reschedule(deps, payment, UNROUTED_RECHECK_MS);
     }
     if (payment.status === 'initiated') {
-      await applySubmit(deps, payment, await route.provider.submit(payment));
+      await applySubmit(deps, payment, await route.providers[0].submit(payment));
     } else if (payment.status === 'provider_accepted') {
-      await applyStatus(deps, payment, await route.provider.status(payment));
+      await applyStatus(deps, payment, await route.providers[0].status(payment));
     }
   } catch {
     const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(payment.attempts, 16));
