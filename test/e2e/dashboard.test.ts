@@ -134,9 +134,30 @@ if (!available) {
     await page.click('.range[data-range="24h"]');
     await until(page, `document.getElementById('chart-summary').textContent.includes('last 24 hours')`);
 
+    // A payment left at provider_accepted (sandbox 3333) and a failed one with its reason: the widest rows.
+    const accepted = await pay(apiKey, { accountNumber: '254712343333' });
+    const failed = await pay(apiKey, { accountNumber: '254712341111' });
+    await page.waitForSelector(`tr[data-payment-id="${accepted.id}"][data-status="provider_accepted"]`, { timeout: 15_000 });
+    await page.waitForSelector(`tr[data-payment-id="${failed.id}"][data-status="failed"]`, { timeout: 15_000 });
+    expect(await page.textContent(`tr[data-payment-id="${accepted.id}"] .status`)).toBe('provider accepted');
+    expect((await cellText(page, failed.id, 'Failure reason'))!.length).toBeGreaterThan(0);
+    // The README's picture (docs/images/console.png is a copy of it).
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-1280.png'), fullPage: true });
-    // Nothing is cut off at 1280 px: the page does not scroll sideways.
+    // Nothing is cut off at 1280 px: neither the page nor the table scrolls sideways.
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280);
+    expect(await page.evaluate(`(() => { const w = document.querySelector('.payments-panel .table-wrap'); return w.scrollWidth <= w.clientWidth; })()`)).toBe(true);
+    // Each state has its own colour, and every badge's text meets WCAG AA contrast (4.5:1) on its background.
+    const badges: Array<{ status: string; color: string; ratio: number }> = await page.evaluate(`[...document.querySelectorAll('#payment-rows .status')].map((badge) => {
+      const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
+      const luminance = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      const style = getComputedStyle(badge);
+      const [a, b] = [luminance(rgb(style.color)), luminance(rgb(style.backgroundColor))];
+      return { status: badge.dataset.status, color: style.color, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+    })`);
+    const colours = new Map(badges.map((b) => [b.status, b.color]));
+    expect([...colours.keys()].sort()).toEqual(['failed', 'provider_accepted', 'succeeded']);
+    expect(new Set(colours.values()).size).toBe(3);
+    for (const badge of badges) expect(badge.ratio).toBeGreaterThanOrEqual(4.5);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -155,7 +176,6 @@ if (!available) {
     await until(page, `document.querySelectorAll('#payment-rows tr').length === 25`);
     // Newest first, in creation order; the oldest (the failed one) is on page 2.
     expect(await rowIds(page)).toEqual([...others].reverse().concat(ghana.id));
-    // The README's picture (docs/images/console.png is a copy of it).
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-payments-1280.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1250 } });
     await page.click('#older');
     await until(page, `document.getElementById('page-label').textContent === 'Page 2'`);
