@@ -29,7 +29,7 @@ import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
-import { buildLivePayoutProviders } from './payout-providers';
+import { buildLivePayoutProviders, guardLivePayoutProviders } from './payout-providers';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -137,10 +137,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // Real payout rails (README "Going live"): the providers the configuration turns on.
   const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
-  const liveProviders = [...live.providers, ...(overrides.livePayoutProviders ?? [])];
+  const guarded = guardLivePayoutProviders([...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger);
   // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: new CatalogRouting(catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, liveProviders),
+    routing: new CatalogRouting(
+      catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, guarded.providers, guarded.isHealthy,
+      config.PROVIDER_BREAKER_HALF_OPEN_MS,
+    ),
     environments: tenantSettings,
   };
 
@@ -174,6 +177,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       webhookWorker.wake();
     },
     onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
+    // Failovers (debug: the sandbox's accept delay answers retry too) and unknown submissions; reasons carry no personal data.
+    onSubmitted: (payment, providerName, outcome) => {
+      if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
+      if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
+    },
   };
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
