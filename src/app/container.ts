@@ -30,6 +30,8 @@ import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
 import { buildLivePayoutProviders, guardLivePayoutProviders } from './payout-providers';
+import { providerCallbacks } from './provider-callbacks';
+import { ProviderEventRepository } from '../adapters/persistence/provider-event.repository';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -183,6 +185,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
     },
   };
+  // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
+  const callbacks = providerCallbacks(config.payoutProviders, { advance: advanceDeps, events: new ProviderEventRepository(em), logger });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
     onUnrouted: (customerId, reason) => logger.warn({ customerId, reason }, 'no KYC provider serves this customer; left pending'),
@@ -272,6 +276,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
+    callbacks: callbacks.endpoints,
   });
   return {
     application, admin, http, payoutWorker, webhookWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
@@ -296,6 +301,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
+      await callbacks.drain();
       await listener.stop();
       await graphql.stop();
       await counters.close();

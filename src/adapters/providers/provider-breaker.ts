@@ -27,7 +27,7 @@ export interface BreakerEvents {
  * timed out, or ended in a submission outcome of `retry` (the provider could not be reached or
  * refused before processing) or `unknown` (no answer). While open, `submit` answers `retry`
  * without calling (certainly not sent, so the next provider may take the payment) and `status`
- * answers `pending` (look again later); `healthy` tells routing to skip it. After
+ * answers `pending` (look again later); `healthy` tells routing to skip it. Only submissions count. After
  * `halfOpenAfterMs` one trial call passes: success closes the circuit, failure opens it again.
  * A submission cut short by the call timeout is `unknown`: it may have been sent.
  */
@@ -35,6 +35,7 @@ export class BreakerPayoutProvider implements PayoutProvider {
   readonly name: string;
   private readonly breaker: CircuitBreakerPolicy;
   private readonly policy: IPolicy;
+  private readonly timeoutOnly: IPolicy;
   private openedAt: number | undefined;
 
   constructor(
@@ -55,7 +56,9 @@ export class BreakerPayoutProvider implements PayoutProvider {
       events.onClose?.(this.name);
     });
     // The timeout is inside the breaker, so a call that times out counts as a failure.
-    this.policy = wrap(this.breaker, timeout(settings.callTimeoutMs, TimeoutStrategy.Aggressive));
+    const callTimeout = timeout(settings.callTimeoutMs, TimeoutStrategy.Aggressive);
+    this.policy = wrap(this.breaker, callTimeout);
+    this.timeoutOnly = callTimeout;
   }
 
   /** False while the circuit is open and its trial call is not yet due: routing skips the provider. */
@@ -74,13 +77,13 @@ export class BreakerPayoutProvider implements PayoutProvider {
     }
   }
 
+  /**
+   * Status queries neither open nor close the circuit (it measures whether the provider takes
+   * payouts; a query that works says nothing of that), but wait while it is open.
+   */
   async status(payment: Payment): Promise<StatusOutcome> {
-    try {
-      return await this.policy.execute(() => this.inner.status(payment));
-    } catch (error) {
-      if (error instanceof BrokenCircuitError) return { kind: 'pending', afterMs: this.settings.halfOpenAfterMs };
-      throw error;
-    }
+    if (!this.healthy) return { kind: 'pending', afterMs: this.settings.halfOpenAfterMs };
+    return this.timeoutOnly.execute(() => this.inner.status(payment));
   }
 }
 
