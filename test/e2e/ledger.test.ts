@@ -179,6 +179,10 @@ describe('provider results applied through applyMove', () => {
       const final = path.length === 0 ? 'initiated' : PAYMENT_MOVES[path.at(-1)! as PaymentMove].to;
       finals.push(final);
       expect((await quiet.call('GET', `/v1/payments/${id}`, { apiKey })).body.status).toBe(final);
+      // A final payment has no next action left for the payout worker; one still moving has.
+      const [row] = (await quiet.database.orm.em.fork().getConnection().execute(
+        'select next_action_at from payments where id = ?', [id])) as { next_action_at: Date | null }[];
+      expect([final, row!.next_action_at === null]).toEqual([final, !['initiated', 'provider_accepted'].includes(final)]);
       const rows = await quiet.database.orm.em.fork().getConnection().execute(
         'select kind from ledger_transactions where payment_id = ? order by kind', [id]);
       expect((rows as { kind: string }[]).map((r) => r.kind)).toEqual(['hold', ...path.map((m) => LEDGER_MOVES[m as PaymentMove].kind)].sort());

@@ -93,6 +93,38 @@ describe('webhooks', () => {
     expect(hook.received).toHaveLength(3);
   });
 
+  it('never counts a redirect as delivered, and never follows it', async () => {
+    const { apiKey } = await service.newTenant();
+    const elsewhere = await receiver();
+    const hook = await receiver(() => ({ status: 302, headers: { location: elsewhere.url } }));
+    await register(apiKey, hook.url, ['payment.processing']);
+    const paymentId = await pay(apiKey);
+    const entry = await eventually(async () => {
+      const log = await events(apiKey, `?entityId=${paymentId}`);
+      return log.body[0]?.status === 'failed' ? log.body[0] : undefined;
+    });
+    expect(entry).toMatchObject({ attempt: 3, lastError: 'HTTP 302', nextRetryAt: null });
+    expect(hook.received).toHaveLength(3);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('waits as long as a 429\'s Retry-After asks, beyond the 50 ms schedule', async () => {
+    const { apiKey } = await service.newTenant();
+    const hook = await receiver(() => ({ status: 429, headers: { 'retry-after': '3600' } }));
+    await register(apiKey, hook.url, ['payment.processing']);
+    const paymentId = await pay(apiKey);
+    const entry = await eventually(async () => {
+      const log = await events(apiKey, `?entityId=${paymentId}`);
+      return log.body[0]?.lastError === 'HTTP 429' ? log.body[0] : undefined;
+    });
+    expect(entry).toMatchObject({ status: 'pending', attempt: 1 });
+    // An hour (the header's 3600 seconds) from the attempt, give or take this test's own delay.
+    const waitMs = Date.parse(entry.nextRetryAt) - Date.parse(entry.updatedAt);
+    expect(waitMs).toBeGreaterThanOrEqual(3_590_000);
+    expect(waitMs).toBeLessThanOrEqual(3_600_000);
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('disables a registration that answers 410', async () => {
     const { apiKey } = await service.newTenant();
     const hook = await receiver(() => ({ status: 410 }));
