@@ -16,6 +16,17 @@ module.exports = tseslint.config(
     },
   },
   {
+    // The operations console: browser ES modules, no build step; graphql-ws and Chart.js are UMD globals.
+    files: ['public/dashboard/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly', window: 'readonly', fetch: 'readonly', location: 'readonly', setTimeout: 'readonly',
+        clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', getComputedStyle: 'readonly', graphqlWs: 'readonly', Chart: 'readonly',
+      },
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'process', message: 'The core reads no environment: take settings as arguments.' }],
