@@ -3727,6 +3727,8 @@ export interface operations {
                          */
                         payoutFee: string;
                         tenantId: string;
+                        /** @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission */
+                        provider: string | null;
                     };
                 };
             };
