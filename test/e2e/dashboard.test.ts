@@ -135,10 +135,13 @@ if (!available) {
     await until(page, `document.getElementById('chart-summary').textContent.includes('last 24 hours')`);
 
     // A payment left at provider_accepted (sandbox 3333) and a failed one with its reason: the widest rows.
-    const accepted = await pay(apiKey, { accountNumber: '254712343333' });
-    const failed = await pay(apiKey, { accountNumber: '254712341111' });
+    // Made at the same moment, they arrive live in any order and are shown in creation order.
+    const [accepted, failed] = await Promise.all([pay(apiKey, { accountNumber: '254712343333' }), pay(apiKey, { accountNumber: '254712341111' })]);
     await page.waitForSelector(`tr[data-payment-id="${accepted.id}"][data-status="provider_accepted"]`, { timeout: 15_000 });
     await page.waitForSelector(`tr[data-payment-id="${failed.id}"][data-status="failed"]`, { timeout: 15_000 });
+    const created = await Promise.all([accepted.id, failed.id, id].map(async (pid) => (await service.call('GET', `/v1/payments/${pid}`, { apiKey })).body));
+    const newestFirst = created.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1)).map((p) => p.id);
+    expect(await rowIds(page)).toEqual(newestFirst);
     expect(await page.textContent(`tr[data-payment-id="${accepted.id}"] .status`)).toBe('provider accepted');
     expect((await cellText(page, failed.id, 'Failure reason'))!.length).toBeGreaterThan(0);
     // The README's picture (docs/images/console.png is a copy of it).
