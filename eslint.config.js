@@ -4,7 +4,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'migrations/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'sdk/dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'migrations/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -62,6 +62,8 @@ import { ReconciliationCheckRepository } from '../adapters/persistence/reconcili
 import { routedProviderOfPayment, type ProviderOfPayment } from '../core/reconciliation/reconciliation-ports';
 import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payments';
 import type { ProviderRouting } from '../core/routing/provider-routing';
+import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
+import { reconciliationSources } from './reconciliation-sources';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -112,6 +114,8 @@ export interface ContainerOverrides {
   readonly routing?: ProviderRouting;
   /** Replaces how the reconciliation worker finds the provider that took a payment. */
   readonly providerOfPayment?: ProviderOfPayment;
+  /** Payout providers reconciliation reports may read besides the sandbox one (real rails, or a test's). */
+  readonly reconciliationProviders?: readonly PayoutProvider[];
 }
 
 
@@ -200,8 +204,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     batchSize: config.WORKER_BATCH_SIZE,
   }, logger);
   const reconciliationChecks = new ReconciliationCheckRepository(em);
+  const providerOfPayment = overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps);
   const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
-    ...advanceDeps, checks: reconciliationChecks, providers: overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps),
+    ...advanceDeps, checks: reconciliationChecks, providers: providerOfPayment,
     stuckAfterSeconds: config.RECONCILIATION_STUCK_AFTER_SECONDS, recheckSeconds: config.RECONCILIATION_RECHECK_SECONDS,
     onChecked: (check) => {
       metrics.reconciliationChecked(check.provider ?? 'none', check.outcome);
@@ -258,6 +263,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
     reconciliationChecks,
+    reconciliationReport: {
+      sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
+      records: reconciliationSources([provider, ...liveProviders, ...(overrides.reconciliationProviders ?? [])]),
+      onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
+    },
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();

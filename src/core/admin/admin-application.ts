@@ -13,11 +13,16 @@ import {
 import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
 import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
+import {
+  reconciliationReport, type ReconciliationReport, type ReportDeps, type ReportErrorCode, type ReportWindow,
+} from '../reconciliation/reconciliation-report';
 
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
 export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'> & {
   /** The reconciliation worker's findings (docs/decisions.md § Reconciliation). */
   readonly reconciliationChecks: Pick<ReconciliationChecks, 'listFindings'>;
+  /** Our payments and the providers' records, for reconciliation reports. */
+  readonly reconciliationReport: ReportDeps;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -48,6 +53,11 @@ export interface AdminApplication {
    * at most `limit` (docs/decisions.md § Reconciliation). Reported only: nothing corrects them.
    */
   listReconciliationFindings(limit: number): Promise<ReconciliationFinding[]>;
+  /**
+   * Compares our payments sent to `provider` and created in the window with the provider's records
+   * (docs/decisions.md § Reconciliation). Errors: `validation_error`, `provider_unavailable`.
+   */
+  reconciliationReport(provider: string, window: ReportWindow): Promise<Result<ReconciliationReport, ReportErrorCode>>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -76,5 +86,6 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     },
     simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
     listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),
+    reconciliationReport: (provider, window) => reconciliationReport(deps.reconciliationReport, provider, window),
   };
 }
