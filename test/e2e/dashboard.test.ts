@@ -267,6 +267,11 @@ if (!available) {
     const unlabelled = await page.$$eval('input, select', (controls) => controls.filter((c) => (c as any).labels.length === 0).map((c) => c.id));
     expect(unlabelled).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-390.png'), fullPage: true });
+    // The detail panel takes the whole width and nothing in it scrolls sideways.
+    await page.click(`tr[data-payment-id="${id}"] button.link`);
+    await page.waitForSelector('#detail[open] #timeline li[data-status="failed"]');
+    expect(await page.evaluate(`(() => { const d = document.getElementById('detail'); return d.scrollWidth <= d.clientWidth; })()`)).toBe(true);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-detail-390.png') });
     expect(problems).toEqual([]);
     await page.close();
   });
