@@ -16,6 +16,8 @@ const PATCHABLE: Record<keyof PaymentPatch, string> = {
   nextActionAt: 'next_action_at',
   acceptedAt: 'accepted_at',
   updatedAt: 'updated_at',
+  provider: 'provider',
+  submittedAt: 'submitted_at',
 };
 
 /** Payment reads outside transactions (PaymentReader port), each on a fresh fork. */
