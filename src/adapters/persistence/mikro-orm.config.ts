@@ -13,11 +13,12 @@ import { TransferRequestSchema } from './schemas/transfer-request.schema';
 import { CustomerSchema } from './schemas/customer.schema';
 import { DepositSchema } from './schemas/deposit.schema';
 import { ReconciliationCheckSchema } from './schemas/reconciliation-check.schema';
+import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
   WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema,
-  TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema];
+  TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema, OnchainRefundSchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 
