@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Onchain refunds of live payments (docs/decisions.md § Ledger): the `onchain_refunds` table, the
- * ledger's `refund_pending` account (kind names up to 16 characters) for every existing tenant
- * and stablecoin, at zero.
+ * ledger's `refund_pending` account (kind names up to 16 characters) for every existing tenant,
+ * stablecoin and balance slot, at zero.
  */
 export class Migration20261123200234 extends Migration {
 
@@ -15,10 +15,10 @@ export class Migration20261123200234 extends Migration {
     this.addSql(`alter table "ledger_accounts" alter column "kind" type varchar(16) using ("kind"::varchar(16));`);
     this.addSql(`alter table "ledger_transactions" alter column "from_kind" type varchar(16) using ("from_kind"::varchar(16));`);
     this.addSql(`alter table "ledger_transactions" alter column "to_kind" type varchar(16) using ("to_kind"::varchar(16));`);
-    // One refund_pending account per tenant and stablecoin the tenant already has accounts in; new
-    // tenants get theirs with the others. The id is derived, not a ULID: unique, and never parsed.
-    this.addSql(`insert into "ledger_accounts" ("id", "tenant_id", "currency", "kind", "balance", "updated_at")
-      select distinct 'ldg_' || upper(substr(md5(tenant_id || ':' || currency || ':refund_pending'), 1, 26)), tenant_id, currency, 'refund_pending', 0, now()
+    // One refund_pending account per tenant, stablecoin and balance slot the tenant already has
+    // accounts in; new tenants get theirs with the others. The id is derived, not a ULID: unique, and never parsed.
+    this.addSql(`insert into "ledger_accounts" ("id", "tenant_id", "currency", "kind", "slot", "balance", "updated_at")
+      select distinct 'ldg_' || upper(substr(md5(tenant_id || ':' || currency || ':refund_pending:' || slot), 1, 26)), tenant_id, currency, 'refund_pending', slot, 0, now()
         from "ledger_accounts"
        on conflict do nothing;`);
   }

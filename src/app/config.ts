@@ -80,6 +80,10 @@ export const configSchema = z.object({
   RECONCILIATION_STUCK_AFTER_SECONDS: int(1).default(1800),
   RECONCILIATION_RECHECK_SECONDS: int(1).default(900),
   RECONCILIATION_POLL_INTERVAL_MS: int(10).default(60_000),
+  // Circuit breaker of each real payout provider (docs/decisions.md § Payout providers: routing and failover).
+  PROVIDER_BREAKER_FAILURES: int(1).max(1000).default(5),
+  PROVIDER_BREAKER_HALF_OPEN_MS: int(100).max(3_600_000).default(30_000),
+  PROVIDER_CALL_TIMEOUT_MS: int(100).max(300_000).default(60_000),
 });
 
 /**

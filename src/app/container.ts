@@ -30,7 +30,9 @@ import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
-import { buildLivePayoutProviders } from './payout-providers';
+import { buildLivePayoutProviders, guardLivePayoutProviders } from './payout-providers';
+import { providerCallbacks } from './provider-callbacks';
+import { ProviderEventRepository } from '../adapters/persistence/provider-event.repository';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -154,10 +156,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // Real payout rails (README "Going live"): the providers the configuration turns on.
   const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
-  const liveProviders = [...live.providers, ...(overrides.livePayoutProviders ?? [])];
+  const guarded = guardLivePayoutProviders([...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger);
   // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: overrides.routing ?? new CatalogRouting(catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, liveProviders),
+    routing: overrides.routing ?? new CatalogRouting(
+      catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, guarded.providers, guarded.isHealthy,
+      config.PROVIDER_BREAKER_HALF_OPEN_MS,
+    ),
     environments: tenantSettings,
   };
 
@@ -191,7 +196,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       webhookWorker.wake();
     },
     onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
+    // Failovers (debug: the sandbox's accept delay answers retry too) and unknown submissions; reasons carry no personal data.
+    onSubmitted: (payment, providerName, outcome) => {
+      if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
+      if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
+    },
   };
+  // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
+  const callbacks = providerCallbacks(config.payoutProviders, { advance: advanceDeps, events: new ProviderEventRepository(em), logger });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
     onUnrouted: (customerId, reason) => logger.warn({ customerId, reason }, 'no KYC provider serves this customer; left pending'),
@@ -267,7 +279,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     reconciliationChecks, environments: tenantSettings, refunds,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
-      records: reconciliationSources([provider, ...liveProviders, ...(overrides.reconciliationProviders ?? [])]),
+      records: reconciliationSources([provider, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])]),
       onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
     },
   });
@@ -302,6 +314,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
+    callbacks: callbacks.endpoints,
   });
   return {
     application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
@@ -327,6 +340,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
+      await callbacks.drain();
       await listener.stop();
       await graphql.stop();
       await counters.close();

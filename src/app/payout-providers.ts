@@ -6,7 +6,8 @@ import { PaystackClient } from '../adapters/providers/paystack/paystack-client';
 import { PaystackPayoutProvider } from '../adapters/providers/paystack/paystack-payout-provider';
 import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock } from '../core/shared/clock';
-import type { PayoutProviderConfigs } from './config';
+import { BreakerPayoutProvider, type BreakerSettings } from '../adapters/providers/provider-breaker';
+import type { Config, PayoutProviderConfigs } from './config';
 
 /** The real payout providers the configuration turns on, with what else their adapters offer. */
 export interface LivePayoutProviders {
@@ -45,4 +46,26 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
       await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close()]);
     },
   };
+}
+
+/**
+ * Each live provider behind its own circuit breaker (docs/decisions.md § Payout providers: routing
+ * and failover), with `isHealthy` for routing. Opening and closing are logged at warn and info.
+ */
+export function guardLivePayoutProviders(
+  providers: readonly PayoutProvider[],
+  config: Pick<Config, 'PROVIDER_BREAKER_FAILURES' | 'PROVIDER_BREAKER_HALF_OPEN_MS' | 'PROVIDER_CALL_TIMEOUT_MS'>,
+  logger: Logger,
+): { readonly providers: readonly BreakerPayoutProvider[]; isHealthy(name: string): boolean } {
+  const settings: BreakerSettings = {
+    consecutiveFailures: config.PROVIDER_BREAKER_FAILURES,
+    halfOpenAfterMs: config.PROVIDER_BREAKER_HALF_OPEN_MS,
+    callTimeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
+  };
+  const guarded = providers.map((provider) => new BreakerPayoutProvider(provider, settings, {
+    onOpen: (name) => logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it'),
+    onClose: (name) => logger.info({ provider: name }, 'payout provider circuit closed'),
+  }));
+  const byName = new Map(guarded.map((provider) => [provider.name, provider]));
+  return { providers: guarded, isHealthy: (name) => byName.get(name)?.healthy ?? false };
 }

@@ -23,6 +23,8 @@ export class CatalogRouting implements ProviderRouting {
     private readonly sandbox: { readonly payouts: PayoutProvider; readonly kyc: KycProvider },
     live: readonly PayoutProvider[],
     private readonly isHealthy: (name: string) => boolean = () => true,
+    /** How soon to look again when every routed provider is unhealthy, in milliseconds. */
+    private readonly unhealthyRecheckMs = 30_000,
   ) {
     this.live = new Map(live.map((provider) => [provider.name, provider]));
   }
@@ -36,7 +38,7 @@ export class CatalogRouting implements ProviderRouting {
     if (configured.length === 0) return { kind: 'unavailable', reason: `no payout provider routed for ${where} is configured` };
     const healthy = configured.filter((provider) => this.isHealthy(provider.name));
     const [first, ...rest] = healthy;
-    if (!first) return { kind: 'unavailable', reason: `every payout provider for ${where} is failing; retry later` };
+    if (!first) return { kind: 'unavailable', reason: `every payout provider for ${where} is failing; retry later`, retryAfterMs: this.unhealthyRecheckMs };
     return { kind: 'providers', providers: [first, ...rest] };
   }
 

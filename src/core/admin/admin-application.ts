@@ -49,8 +49,11 @@ export interface AdminApplication {
    * on no route). Errors: `not_found`, `forbidden` (a live tenant), `validation_error` (amount).
    */
   fundSandboxTenant(tenantId: string, funding: { currency: Stablecoin; amount: string }): Promise<Result<{ currency: Stablecoin; amount: string }, SandboxFundingErrorCode | 'not_found'>>;
-  /** Any tenant's payment, with its tenant id. Errors: `not_found`. */
-  getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string }, 'not_found'>>;
+  /**
+   * Any tenant's payment, with its tenant id and its payout provider (`sandbox`, `mpesa`,
+   * `mtn_momo`, `paystack`; null before any submission), which the issuer's view leaves out. Errors: `not_found`.
+   */
+  getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string; provider: string | null }, 'not_found'>>;
   simulatePayment(paymentId: string, outcome: SimulatedOutcome): Promise<Result<PaymentView, SimulateErrorCode>>;
   /**
    * Mismatches the reconciliation worker found on payments still `provider_accepted`, newest first,
@@ -93,7 +96,7 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     },
     getPayment: async (paymentId) => {
       const payment = await deps.payments.findById(paymentId);
-      return payment ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId }) : err('not_found', `Payment ${paymentId} not found`);
+      return payment ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId, provider: payment.provider }) : err('not_found', `Payment ${paymentId} not found`);
     },
     simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
     listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),

@@ -155,6 +155,8 @@ async function insertPayment(
     optionalIssuerFee: command.optionalIssuerFee,
     quoteId: command.quoteId ?? null,
     providerRef: null,
+    provider: null,
+    submittedAt: null,
     failureReason: null,
     nextActionAt: now,
     attempts: 0,

@@ -1,6 +1,6 @@
 import type { Payment } from '../payments/payment';
 import type { PayoutProvider } from '../payments/payout-provider';
-import { payoutRoute, type RoutingDeps } from '../routing/provider-routing';
+import { namedPayoutProvider, payoutRoute, type RoutingDeps } from '../routing/provider-routing';
 
 /**
  * Port: the provider that took a payment (docs/decisions.md § Reconciliation), asked before a
@@ -11,12 +11,14 @@ export interface ProviderOfPayment {
 }
 
 /**
- * The provider of a payment as routing picks it for the payment's tenant and corridor, the same
- * choice the payout worker makes. Pure apart from reading the tenant's environment.
+ * The provider a payment records (the one that took it), or for a payment that records none the
+ * corridor's first choice, as the payout worker would pick it. Pure apart from reading the tenant's
+ * environment.
  */
 export function routedProviderOfPayment(deps: RoutingDeps): ProviderOfPayment {
   return {
     async providerOf(payment) {
+      if (payment.provider) return namedPayoutProvider(deps, payment.tenantId, payment.provider);
       const route = await payoutRoute(deps, payment.tenantId, payment);
       return route.kind === 'providers' ? route.providers[0] : undefined;
     },

@@ -25,7 +25,8 @@ export interface PayoutCorridor {
  */
 export type PayoutRouted =
   | { readonly kind: 'providers'; readonly providers: readonly [PayoutProvider, ...PayoutProvider[]] }
-  | { readonly kind: 'unavailable'; readonly reason: string };
+  /** `retryAfterMs`: when configured providers refuse calls for now (open circuits), how soon to look again. */
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly retryAfterMs?: number };
 
 /**
  * Port: which provider serves a tenant's environment (docs/decisions.md § Customers and KYC,

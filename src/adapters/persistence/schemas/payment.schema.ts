@@ -42,6 +42,8 @@ export const PaymentSchema = new EntitySchema<Payment>({
     optionalIssuerFee: { type: 'string', length: 3 },
     quoteId: { type: 'string', length: 40, nullable: true },
     providerRef: { type: 'string', length: 100, nullable: true },
+    provider: { type: 'string', length: 32, nullable: true },
+    submittedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     failureReason: { type: 'text', nullable: true },
     nextActionAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     attempts: { type: 'integer', default: 0 },
