@@ -27,7 +27,7 @@ describe('onchain refunds of live payments', () => {
 
   const sql = <T>(text: string, params: unknown[] = []) => service.database.orm.em.fork().getConnection().execute(text, params) as Promise<T[]>;
   const account = async (tenantId: string, kind: string) =>
-    (await sql<{ balance: string }>(`select balance::text as balance from ledger_accounts where tenant_id = ? and currency = 'USDC' and kind = ?`, [tenantId, kind]))[0]!.balance;
+    (await sql<{ balance: string }>(`select sum(balance)::text as balance from ledger_accounts where tenant_id = ? and currency = 'USDC' and kind = ?`, [tenantId, kind]))[0]!.balance;
   const kinds = async (apiKey: string, id: string) =>
     ((await service.call('GET', '/v1/balances/transactions', { apiKey })).body as { kind: string; paymentId: string | null; to: string }[])
       .filter((t) => t.paymentId === id).map((t) => `${t.kind}>${t.to}`).sort();
