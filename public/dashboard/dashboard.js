@@ -44,14 +44,16 @@
   function upsert(payment, highlight) {
     var row = rows.querySelector('tr[data-payment-id="' + payment.id + '"]');
     if (row && row.dataset.updatedAt > payment.updatedAt) return;
+    // GraphQL enums are SCREAMING_SNAKE (PROVIDER_ACCEPTED); the page shows REST's strings.
+    var status = payment.status.toLowerCase();
     var fresh = document.createElement('tr');
     fresh.dataset.paymentId = payment.id;
-    fresh.dataset.status = payment.status;
+    fresh.dataset.status = status;
     fresh.dataset.updatedAt = payment.updatedAt;
     var badge = document.createElement('span');
     badge.className = 'status';
-    badge.dataset.status = payment.status;
-    badge.textContent = payment.status.replace('_', ' ');
+    badge.dataset.status = status;
+    badge.textContent = status.replace('_', ' ');
     if (payment.failureReason) badge.title = payment.failureReason;
     var statusCell = document.createElement('td');
     statusCell.className = 'status-cell';

@@ -1,25 +1,30 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { z } from 'zod';
+import type { KeysetPage } from '../../core/shared/keyset-page';
 import type { Result } from '../../core/shared/result';
 import { PageQuery } from '../contract/page.schema';
 import type { FieldDrift, NoDrift } from '../contract/schema-ties';
 import { fieldOf } from './contract-fields';
-import { parseInput } from './graphql-errors';
-import type { PageInfoType } from './payment.type';
+import { graphqlError } from './graphql-errors';
+import type { Connection } from './connection.type';
 
 /**
  * REST's page query under GraphQL's names, `limit` as `first` and `cursor` as `after`: the same
  * field rules (1..100, default 50; a cursor of at most 200 characters), described in GraphQL's terms.
+ * Every connection of the schema pages with these rules: one default, one maximum.
  */
 export const PageArgsSchema = z.strictObject({
   first: PageQuery.shape.limit.meta({ description: 'Page size, 1..100 (default 50); REST: limit' }),
   after: PageQuery.shape.cursor.meta({ description: 'pageInfo.endCursor of the previous page; REST: cursor' }),
 });
 
+/** The one default page size of every connection, read from REST's schema so the two cannot drift (50). */
+export const DEFAULT_PAGE: number = PageQuery.shape.limit.parse(undefined);
+
 /** Arguments of a list answered as a connection: `first` and `after`, checked by PageArgsSchema. */
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, fieldOf(PageArgsSchema, 'first'))
+  @Field(() => Int, { ...fieldOf(PageArgsSchema, 'first'), nullable: true, defaultValue: DEFAULT_PAGE })
   first?: number | null;
 
   @Field(() => String, fieldOf(PageArgsSchema, 'after'))
@@ -29,21 +34,37 @@ type _PageArgsTie = NoDrift<FieldDrift<PageArgs, typeof PageArgsSchema>>;
 
 /**
  * GraphQL's `first`/`after` as REST's `limit`/`cursor`, so a page size or cursor one transport
- * refuses the other refuses too. Throws validation_error naming `args.first` or `args.after`.
+ * refuses the other refuses too. Other arguments of `args` (filters) are not looked at. Throws
+ * validation_error with `details.field` naming `first` or `after`.
  */
 export function restPage(args: PageArgs): { limit: number; cursor: string | undefined } {
-  const page = parseInput(PageArgsSchema, { ...args }, 'args');
-  return { limit: page.first, cursor: page.after };
+  const parsed = PageArgsSchema.safeParse(withoutNull({ first: args.first, after: args.after }));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'first');
+    throw graphqlError('validation_error', `Invalid input: args.${field}: ${issue?.message ?? 'invalid'}`, { field });
+  }
+  return { limit: parsed.data.first, cursor: parsed.data.after };
+}
+
+/** GraphQL's explicit null of an optional argument means absent, as in REST. */
+function withoutNull(page: { first?: number | null; after?: string | null }): { first?: number; after?: string } {
+  return { ...(page.first != null ? { first: page.first } : {}), ...(page.after != null ? { after: page.after } : {}) };
 }
 
 /**
- * A REST page (`entries`, `nextCursor` absent on the last page) as a forward-only connection
- * `{nodes, pageInfo}`: `endCursor` is REST's next cursor (the Link header's), null on the last page.
+ * A keyset page of the core as a forward connection: one edge per entry with the cursor that
+ * resumes after it; `endCursor` is the last edge's cursor (REST's Link cursor when more follow).
  */
-export function connectionOf<T>(page: { entries: T[]; nextCursor?: string | undefined }): { nodes: T[]; pageInfo: PageInfoType } {
+export function connectionOf<T>(page: KeysetPage<T>): Connection<T> {
+  const edges = page.entries.map((node, i) => ({ node, cursor: page.cursors[i] as string }));
   return {
+    edges,
     nodes: page.entries,
-    pageInfo: { hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false, startCursor: null, endCursor: page.nextCursor ?? null },
+    pageInfo: {
+      hasNextPage: page.nextCursor !== undefined, hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null, endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
   };
 }
 

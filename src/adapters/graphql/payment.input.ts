@@ -14,7 +14,7 @@ import {
 import { PaymentType } from './payment.type';
 
 /** Filters of `payments`; all optional, AND-ed; list filters match any of their values. */
-@InputType('PaymentFilter')
+@InputType('PaymentFilter', { description: 'Filters of payments: every given one must hold; a list matches any of its values' })
 export class PaymentFilterInput {
   @Field(() => [PaymentStatusEnum], { nullable: true })
   status?: PaymentStatus[] | null;
@@ -40,7 +40,7 @@ export class PaymentFilterInput {
  * checked and described by the same zod schema, so one command reaches the use case from either
  * transport. `fiatAmount` is typed as the schema takes it; the Decimal scalar hands over a string.
  */
-@InputType('MoneyOutInput')
+@InputType('MoneyOutInput', { description: 'A money-out, as REST POST /v1/payments/moneyout takes it' })
 export class MoneyOutInput {
   @Field(() => DecimalScalar, fieldOf(MoneyOutBody, 'fiatAmount'))
   fiatAmount!: number | string;
@@ -87,7 +87,7 @@ export class MoneyOutInput {
 type _MoneyOutInputTie = NoDrift<FieldDrift<MoneyOutInput, typeof MoneyOutBody>>;
 
 /** Result of `createMoneyOut`: the payment, and whether this answer replays an earlier request with the same key. */
-@ObjectType('CreateMoneyOutPayload')
+@ObjectType('CreateMoneyOutPayload', { description: 'Answer of createMoneyOut: the payment, and whether this answer replays an earlier request' })
 export class CreateMoneyOutPayload {
   @Field(() => PaymentType)
   payment!: PaymentView;
