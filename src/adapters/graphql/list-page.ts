@@ -35,14 +35,14 @@ type _PageArgsTie = NoDrift<FieldDrift<PageArgs, typeof PageArgsSchema>>;
 /**
  * GraphQL's `first`/`after` as REST's `limit`/`cursor`, so a page size or cursor one transport
  * refuses the other refuses too. Other arguments of `args` (filters) are not looked at. Throws
- * validation_error with `details.field` naming `first` or `after`.
+ * validation_error with `details.field` naming `first` or `after`; the message names `<where>.first`.
  */
-export function restPage(args: PageArgs): { limit: number; cursor: string | undefined } {
+export function restPage(args: PageArgs, where = 'args'): { limit: number; cursor: string | undefined } {
   const parsed = PageArgsSchema.safeParse(withoutNull({ first: args.first, after: args.after }));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'first');
-    throw graphqlError('validation_error', `Invalid input: args.${field}: ${issue?.message ?? 'invalid'}`, { field });
+    throw graphqlError('validation_error', `Invalid input: ${where}.${field}: ${issue?.message ?? 'invalid'}`, { field });
   }
   return { limit: parsed.data.first, cursor: parsed.data.after };
 }

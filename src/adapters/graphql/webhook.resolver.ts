@@ -4,7 +4,7 @@ import { RegisterWebhookBody, WEBHOOK_ERRORS, WebhookEventIdParams } from '../co
 import type { Connection } from './connection.type';
 import { fieldOf } from './contract-fields';
 import type { GraphqlContext } from './graphql-context';
-import { connectionOf, cursorAsAfter } from './list-page';
+import { connectionOf, cursorAsAfter, restPage } from './list-page';
 import { parseInput, valueOf } from './graphql-errors';
 import { DeleteWebhookArgsSchema, RegisterWebhookInput, WebhookEventsArgs, WebhookEventsArgsSchema } from './webhook.input';
 import { RegisteredWebhookType, WebhookEventConnectionType, WebhookEventEntryType, WebhookType } from './webhook.type';
@@ -28,8 +28,9 @@ export class WebhookResolver {
    */
   @Query(() => WebhookEventConnectionType, { description: 'Your webhook event log, newest first (REST: GET /v1/webhooks/events)' })
   async webhookEvents(@Args(() => WebhookEventsArgs) args: WebhookEventsArgs, @Ctx() ctx: GraphqlContext): Promise<Connection<WebhookEventEntry>> {
-    const { first, after, ...filters } = parseInput(WebhookEventsArgsSchema, { ...args }, 'webhookEvents');
-    const page = valueOf(cursorAsAfter(await ctx.app.listWebhookEvents(ctx.tenantId, { ...filters, limit: first, cursor: after })), WEBHOOK_ERRORS);
+    const { limit, cursor } = restPage(args, 'webhookEvents');
+    const { first: _first, after: _after, ...filters } = parseInput(WebhookEventsArgsSchema, { ...args }, 'webhookEvents');
+    const page = valueOf(cursorAsAfter(await ctx.app.listWebhookEvents(ctx.tenantId, { ...filters, limit, cursor })), WEBHOOK_ERRORS);
     return connectionOf(page);
   }
 
