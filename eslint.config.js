@@ -5,7 +5,7 @@ const tseslint = require('typescript-eslint');
 const graphql = require('@graphql-eslint/eslint-plugin');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'migrations/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'sdk/dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'migrations/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,6 +14,17 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    // The operations console: browser ES modules, no build step; graphql-ws and Chart.js are UMD globals.
+    files: ['public/dashboard/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly', window: 'readonly', fetch: 'readonly', location: 'readonly', setTimeout: 'readonly',
+        clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', getComputedStyle: 'readonly', graphqlWs: 'readonly', Chart: 'readonly',
+      },
     },
   },
   {
@@ -34,12 +45,17 @@ module.exports = tseslint.config(
       ...graphql.configs['flat/schema-relay'].rules,
       // Value objects and answers have no identity of their own, so no `id`: connections, edges,
       // mutation answers (…Payload, …Result, TransferRequestLink), resolutions of someone else's
-      // account, figures (AnalyticsGroup, Balance, CurrencyAmount), catalog entries (Bank), the
-      // caller (Me), PageInfo, and TransferRequest, which the caller names by its own reference.
+      // account, figures (AnalyticsGroup, Balance, CurrencyAmount, WebhookHealth of a registration),
+      // catalog entries (Bank), the caller (Me), PageInfo, views of a payment (PaymentTimeline and
+      // its entries: the payment carries the id), and TransferRequest, which the caller names by its
+      // own reference.
       '@graphql-eslint/strict-id-in-types': ['error', {
         exceptions: {
           suffixes: ['Connection', 'Edge', 'Payload', 'Result', 'Resolution'],
-          types: ['AnalyticsGroup', 'Balance', 'Bank', 'CurrencyAmount', 'Me', 'PageInfo', 'TransferRequest', 'TransferRequestLink'],
+          types: [
+            'AnalyticsGroup', 'Balance', 'Bank', 'CurrencyAmount', 'Me', 'PageInfo', 'PaymentTimeline', 'PaymentTimelineEntry',
+            'TransferRequest', 'TransferRequestLink', 'WebhookHealth',
+          ],
         },
       }],
       // Field names are REST's, so one payload reads the same from both transports: Payment.paymentMethod

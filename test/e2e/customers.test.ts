@@ -172,7 +172,11 @@ describe('KYC worker pass and sandbox provider (core, with in-memory ports)', ()
           return result;
         },
       },
-      routing: { kycProviderFor: () => ({ kind: 'provider', provider: kyc }), payoutProviderFor: () => ({ kind: 'unavailable', reason: 'unused' }) },
+      routing: {
+        kycProviderFor: () => ({ kind: 'provider', provider: kyc }),
+        payoutProvidersFor: () => ({ kind: 'unavailable', reason: 'unused' }),
+        payoutProviderNamed: () => undefined,
+      },
       environments: { environmentOf: async () => 'sandbox' },
       leaseMs: 30_000,
       onDecided: (status) => void log.push(`decided ${status}`),

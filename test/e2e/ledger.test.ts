@@ -3,6 +3,7 @@ import { applyMove } from '../../src/core/payments/advance-payment';
 import type { PaymentMove } from '../../src/core/payments/payment-state';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 import { solanaTxHash } from '../support/tx-hashes';
+import { Decimal } from '../../src/core/shared/money';
 
 /** Ledger invariants (docs/decisions.md § Ledger) checked against the database itself. */
 async function reconcile(service: TestService): Promise<void> {
@@ -80,6 +81,31 @@ describe('balances ledger', () => {
     expect(results.filter((r) => r.status === 422 && r.body.code === 'insufficient_balance')).toHaveLength(6);
     const balance = await usdc(apiKey);
     expect(balance.available).toBe('1.538336');
+    await reconcile(service);
+  });
+
+  it('spreads one tenant\'s concurrent holds over balance slots and posts each payment\'s moves in its hold\'s slot', async () => {
+    const { apiKey, tenantId } = await service.newTenant('1000');
+    const results = await Promise.all(Array.from({ length: 30 }, () => create(apiKey)));
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const ids = results.map((r) => r.body.id as string);
+    await eventually(async () => {
+      const rows = await service.call('GET', '/v1/balances', { apiKey });
+      const b = rows.body.find((x: { currency: string }) => x.currency === 'USDC');
+      return b.held === '0.000000' && b.inTransit === '0.000000' ? true : undefined;
+    }, 20_000);
+    const conn = service.database.orm.em.fork().getConnection();
+    const slots = (await conn.execute(
+      `select t.payment_id, t.kind, t.slot, a.slot as account_slot from ledger_transactions t
+         join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id
+        where t.payment_id in (?)`, [ids])) as { payment_id: string; kind: string; slot: number; account_slot: number }[];
+    // Every entry of a payment's send and settle sits in the slot its hold credited.
+    const holdSlot = new Map(slots.filter((r) => r.kind === 'hold' && r.slot === r.account_slot).map((r) => [r.payment_id, r.slot]));
+    expect(holdSlot.size).toBe(ids.length);
+    for (const r of slots.filter((x) => x.kind !== 'hold')) expect([r.slot, r.account_slot]).toEqual([holdSlot.get(r.payment_id), holdSlot.get(r.payment_id)]);
+    expect(new Set(holdSlot.values()).size).toBeGreaterThan(1);
+    expect((await usdc(apiKey)).available).toBe(new Decimal(1000).minus(new Decimal('12.115416').mul(30)).toFixed(6));
+    expect(await conn.execute(`select slot from ledger_accounts where tenant_id = ? and kind = 'available' and balance < 0`, [tenantId])).toEqual([]);
     await reconcile(service);
   });
 

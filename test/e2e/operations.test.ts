@@ -155,7 +155,7 @@ describe('operations: /metrics and /health', () => {
     });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'ok', version: '0.5.0', database: 'up', migrations: 'applied' });
-    expect(health.body.workers).toEqual(['payouts', 'webhooks', 'kyc'].map((name) => ({ name, running: true, lastPassAt: expect.any(String) })));
+    expect(health.body.workers).toEqual(['payouts', 'webhooks', 'kyc', 'reconciliation'].map((name) => ({ name, running: true, lastPassAt: expect.any(String) })));
     for (const w of health.body.workers) expect(Date.now() - Date.parse(w.lastPassAt)).toBeLessThan(5_000);
     expect((await service.call('GET', '/health')).status).toBe(401);
   });

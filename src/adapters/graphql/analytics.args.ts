@@ -8,8 +8,9 @@ import { descriptionOf, fieldOf } from './contract-fields';
 import { enumOf } from './enums.type';
 
 /** How the summary is grouped, the core's strings. */
-export const AnalyticsGroupByEnum = enumOf(ANALYTICS_GROUPS, 'AnalyticsGroupBy', 'Grouping of analyticsSummary: day (UTC), currency, method or status', {
+export const AnalyticsGroupByEnum = enumOf(ANALYTICS_GROUPS, 'AnalyticsGroupBy', 'Grouping of analyticsSummary: day or hour (UTC), currency, method or status', {
   day: 'One group per UTC day (key YYYY-MM-DD)',
+  hour: 'One group per UTC hour (key: the hour\'s start, 2026-11-23T14:00:00Z)',
   currency: 'One group per destination currency',
   method: 'One group per payment method',
   status: 'One group per payment status',

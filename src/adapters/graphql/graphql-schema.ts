@@ -7,6 +7,8 @@ import { CustomerResolver } from './customer.resolver';
 import { LegacyPayoutResolver } from './legacy-payout.resolver';
 import { MeResolver } from './me.resolver';
 import { NodeResolver } from './node.resolver';
+import { OperationsResolver } from './operations.resolver';
+import { PaymentRecipientResolver } from './payment-recipient.resolver';
 import { PaymentUpdatedResolver } from './payment-updated.resolver';
 import { PaymentResolver } from './payment.resolver';
 import { QuoteResolver } from './quote.resolver';
@@ -55,6 +57,7 @@ export function graphqlSchema(): GraphQLSchema {
     resolvers: [
       PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
       LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver, NodeResolver,
+      OperationsResolver, PaymentRecipientResolver,
     ],
     validate: false,
     pubSub: NO_TOPICS,
