@@ -113,16 +113,69 @@ describe('GraphQL by the Relay conventions', () => {
   });
 
   it('every connection takes first (1..100, default 50) and after; a page size outside that is validation_error on first', async () => {
-    const schema = (await q('{ __schema { queryType { fields { name args { name defaultValue type { name kind } } type { name kind ofType { name } } } } } }')).body.data.__schema;
+    // Without first, a page holds 50: the default the descriptions state.
+    const { apiKey: many } = await service.newTenant('100');
+    for (let i = 0; i < 51; i++) {
+      expect((await service.call('POST', '/v1/customers', {
+        apiKey: many, body: { externalId: `many-${i}-${randomUUID()}`, firstName: 'A', lastName: 'B', country: 'KE', dateOfBirth: '1990-04-12', idType: 'PASSPORT', idNumber: 'AB123456' },
+      })).status).toBe(201);
+    }
+    const page = (await q('{ customers { edges { cursor } pageInfo { hasNextPage } } }', {}, many)).body.data.customers;
+    expect({ size: page.edges.length, more: page.pageInfo.hasNextPage }).toEqual({ size: 50, more: true });
+
+    const schema = (await q('{ __schema { queryType { fields { name args { name description type { name kind } } type { name kind ofType { name } } } } } }')).body.data.__schema;
     const connections = schema.queryType.fields.filter((f: any) => (f.type.name ?? f.type.ofType?.name ?? '').endsWith('Connection'));
     expect(connections.map((f: any) => f.name).sort()).toEqual(['balanceTransactions', 'customers', 'payments', 'webhookEvents']);
     for (const field of connections) {
       const args = Object.fromEntries(field.args.map((a: any) => [a.name, a]));
-      expect({ field: field.name, first: args.first?.defaultValue, after: args.after?.type.name }).toEqual({ field: field.name, first: '50', after: 'String' });
+      expect({ field: field.name, first: args.first?.description, after: args.after?.type.name })
+        .toEqual({ field: field.name, first: expect.stringContaining('1..100 (default 50)'), after: 'String' });
       for (const first of [0, 101]) {
         const res = await q(`query F($first: Int) { ${field.name}(first: $first) { pageInfo { hasNextPage } } }`, { first });
         expect({ field: field.name, first, error: res.body.errors?.[0]?.extensions }).toEqual({ field: field.name, first, error: { code: 'validation_error', details: { field: 'first' } } });
       }
+    }
+  });
+
+  it('payments pages backward with last/before, newest first within each page, and refuses mixing directions', async () => {
+    const { apiKey: key } = await service.newTenant('100');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await service.call('POST', '/v1/payments/moneyout', { apiKey: key, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
+      expect(res.status).toBe(201);
+      ids.unshift(res.body.id);
+    }
+    // ids: newest first.
+    const list = `query P($first: Int, $after: String, $last: Int, $before: String) {
+      payments(first: $first, after: $after, last: $last, before: $before) {
+        edges { cursor node { id } } pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }`;
+    const page = async (variables: Record<string, unknown>) => {
+      const res = await q(list, variables, key);
+      expect(res.body.errors).toBeUndefined();
+      const p = res.body.data.payments;
+      return { ids: p.edges.map((e: any) => e.node.id), info: p.pageInfo, edges: p.edges };
+    };
+    const one = await page({ first: 2 });
+    expect(one).toMatchObject({ ids: ids.slice(0, 2), info: { hasNextPage: true, hasPreviousPage: false } });
+    const two = await page({ first: 2, after: one.info.endCursor });
+    expect(two).toMatchObject({ ids: ids.slice(2, 4), info: { hasNextPage: true, hasPreviousPage: true } });
+    const back = await page({ last: 2, before: two.info.startCursor });
+    expect(back).toMatchObject({ ids: ids.slice(0, 2), info: { hasNextPage: true, hasPreviousPage: false, startCursor: one.info.startCursor, endCursor: one.info.endCursor } });
+    const middle = await page({ last: 1, before: two.info.endCursor });
+    expect(middle).toMatchObject({ ids: [ids[2]], info: { hasNextPage: true, hasPreviousPage: true } });
+    const oldest = await page({ last: 2 });
+    expect(oldest).toMatchObject({ ids: ids.slice(3, 5), info: { hasNextPage: false, hasPreviousPage: true } });
+    expect(await page({ last: 10 })).toMatchObject({ ids, info: { hasNextPage: false, hasPreviousPage: false } });
+    // A filter holds in both directions.
+    const filtered = await q(`query F($before: String) { payments(last: 5, before: $before, filter: { status: [REFUNDED] }) { edges { node { id } } } }`, { before: two.info.startCursor }, key);
+    expect(filtered.body.data.payments.edges).toEqual([]);
+
+    for (const [variables, field] of [
+      [{ first: 2, last: 2 }, 'first'], [{ after: one.info.endCursor, last: 2 }, 'after'], [{ before: one.info.startCursor }, 'last'],
+      [{ last: 0 }, 'last'], [{ last: 101 }, 'last'], [{ last: 2, before: 'garbage' }, 'before'], [{ last: 2, before: 'x'.repeat(201) }, 'before'],
+    ] as const) {
+      const res = await q(list, variables, key);
+      expect({ variables, data: res.body.data, error: res.body.errors?.[0]?.extensions }).toEqual({ variables, data: null, error: { code: 'validation_error', details: { field } } });
     }
   });
 

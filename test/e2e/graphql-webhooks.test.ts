@@ -112,6 +112,8 @@ describe('GraphQL webhooks: registrations and the event log on the same use case
     await register(apiKey, hook.url);
     const ids = [await pay(apiKey), await pay(apiKey), await pay(apiKey, '254712340000')];
     await eventually(async () => (hook.received.length >= 5 ? true : undefined));
+    // A delivery is recorded delivered just after the receiver's 200: wait until none is pending.
+    await eventually(async () => ((await events(apiKey, { status: 'PENDING' })).nodes.length === 0 ? true : undefined));
 
     const failed = await events(apiKey, { eventType: 'PAYMENT_FAILED' });
     expect(failed.nodes.map((e) => e.entityId)).toEqual([ids[2]]);
@@ -132,9 +134,9 @@ describe('GraphQL webhooks: registrations and the event log on the same use case
 
     const openapi = await service.call('GET', '/openapi.json');
     const restLimit = openapi.body.paths['/v1/webhooks/events'].get.parameters.find((p: { name: string }) => p.name === 'limit');
-    const introspected = await q('{ __type(name: "Query") { fields { name args { name defaultValue } } } }', {}, apiKey);
+    const introspected = await q('{ __type(name: "Query") { fields { name args { name description } } } }', {}, apiKey);
     const args = introspected.body.data.__type.fields.find((f: { name: string }) => f.name === 'webhookEvents').args;
-    expect(args.find((a: { name: string }) => a.name === 'first').defaultValue).toBe(String(restLimit.schema.default));
+    expect(args.find((a: { name: string }) => a.name === 'first').description).toContain(`default ${restLimit.schema.default}`);
   });
 
   it('refuses what REST refuses, with validation_error, and writes nothing', async () => {

@@ -18,13 +18,14 @@ export const PageArgsSchema = z.strictObject({
   after: PageQuery.shape.cursor.meta({ description: 'pageInfo.endCursor of the previous page; REST: cursor' }),
 });
 
-/** The one default page size of every connection, read from REST's schema so the two cannot drift (50). */
-export const DEFAULT_PAGE: number = PageQuery.shape.limit.parse(undefined);
-
-/** Arguments of a list answered as a connection: `first` and `after`, checked by PageArgsSchema. */
+/**
+ * Arguments of a list answered as a connection: `first` and `after`, checked by PageArgsSchema.
+ * The default page size is applied by that schema, not declared in the SDL, so that `payments`
+ * can tell a `last` alone from a `first` the caller also sent; the description states it.
+ */
 @ArgsType()
 export class PageArgs {
-  @Field(() => Int, { ...fieldOf(PageArgsSchema, 'first'), nullable: true, defaultValue: DEFAULT_PAGE })
+  @Field(() => Int, fieldOf(PageArgsSchema, 'first'))
   first?: number | null;
 
   @Field(() => String, fieldOf(PageArgsSchema, 'after'))
@@ -45,6 +46,52 @@ export function restPage(args: PageArgs, where = 'args'): { limit: number; curso
     throw graphqlError('validation_error', `Invalid input: ${where}.${field}: ${issue?.message ?? 'invalid'}`, { field });
   }
   return { limit: parsed.data.first, cursor: parsed.data.after };
+}
+
+/**
+ * Backward paging (Relay's `last`/`before`) with the same rules as `first`/`after`: `last`
+ * 1..100 (REST's limit rule, no default: paging backward is asked for by giving `last`) and
+ * `before` a cursor of at most 200 characters.
+ */
+export const BackwardPageArgsSchema = z.strictObject({
+  last: PageQuery.shape.limit.unwrap().optional()
+    .meta({ description: 'Page backward: the last entries before `before` (or of the whole list), 1..100; not with first' }),
+  before: PageQuery.shape.cursor.meta({ description: 'pageInfo.startCursor of the page after the one wanted; only with last' }),
+});
+
+/** Arguments of a connection that also pages backward: `first`/`after` or `last`/`before`. */
+@ArgsType()
+export class BidirectionalPageArgs extends PageArgs {
+  @Field(() => Int, fieldOf(BackwardPageArgsSchema, 'last'))
+  last?: number | null;
+
+  @Field(() => String, fieldOf(BackwardPageArgsSchema, 'before'))
+  before?: string | null;
+}
+type _BackwardPageArgsTie = NoDrift<FieldDrift<Pick<BidirectionalPageArgs, 'last' | 'before'>, typeof BackwardPageArgsSchema>>;
+
+/**
+ * A page request of a bidirectional connection: forward with `first` (default 50) after `after`,
+ * or backward with `last` before `before`. Throws validation_error with `details.field` when
+ * `first` or `after` comes with `last` or `before`, or a value breaks its rule.
+ */
+export function pageRequest(args: BidirectionalPageArgs): { size: number; direction: 'forward' | 'backward'; cursor: string | undefined } {
+  if (args.last == null && args.before == null) {
+    const { limit, cursor } = restPage(args);
+    return { size: limit, direction: 'forward', cursor };
+  }
+  if (args.first != null || args.after != null) {
+    const field = args.first != null ? 'first' : 'after';
+    throw graphqlError('validation_error', `Invalid input: args.${field}: not with last or before (page one way at a time)`, { field });
+  }
+  if (args.last == null) throw graphqlError('validation_error', 'Invalid input: args.last: required with before', { field: 'last' });
+  const parsed = BackwardPageArgsSchema.safeParse({ last: args.last, ...(args.before != null ? { before: args.before } : {}) });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'last');
+    throw graphqlError('validation_error', `Invalid input: args.${field}: ${issue?.message ?? 'invalid'}`, { field });
+  }
+  return { size: parsed.data.last ?? args.last, direction: 'backward', cursor: parsed.data.before };
 }
 
 /** GraphQL's explicit null of an optional argument means absent, as in REST. */

@@ -1,17 +1,18 @@
 import { Arg, Args, ArgsType, Ctx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { PaymentListFilter, PaymentPage } from '../../core/payments/list-payments';
 import type { PaymentView } from '../../core/payments/payment-view';
+import { PaymentListFilterFields } from '../contract/payment-list.contract';
 import { MONEY_OUT_ERRORS, MoneyOutBody } from '../contract/payment.contract';
 import type { Connection } from './connection.type';
 import type { GraphqlContext } from './graphql-context';
 import { LIST_ERRORS, parseInput, READ_ERRORS, valueOf } from './graphql-errors';
-import { PageArgs, restPage } from './list-page';
+import { BidirectionalPageArgs, pageRequest } from './list-page';
 import { CreateMoneyOutPayload, MoneyOutInput, PaymentFilterInput } from './payment.input';
 import { PaymentConnectionType, PaymentType } from './payment.type';
 
-/** Arguments of `payments`: the page of every connection, and the filters. */
+/** Arguments of `payments`: the page of every connection, backward paging too, and the filters. */
 @ArgsType()
-export class PaymentsArgs extends PageArgs {
+export class PaymentsArgs extends BidirectionalPageArgs {
   @Field(() => PaymentFilterInput, { nullable: true, description: 'Only the payments that pass every given filter' })
   filter?: PaymentFilterInput | null;
 }
@@ -35,14 +36,19 @@ export class PaymentResolver {
   }
 
   /**
-   * The caller's payments, newest first. Errors: validation_error (first outside 1..100, after
-   * not a cursor of this list, a filter out of range).
+   * The caller's payments, newest first, paged forward (`first`/`after`) or backward
+   * (`last`/`before`). Errors: validation_error (a page size outside 1..100, a cursor not of this
+   * list, both directions at once, a filter out of range).
    */
-  @Query(() => PaymentConnectionType, { description: 'Your payments, newest first (first: 1..100, default 50)' })
+  @Query(() => PaymentConnectionType, {
+    description: 'Your payments, newest first (REST: GET /v1/payments); first: 1..100, default 50, or last/before to page back towards the newest',
+  })
   async payments(@Args(() => PaymentsArgs) args: PaymentsArgs, @Ctx() ctx: GraphqlContext): Promise<Connection<PaymentView>> {
-    const { limit, cursor } = restPage(args);
+    const { size, direction, cursor } = pageRequest(args);
     const page = valueOf(await ctx.app.listPayments(ctx.tenantId, {
-      first: limit, ...(cursor !== undefined ? { after: cursor } : {}), ...(args.filter ? { filter: listFilter(args.filter) } : {}),
+      first: size, direction,
+      ...(cursor !== undefined ? (direction === 'backward' ? { before: cursor } : { after: cursor }) : {}),
+      ...(args.filter ? { filter: listFilter(args.filter) } : {}),
     }), LIST_ERRORS);
     return paymentConnection(page);
   }
@@ -70,7 +76,7 @@ function paymentConnection(page: PaymentPage): Connection<PaymentView> {
     edges,
     nodes: edges.map((e) => e.node),
     pageInfo: {
-      hasNextPage: page.hasNextPage, hasPreviousPage: false,
+      hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage,
       startCursor: edges[0]?.cursor ?? null, endCursor: edges[edges.length - 1]?.cursor ?? null,
     },
   };
@@ -82,7 +88,7 @@ function listFilter(input: PaymentFilterInput): PaymentListFilter {
     ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
     ...(input.destinationCurrency ? { destinationCurrency: input.destinationCurrency } : {}),
     ...(input.country ? { country: input.country } : {}),
-    ...(input.reference != null ? { reference: input.reference } : {}),
+    ...(input.reference != null ? { reference: parseInput(PaymentListFilterFields.reference, input.reference, 'filter.reference') } : {}),
     ...(input.createdFrom ? { createdFrom: input.createdFrom } : {}),
     ...(input.createdTo ? { createdTo: input.createdTo } : {}),
   };

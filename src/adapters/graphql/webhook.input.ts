@@ -4,7 +4,7 @@ import type { DeliveryStatus } from '../../core/webhooks/webhook';
 import { RegisterWebhookBody, WebhookEventsQuery, WebhookIdParams } from '../contract/webhook.contract';
 import type { FieldDrift, NoDrift } from '../contract/schema-ties';
 import { fieldOf } from './contract-fields';
-import { DEFAULT_PAGE, PageArgsSchema } from './list-page';
+import { PageArgsSchema } from './list-page';
 import { WebhookDeliveryStatusEnum, WebhookEventTypeEnum } from './webhook.type';
 
 /**
@@ -35,7 +35,7 @@ type _RegisterWebhookInputTie = NoDrift<FieldDrift<RegisterWebhookInput, typeof 
  */
 @ArgsType()
 export class WebhookEventsArgs {
-  @Field(() => Int, { ...fieldOf(WebhookEventsArgsSchema, 'first'), nullable: true, defaultValue: DEFAULT_PAGE })
+  @Field(() => Int, fieldOf(WebhookEventsArgsSchema, 'first'))
   first?: number | null;
 
   @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'after'))
