@@ -104,7 +104,7 @@ describe('OpenAPI document and docs', () => {
     const fx = doc.components.schemas.FxQuote!.properties!;
     expect([fx.convertedAmount!.type, fx.exchangeRate!.type, fx.payoutFee!.type]).toEqual(['number', 'string', 'string']);
     expect(['integer', 'number']).toContain(fx.expiryTimestamp!.type);
-    expect(doc.components.schemas.ErrorA!.required!.sort()).toEqual(['code', 'message', 'statusCode']);
+    expect(doc.components.schemas.ErrorA!.required!.sort()).toEqual(['code', 'details', 'message', 'statusCode']);
   });
 
   it('enforces exactly the documented security: bearer operations answer 401 without a key, open ones do not', async () => {

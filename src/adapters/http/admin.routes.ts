@@ -1,3 +1,4 @@
+import type { Err } from '../../core/shared/result';
 import { z } from 'zod';
 import { API_KEY_SCOPES } from '../../core/auth/api-key';
 import type { AdminApplication } from '../../core/admin/admin-application';
@@ -10,7 +11,7 @@ import { STABLECOINS } from '../../core/shared/money';
 import { AmountInput } from '../contract/amount.schema';
 import type { ShapeACode } from '../contract/error-codes';
 import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA, type RequestParts } from './http-errors';
 import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
 
@@ -54,7 +55,7 @@ const NOT_FOUND = { '404': { description: 'not_found', schema: ErrorA } } as con
 /** Routes of the Admin tag (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health); every one needs an admin-scoped key. */
 export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[] {
   const common = { tags: ['Admin'], auth: 'admin' } as const;
-  const fail = (res: Parameters<RouteSpec['handler']>[1], e: { code: keyof typeof ADMIN_ERRORS; message: string }) => sendShapeA(res, ADMIN_ERRORS[e.code], e.message);
+  const fail = (res: Parameters<RouteSpec['handler']>[1], e: Err<keyof typeof ADMIN_ERRORS>, req: RequestParts) => sendShapeA(res, ADMIN_ERRORS[e.code], e.message, fieldsOf(e, req));
   return [
     defineRoute<{ name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }>({
       ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant', summary: 'Create a tenant (wallet issuer)',
@@ -65,7 +66,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       responses: { '201': { description: 'Created', schema: TenantView }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await admin.createTenant(req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(201).json(result.value);
       },
     }),
@@ -81,7 +82,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       responses: { '200': { description: 'The tenant after the change', schema: TenantView }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.updateTenant(req.params.tenantId, req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),
@@ -95,7 +96,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.issueApiKey(req.params.tenantId, req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(201).json(result.value);
       },
     }),
@@ -105,7 +106,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       responses: { '200': { description: 'Keys', schema: z.array(KeyView) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.listApiKeys(req.params.tenantId);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),
@@ -127,7 +128,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       responses: { '204': { description: 'Revoked' }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.revokeApiKey(req.params.keyId);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(204).end();
       },
     }),
@@ -147,7 +148,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
       handler: async (req, res) => {
         const result = await admin.recordDeposit(req.params.tenantId, req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(201).json(result.value);
       },
     }),
@@ -157,7 +158,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({ tenantId: z.string() }) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.getPayment(req.params.paymentId);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),
@@ -171,7 +172,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
       handler: async (req, res) => {
         const result = await admin.simulatePayment(req.params.paymentId, req.body.outcome);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { ANALYTICS_ERRORS, SummaryQuery } from '../contract/analytics.contract';
 import { AUTH_ERRORS } from './common.schema';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 const Group = z.object({
@@ -24,7 +24,7 @@ export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'One entry per group, ordered by key', schema: z.array(Group) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await app.analyticsSummary(req.tenantId, { from: new Date(req.query.from), to: new Date(req.query.to), groupBy: req.query.groupBy });
-        if (!result.ok) return sendShapeA(res, ANALYTICS_ERRORS[result.code], result.message);
+        if (!result.ok) return sendShapeA(res, ANALYTICS_ERRORS[result.code], result.message, fieldsOf(result, req));
         res.json(result.value);
       },
     }),

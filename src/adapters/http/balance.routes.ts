@@ -3,10 +3,10 @@ import type { Application } from '../../core/application';
 import { ACCOUNT_KINDS, LEDGER_TRANSACTION_KINDS } from '../../core/ledger/ledger';
 import { STABLECOINS } from '../../core/shared/money';
 import { AUTH_ERRORS, DecimalString } from './common.schema';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 import { PageQuery } from '../contract/page.schema';
-import { nextPageLink } from './pagination';
+import { nextPageLink, PAGE_PARAMS } from './pagination';
 
 const Balance = z
   .object({ currency: z.enum(STABLECOINS), available: DecimalString, held: DecimalString, inTransit: DecimalString })
@@ -45,7 +45,7 @@ export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'One page', schema: z.array(LedgerTransaction) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await app.listLedgerTransactions(req.tenantId, req.query.limit, req.query.cursor);
-        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req, PAGE_PARAMS));
         if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);
       },

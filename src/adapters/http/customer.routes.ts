@@ -1,3 +1,4 @@
+import type { Err } from '../../core/shared/result';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
@@ -6,7 +7,7 @@ import type { CustomerErrorCode } from '../../core/customers/manage-customers';
 import { CreateCustomerBody, CUSTOMER_ERRORS, CustomerParams } from '../contract/customer.contract';
 import { PageQuery } from '../contract/page.schema';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA, type RequestParts } from './http-errors';
 import { nextPageLink } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
@@ -16,7 +17,7 @@ const CustomerResponse = z.object({
   createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(),
 }).meta({ id: 'Customer' });
 
-const fail = (res: Response, e: { code: CustomerErrorCode; message: string }) => sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message);
+const fail = (res: Response, e: Err<CustomerErrorCode>, req: RequestParts) => sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message, fieldsOf(e, req));
 
 /** Routes of the Customers tag (docs/decisions.md § Customers and KYC). */
 export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
@@ -32,7 +33,7 @@ export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.createCustomer(req.tenantId, req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(201).json(result.value);
       },
     }),
@@ -42,7 +43,7 @@ export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'One page', schema: z.array(CustomerResponse) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await app.listCustomers(req.tenantId, req.query.limit, req.query.cursor);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);
       },
@@ -53,7 +54,7 @@ export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'The customer', schema: CustomerResponse }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
       handler: async (req, res) => {
         const result = await app.getCustomer(req.tenantId, req.params.customerId);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),

@@ -2,10 +2,10 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
 import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
-import { SHAPE_A_STATUS } from '../contract/error-codes';
 import { FX_ERRORS, FxQuery } from '../contract/fx.contract';
 import { AUTH_ERRORS, DecimalString, ErrorD } from './common.schema';
-import { sendShapeA, sendShapeD } from './http-errors';
+import type { Err } from '../../core/shared/result';
+import { fieldsOf, sendShapeA, sendShapeD, type RequestParts } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 /** FX quote (OpenAPI convertFx) plus the stored quote's id (docs/decisions.md § FX quotes and the quote lock). */
@@ -24,9 +24,10 @@ export const FxQuoteResponse = z
  * validation in shape A, the rest in the numeric shape D with the status of the code GraphQL
  * answers for it (422 unsupported_corridor, 503 provider_unavailable).
  */
-function sendFxError(res: Response, code: FxQuoteErrorCode, message: string): void {
-  if (code === 'validation_error') return sendShapeA(res, FX_ERRORS[code], message);
-  sendShapeD(res, SHAPE_A_STATUS[FX_ERRORS[code]], message);
+function sendFxError(res: Response, failure: Err<FxQuoteErrorCode>, req: RequestParts): void {
+  const code = FX_ERRORS[failure.code];
+  if (code === 'validation_error') return sendShapeA(res, code, failure.message, fieldsOf(failure, req));
+  sendShapeD(res, code, failure.message);
 }
 
 /** Routes of the FX tag (OpenAPI convertFx). */
@@ -48,7 +49,7 @@ export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.getFxQuote(req.tenantId, req.query);
-        if (!result.ok) return sendFxError(res, result.code, result.message);
+        if (!result.ok) return sendFxError(res, result, req);
         const quote = result.value;
         res.json({
           convertedAmount: Number(quote.convertedAmount),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { LEGACY_ERRORS, LegacyPayoutBody } from '../contract/legacy-payout.contract';
 import { AUTH_ERRORS, ErrorB } from './common.schema';
-import { sendShapeA, sendShapeB } from './http-errors';
+import { fieldsOf, sendShapeA, sendShapeB } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 /** Route of the legacy payout (OpenAPI legacyPayout). */
@@ -23,7 +23,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
       handler: async (req, res: Response) => {
         const result = await app.createLegacyPayout(req.tenantId, req.body);
         if (!result.ok) {
-          if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message);
+          if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message, fieldsOf(result, req));
           return sendShapeB(res, LEGACY_ERRORS[result.code], result.message);
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');

@@ -1,4 +1,5 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { schemaForStatus } from './common.schema';
 import type { RouteSpec } from './route';
 
 /**
@@ -22,7 +23,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]
       responses: Object.fromEntries(
         Object.entries(route.responses).map(([status, r]) => [
           status,
-          { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) },
+          { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: schemaForStatus(r.schema, status) } } } : {}) },
         ]),
       ),
     };

@@ -6,9 +6,9 @@ import type { Err } from '../../core/shared/result';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
 import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA } from './http-errors';
 import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
-import { nextPageLink } from './pagination';
+import { nextPageLink, PAGE_PARAMS } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
 /** How REST names the money-out's idempotency key: the caller sends it as a header. */
@@ -18,6 +18,9 @@ const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key header';
 function restMessage(failure: Err<MoneyOutErrorCode>): string {
   return failure.details?.field === IDEMPOTENCY_KEY_FIELD ? failure.message.replace(IDEMPOTENCY_KEY_FIELD, IDEMPOTENCY_KEY_HEADER) : failure.message;
 }
+
+/** Where REST takes the money-out's idempotency key: a header, not the body. */
+const IDEMPOTENCY_KEY_PATH = { [IDEMPOTENCY_KEY_FIELD]: 'header.Idempotency-Key' };
 
 /** Created, and repeated as is by a replay (which also carries Idempotent-Replayed: true). */
 const MONEY_OUT_CREATED = 201;
@@ -61,7 +64,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);
         if (!result.ok) {
           if (result.code === 'idempotency_key_in_use') res.set('Retry-After', IN_FLIGHT_RETRY_AFTER_S);
-          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result));
+          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result), fieldsOf({ ...result, message: restMessage(result) }, req, IDEMPOTENCY_KEY_PATH));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
         res.status(MONEY_OUT_CREATED).json(result.value.payment);
@@ -81,7 +84,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.listPayments(req.tenantId, toPaymentListQuery(req.query));
-        if (!result.ok) return sendShapeA(res, result.code, listMessage(result));
+        if (!result.ok) return sendShapeA(res, result.code, listMessage(result), fieldsOf({ ...result, message: listMessage(result) }, req, PAGE_PARAMS));
         if (result.value.hasNextPage && result.value.endCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.endCursor));
         res.json(result.value.entries.map((e) => e.node));
       },
@@ -101,7 +104,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res: Response) => {
         const result = await app.getPayment(req.tenantId, req.params.paymentId);
-        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req));
         res.json(result.value);
       },
     }),

@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import 'zod-openapi';
 import { IDENTIFIER_STATUSES, MOMO_RESOLUTION_TYPES, WALLET_NETWORKS } from '../../core/resolution/resolution';
-import { SHAPE_C_STATUS } from '../contract/error-codes';
 
-/** Error shape C (docs/decisions.md § Errors: shapes per route family: resolve endpoints). `error` is the code, `details` a hint. */
-export const ErrorC = z
-  .object({
-    message: z.string(),
-    error: z.enum(Object.keys(SHAPE_C_STATUS) as [keyof typeof SHAPE_C_STATUS]),
-    details: z.string(),
-    statusCode: z.number().int(),
-  })
-  .meta({ id: 'ErrorC', description: 'Error shape C (docs/decisions.md § Errors: shapes per route family)' });
+/** Error shape C (docs/decisions.md § Errors: shapes per route family: resolve endpoints), defined with the other shapes. */
+export { ErrorC } from './common.schema';
 
 /** Bank list entry (OpenAPI listBanks). */
 export const BankListEntry = z

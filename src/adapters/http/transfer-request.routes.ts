@@ -1,3 +1,4 @@
+import type { Err } from '../../core/shared/result';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
@@ -6,7 +7,7 @@ import { TERMINAL_TYPES, TRANSFER_CURRENCIES } from '../../core/transfers/transf
 import { TRANSFER_ERRORS, TransferRequestBody, TransferRequestParams } from '../contract/transfer-request.contract';
 import type { ShapeCCode } from '../contract/error-codes';
 import { AUTH_ERRORS } from './common.schema';
-import { sendShapeA, sendShapeC } from './http-errors';
+import { fieldsOf, sendShapeA, sendShapeC, type RequestParts } from './http-errors';
 import { ErrorC } from './resolution.schema';
 import { defineRoute, type RouteSpec } from './route';
 
@@ -30,8 +31,8 @@ const TransferLinkParams = z.object({ token: z.string().min(1).max(64).meta({ de
 /** Failures of resolving a deeplink token, in shape C. */
 const TRANSFER_LINK_ERRORS: Record<TransferLinkErrorCode, ShapeCCode> = { not_found: 'not_found', link_expired: 'link_expired' };
 
-function fail(res: Response, error: { code: TransferErrorCode; message: string }): void {
-  if (error.code === 'validation_error') return sendShapeA(res, 'validation_error', error.message);
+function fail(res: Response, error: Err<TransferErrorCode>, req: RequestParts): void {
+  if (error.code === 'validation_error') return sendShapeA(res, 'validation_error', error.message, fieldsOf(error, req));
   sendShapeC(res, TRANSFER_ERRORS[error.code], error.message);
 }
 
@@ -49,7 +50,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       },
       handler: async (req, res) => {
         const result = await app.createTransferRequest(req.tenantId, req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),
@@ -60,7 +61,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       responses: { '200': { description: 'The request', schema: TransferRequestState }, ...AUTH_ERRORS, '404': { description: 'not_found (shape C)', schema: ErrorC } },
       handler: async (req, res) => {
         const result = await app.getTransferRequest(req.tenantId, req.params.reference);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.json(result.value);
       },
     }),

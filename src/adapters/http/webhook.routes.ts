@@ -1,3 +1,4 @@
+import type { Err } from '../../core/shared/result';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Application } from '../../core/application';
@@ -6,12 +7,12 @@ import {
   RegisterWebhookBody, WEBHOOK_ERRORS, WebhookEventIdParams, WebhookEventsQuery, WebhookIdParams,
 } from '../contract/webhook.contract';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA, type RequestParts } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 import { nextPageLink } from './pagination';
 import { RegisteredWebhookResponse, WebhookEventEntryResponse, WebhookListItem } from './webhook.schema';
 
-const fail = (res: Response, error: { code: WebhookErrorCode; message: string }) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message);
+const fail = (res: Response, error: Err<WebhookErrorCode>, req: RequestParts) => sendShapeA(res, WEBHOOK_ERRORS[error.code], error.message, fieldsOf(error, req));
 
 
 /** Routes of the Webhooks tag (OpenAPI registerWebhook and listWebhookEvents; docs/decisions.md § Webhooks). */
@@ -27,7 +28,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.registerWebhook(req.tenantId, req.body);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(201).json(result.value);
       },
     }),
@@ -44,7 +45,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '204': { description: 'Deleted' }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
       handler: async (req, res) => {
         const result = await app.deleteWebhook(req.tenantId, req.params.webhookId);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(204).end();
       },
     }),
@@ -55,7 +56,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'One page of entries', schema: z.array(WebhookEventEntryResponse) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await app.listWebhookEvents(req.tenantId, req.query);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         if (result.value.nextCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.nextCursor));
         res.json(result.value.entries);
       },
@@ -67,7 +68,7 @@ export function webhookRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '202': { description: 'Scheduled', schema: WebhookEventEntryResponse }, ...AUTH_ERRORS, '404': { description: 'not_found', schema: ErrorA } },
       handler: async (req, res) => {
         const result = await app.retryWebhookEvent(req.tenantId, req.params.id);
-        if (!result.ok) return fail(res, result);
+        if (!result.ok) return fail(res, result, req);
         res.status(202).json(result.value);
       },
     }),
