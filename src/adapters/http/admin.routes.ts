@@ -58,7 +58,8 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
   const fail = (res: Parameters<RouteSpec['handler']>[1], e: Err<keyof typeof ADMIN_ERRORS>, req: RequestParts) => sendShapeA(res, ADMIN_ERRORS[e.code], e.message, fieldsOf(e, req));
   return [
     defineRoute<{ name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }>({
-      ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant', summary: 'Create a tenant (wallet issuer)',
+      ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant',
+      description: 'Creates a tenant (a wallet issuer), sandbox or live, with an issuer API key shown once in the answer.', summary: 'Create a tenant (wallet issuer)',
       body: z.strictObject({
         name: z.string().min(1).max(200), environment: z.enum(['sandbox', 'live']).optional(),
         rateLimitPerMinute: RateLimitInput.optional().meta({ description: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE' }),
@@ -71,12 +72,14 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
     }),
     defineRoute({
-      ...common, method: 'get', path: '/v1/admin/tenants', operationId: 'listTenants', summary: 'List tenants',
+      ...common, method: 'get', path: '/v1/admin/tenants', operationId: 'listTenants',
+      description: 'Every tenant with its settings.', summary: 'List tenants',
       responses: { '200': { description: 'Tenants, oldest first', schema: z.array(TenantView) }, ...AUTH_ERRORS },
       handler: async (_req, res) => void res.json(await admin.listTenants()),
     }),
     defineRoute<TenantPatch, undefined, { tenantId: string }>({
       ...common, method: 'patch', path: '/v1/admin/tenants/{tenantId}', operationId: 'updateTenant',
+      description: "Changes a tenant's name, payout settings (for legacy payouts), rate limit or webhook limit; omitted fields keep their value; a null limit restores the service default, a null payoutRefundAddress refuses legacy payouts.",
       summary: "Change a tenant's name, legacy payout settings, rate limit or webhook cap; absent fields stay as they are",
       params: TenantParams, body: TenantPatchBody,
       responses: { '200': { description: 'The tenant after the change', schema: TenantView }, ...AUTH_ERRORS, ...NOT_FOUND },
@@ -87,7 +90,8 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
     }),
     defineRoute<{ scope: 'issuer' | 'admin'; label?: string }, undefined, { tenantId: string }>({
-      ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'issueApiKey', summary: 'Issue an API key; shown once',
+      ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'issueApiKey',
+      description: 'Issues an issuer key for a tenant; the key is in this answer only. Admin keys belong to no tenant and are issued with issueAdminKey.', summary: 'Issue an API key; shown once',
       params: TenantParams,
       body: z.strictObject({
         scope: z.enum(API_KEY_SCOPES).meta({ description: 'issuer. admin is refused (400 validation_error): admin keys are platform keys that belong to no tenant' }),
@@ -101,7 +105,8 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
     }),
     defineRoute<undefined, undefined, { tenantId: string }>({
-      ...common, method: 'get', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'listApiKeys', summary: "List a tenant's keys (no secrets)",
+      ...common, method: 'get', path: '/v1/admin/tenants/{tenantId}/api-keys', operationId: 'listApiKeys',
+      description: "A tenant's API keys with their prefixes and revocation times; never the keys.", summary: "List a tenant's keys (no secrets)",
       params: TenantParams,
       responses: { '200': { description: 'Keys', schema: z.array(KeyView) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
@@ -112,18 +117,21 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ label?: string }>({
       ...common, method: 'post', path: '/v1/admin/api-keys', operationId: 'issueAdminKey',
+      description: 'Issues a platform admin key (no tenant); the key is in this answer only.',
       summary: 'Issue a platform admin key (no tenant); shown once',
       body: z.strictObject({ label: z.string().max(200).optional().meta({ description: 'A note shown in key lists' }) }),
       responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS },
       handler: async (req, res) => void res.status(201).json(await admin.issueAdminKey(req.body)),
     }),
     defineRoute({
-      ...common, method: 'get', path: '/v1/admin/api-keys', operationId: 'listAdminKeys', summary: "List the platform's admin keys (no secrets)",
+      ...common, method: 'get', path: '/v1/admin/api-keys', operationId: 'listAdminKeys',
+      description: 'The platform admin keys with their prefixes and revocation times; never the keys.', summary: "List the platform's admin keys (no secrets)",
       responses: { '200': { description: 'Keys', schema: z.array(KeyView) }, ...AUTH_ERRORS },
       handler: async (_req, res) => void res.json(await admin.listAdminKeys()),
     }),
     defineRoute<undefined, undefined, { keyId: string }>({
-      ...common, method: 'delete', path: '/v1/admin/api-keys/{keyId}', operationId: 'revokeApiKey', summary: 'Revoke a key at once, everywhere',
+      ...common, method: 'delete', path: '/v1/admin/api-keys/{keyId}', operationId: 'revokeApiKey',
+      description: 'Revokes a key at once on every replica; its open subscriptions close.', summary: 'Revoke a key at once, everywhere',
       params: z.object({ keyId: z.string().max(64) }),
       responses: { '204': { description: 'Revoked' }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
@@ -134,6 +142,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ currency: 'USDC' | 'USDT'; amount: number | string; blockchain: 'BSC' | 'SOLANA'; txHash: string }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/deposits', operationId: 'recordDeposit',
+      description: "Credits a tenant's balance with an onchain deposit, once per (blockchain, transaction hash) across all tenants: the same deposit again is 409 duplicate_deposit.",
       summary: "Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants",
       params: TenantParams,
       body: z.strictObject({
@@ -153,7 +162,8 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
     }),
     defineRoute<undefined, undefined, { paymentId: string }>({
-      ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment', summary: "Any tenant's payment",
+      ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment',
+      description: "Any tenant's payment, with its tenantId, for support.", summary: "Any tenant's payment",
       params: z.object({ paymentId: z.string().max(64) }),
       responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({ tenantId: z.string() }) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
@@ -164,6 +174,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<{ outcome: (typeof SIMULATED_OUTCOMES)[number] }, undefined, { paymentId: string }>({
       ...common, method: 'post', path: '/v1/admin/payments/{paymentId}/simulate', operationId: 'simulatePayment',
+      description: 'Sandbox only: moves a payment held at provider_accepted (account number ending 3333) to the outcome you choose, with its events and ledger transfer.',
       summary: 'Force a provider result on a sandbox payment',
       params: z.object({ paymentId: z.string().max(64) }), body: z.strictObject({ outcome: z.enum(SIMULATED_OUTCOMES) }),
       responses: {

@@ -18,7 +18,8 @@ const Group = z.object({
 export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<undefined, z.infer<typeof SummaryQuery>>({
-      method: 'get', path: '/v1/analytics/summary', operationId: 'analyticsSummary', tags: ['Analytics'], auth: 'issuer',
+      method: 'get', path: '/v1/analytics/summary', operationId: 'analyticsSummary',
+      description: 'Counts, volumes per currency, success rate and median time to success of your payments created in [from, to) (at most 366 days), grouped by day (UTC), currency, method or status.', tags: ['Analytics'], auth: 'issuer',
       summary: 'Counts, volumes, success rate and median time to success of the tenant\'s payments, grouped',
       query: SummaryQuery,
       responses: { '200': { description: 'One entry per group, ordered by key', schema: z.array(Group) }, ...AUTH_ERRORS },

@@ -33,13 +33,15 @@ const LedgerTransaction = z
 export function balanceRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute({
-      method: 'get', path: '/v1/balances', operationId: 'getBalances', tags: ['Balances'], auth: 'issuer',
+      method: 'get', path: '/v1/balances', operationId: 'getBalances',
+      description: 'Your balance per stablecoin: available to pay out, held by payments not yet accepted, and in transit with the provider. Amounts are decimal strings with 6 places.', tags: ['Balances'], auth: 'issuer',
       summary: "The tenant's stablecoin balances",
       responses: { '200': { description: 'One entry per stablecoin', schema: z.array(Balance) }, ...AUTH_ERRORS },
       handler: async (req, res) => void res.json(await app.getBalances(req.tenantId)),
     }),
     defineRoute<undefined, z.infer<typeof PageQuery>>({
-      method: 'get', path: '/v1/balances/transactions', operationId: 'listBalanceTransactions', tags: ['Balances'], auth: 'issuer',
+      method: 'get', path: '/v1/balances/transactions', operationId: 'listBalanceTransactions',
+      description: 'The ledger transactions behind your balances, newest first: deposits, holds, settlements, releases and refunds, each between two of your accounts. Page with limit and the Link header.', tags: ['Balances'], auth: 'issuer',
       summary: 'Ledger transactions of the tenant, newest first; the next page is in the Link header',
       query: PageQuery,
       responses: { '200': { description: 'One page', schema: z.array(LedgerTransaction) }, ...AUTH_ERRORS },

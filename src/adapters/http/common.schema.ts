@@ -148,5 +148,5 @@ export const AUTH_ERRORS = {
   '429': { description: 'Too many requests (rate_limited)', schema: ErrorA },
 } as const;
 
-/** A decimal amount on the wire: a string like "1500.00". */
-export const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/).meta({ description: 'Exact decimal amount as a string', example: '11.622583' });
+/** A decimal amount on the wire: a string like "1500.00" (defined with the contract's amounts). */
+export { DecimalString } from '../contract/amount.schema';

@@ -37,6 +37,7 @@ export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get',
       path: '/fx/convert',
       operationId: 'convertFx',
+      description: 'Quotes fiat amount in sourceCurrency as a stablecoin amount, fees included (convertedAmount = amount / exchangeRate + payoutFee, rounded up at 6 places). Every quote is stored for 60 seconds: pass its quoteId to one money-out of the same amount, pair and method to pay at this rate. Errors other than validation use error shape D.',
       summary: 'Quote a fiat amount in a stablecoin, fees included; the quote is stored and can lock a money-out rate',
       tags: ['FX'],
       auth: 'issuer',

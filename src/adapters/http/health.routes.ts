@@ -30,12 +30,14 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
   };
   return [
     defineRoute({
-      method: 'get', path: '/livez', operationId: 'livez', summary: 'Liveness: the process answers', tags: ['Health'], auth: 'none',
+      method: 'get', path: '/livez', operationId: 'livez',
+      description: 'Liveness for orchestrators: 200 while the process answers. Needs no key.', summary: 'Liveness: the process answers', tags: ['Health'], auth: 'none',
       responses: { '200': { description: 'Alive', schema: Status } },
       handler: (_req, res) => void res.json({ status: 'ok' }),
     }),
     defineRoute({
-      method: 'get', path: '/readyz', operationId: 'readyz', summary: 'Readiness: database reachable and migrations applied', tags: ['Health'], auth: 'none',
+      method: 'get', path: '/readyz', operationId: 'readyz',
+      description: 'Readiness for orchestrators: 200 when the database is reachable and migrations are applied, 503 otherwise and while stopping. Needs no key.', summary: 'Readiness: database reachable and migrations applied', tags: ['Health'], auth: 'none',
       responses: { '200': { description: 'Ready', schema: Readiness }, '503': { description: 'Not ready', schema: Readiness } },
       handler: async (_req, res) => {
         const body = await check();
@@ -43,7 +45,8 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/health', operationId: 'health', summary: 'Service health for API clients', tags: ['Health'], auth: 'any',
+      method: 'get', path: '/health', operationId: 'health',
+      description: "Health for API clients: the version, database and migrations, and each worker's last pass. 503 when degraded.", summary: 'Service health for API clients', tags: ['Health'], auth: 'any',
       responses: { '200': { description: 'Healthy', schema: Health }, '503': { description: 'Degraded', schema: Health }, ...AUTH_ERRORS },
       handler: async (_req, res) => {
         const body = await check();

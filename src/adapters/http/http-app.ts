@@ -8,6 +8,7 @@ import { httpAccessGate, principalOf } from '../access/http-gate';
 import type { AccessNeed } from '../access/bearer-access';
 import { fxRoutes } from './fx.routes';
 import { healthRoutes, type HealthProbe } from './health.routes';
+import { AUTH_ERRORS } from './common.schema';
 import { sendShapeA, type FieldProblem, type InputPart } from './http-errors';
 import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
@@ -165,9 +166,13 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
 /** GET /metrics in Prometheus text format; admin keys only (volumes are business data). */
 function metricsRoute(metrics: Metrics): RouteSpec<any, any, any> {
   return defineRoute({
-    method: 'get', path: '/metrics', operationId: 'metrics', tags: ['Health'], auth: 'admin',
+    method: 'get', path: '/metrics', operationId: 'metrics',
+      description: 'Prometheus text exposition: request latency per route, payment transitions, webhook deliveries, queue depths. Admin keys only: volumes are business data.', tags: ['Health'], auth: 'admin',
     summary: 'Prometheus metrics: HTTP latency per route, payment transitions, webhook deliveries, queue depth',
-    responses: { '200': { description: 'Prometheus text exposition format' } },
+    responses: {
+      '200': { description: 'Prometheus text exposition format' },
+      '401': AUTH_ERRORS['401'], '403': AUTH_ERRORS['403'], '429': AUTH_ERRORS['429'],
+    },
     handler: async (_req, res) => {
       res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
     },

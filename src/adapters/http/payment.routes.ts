@@ -8,6 +8,7 @@ import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/pay
 import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
 import { fieldsOf, sendShapeA } from './http-errors';
 import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
+import { IdempotentReplayedHeader, RetryAfterHeader } from './openapi-headers';
 import { nextPageLink, PAGE_PARAMS } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
@@ -45,15 +46,19 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'post',
       path: '/v1/payments/moneyout',
       operationId: 'createMoneyOut',
+      description: 'Pays fiatAmount in destinationCurrency to one recipient, funded from your sourceCurrency balance. The stablecoin amount (fees included) is held at once and the payment starts initiated; follow it by webhooks or GET /v1/payments/{paymentId}. Send a new UUID as Idempotency-Key and retry with the same key and body until you get an answer: a replay returns the first answer with Idempotent-Replayed: true. Pass quoteId to pay at a quoted rate. Nothing is written when the request is refused.',
       summary: 'Create a money-out: pay fiat to a bank account, mobile-money wallet, paybill or till',
       tags: ['Payments'],
       auth: 'issuer',
       body: MoneyOutBody,
       headers: MoneyOutHeaders,
       responses: {
-        '201': { description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse },
+        '201': {
+          description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse,
+          headers: { 'Idempotent-Replayed': IdempotentReplayedHeader },
+        },
         ...AUTH_ERRORS,
-        '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA },
+        '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA, headers: { 'Retry-After': RetryAfterHeader } },
         '422': {
           description: 'idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance',
           schema: ErrorA,
@@ -74,6 +79,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get',
       path: '/v1/payments',
       operationId: 'listPayments',
+      description: 'Your payments, newest first, filtered by status, paymentMethod, destinationCurrency, reference and a createdAt range (createdFrom inclusive, createdTo exclusive); filters combine with AND, several values of one filter match any. limit 1..100 (default 50); when more entries follow, the Link header holds the next page with your filters: follow it as given.',
       summary: "List the calling tenant's payments, newest first, with filters; the next page is in the Link header",
       tags: ['Payments'],
       auth: 'issuer',
@@ -93,6 +99,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get',
       path: '/v1/payments/{paymentId}',
       operationId: 'getPayment',
+      description: "The current state of one of your payments. Another tenant's id answers 404, like an unknown one.",
       summary: 'Get a payment of the calling tenant',
       tags: ['Payments'],
       auth: 'issuer',

@@ -40,7 +40,8 @@ function fail(res: Response, error: Err<TransferErrorCode>, req: RequestParts): 
 export function transferRequestRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof TransferRequestBody>>({
-      method: 'post', path: '/tx/createTransferRequest', operationId: 'createTransferRequest', tags: ['Payments'], auth: 'issuer',
+      method: 'post', path: '/tx/createTransferRequest', operationId: 'createTransferRequest',
+      description: 'Creates a request for a customer to pay you at an acquirer, with a deeplink the acquirer resolves (resolveTransferLink) until it expires. reference must be unique for your tenant.', tags: ['Payments'], auth: 'issuer',
       summary: 'Create a fiat-denominated transfer request; returns the acquirer deeplink that carries it out',
       body: TransferRequestBody,
       responses: {
@@ -55,7 +56,8 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       },
     }),
     defineRoute<undefined, undefined, { reference: string }>({
-      method: 'get', path: '/tx/transferRequests/{reference}', operationId: 'getTransferRequest', tags: ['Payments'], auth: 'issuer',
+      method: 'get', path: '/tx/transferRequests/{reference}', operationId: 'getTransferRequest',
+      description: 'One of your transfer requests by your reference, with its current status and deeplink.', tags: ['Payments'], auth: 'issuer',
       summary: 'The state of a transfer request, by its reference',
       params: TransferRequestParams,
       responses: { '200': { description: 'The request', schema: TransferRequestState }, ...AUTH_ERRORS, '404': { description: 'not_found (shape C)', schema: ErrorC } },
@@ -66,7 +68,8 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       },
     }),
     defineRoute<undefined, undefined, { token: string }>({
-      method: 'get', path: '/tx/transferLinks/{token}', operationId: 'resolveTransferLink', tags: ['Payments'], auth: 'none',
+      method: 'get', path: '/tx/transferLinks/{token}', operationId: 'resolveTransferLink',
+      description: 'For acquirers: the transfer request behind a deeplink token, without the tenant. The unguessable token is the authorisation; it stops working when the request expires (410).', tags: ['Payments'], auth: 'none',
       summary: 'For the acquirer that opened a deeplink: the transfer request behind its token, until it expires (the token is the credential)',
       params: TransferLinkParams,
       responses: {
