@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RegisteredWebhook } from '../../core/webhooks/manage-webhooks';
 import type { WebhookEventEntry, WebhookView } from '../../core/webhooks/webhook';
 import { RegisterWebhookBody, WEBHOOK_ERRORS, WebhookEventIdParams } from '../contract/webhook.contract';
+import { fieldOf } from './contract-fields';
 import type { GraphqlContext } from './graphql-context';
 import { connectionOf, cursorAsAfter } from './list-page';
 import { parseInput, valueOf } from './graphql-errors';
@@ -45,7 +46,7 @@ export class WebhookResolver {
 
   /** Deletes a registration; its pending deliveries end failed. Answers true (REST: DELETE /v1/webhooks/{id}). Errors: not_found (also another tenant's id). */
   @Mutation(() => Boolean, { description: 'Delete a registration; its pending deliveries end failed (REST: DELETE /v1/webhooks/{webhookId})' })
-  async deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<true> {
+  async deleteWebhook(@Arg('id', () => ID, fieldOf(DeleteWebhookArgsSchema, 'id')) id: string, @Ctx() ctx: GraphqlContext): Promise<true> {
     const args = parseInput(DeleteWebhookArgsSchema, { id }, 'deleteWebhook');
     valueOf(await ctx.app.deleteWebhook(ctx.tenantId, args.id), WEBHOOK_ERRORS);
     return true;
@@ -53,7 +54,7 @@ export class WebhookResolver {
 
   /** Schedules one event log entry for redelivery now and returns it (REST: POST /v1/webhooks/events/{id}/retry). Errors: not_found (also another tenant's id). */
   @Mutation(() => WebhookEventEntryType, { description: 'Redeliver one event log entry now (REST: POST /v1/webhooks/events/{id}/retry)' })
-  async retryWebhookEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<WebhookEventEntry> {
+  async retryWebhookEvent(@Arg('id', () => ID, fieldOf(WebhookEventIdParams, 'id')) id: string, @Ctx() ctx: GraphqlContext): Promise<WebhookEventEntry> {
     const args = parseInput(WebhookEventIdParams, { id }, 'retryWebhookEvent');
     return valueOf(await ctx.app.retryWebhookEvent(ctx.tenantId, args.id), WEBHOOK_ERRORS);
   }

@@ -25,31 +25,38 @@ const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode
 };
 
 const TenantView = z.object({
-  tenantId: z.string(), name: z.string(), environment: z.enum(['sandbox', 'live']),
+  tenantId: z.string().meta({ description: 'Tenant id (ten_ + ULID)', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
+  name: z.string().meta({ description: 'Display name', example: 'Acme Wallet' }),
+  environment: z.enum(['sandbox', 'live']).meta({ description: 'sandbox tenants never move real money' }),
   payoutSourceCurrency: z.enum(STABLECOINS).meta({ description: 'Stablecoin funding legacy payouts (POST /momo/payout)' }),
   payoutBlockchain: z.enum(BLOCKCHAINS).meta({ description: "Chain of legacy payouts' stablecoin leg" }),
-  payoutRefundAddress: z.string().nullable().meta({ description: 'Where failed legacy payouts are refunded; null refuses legacy payouts (tenant_not_configured)' }),
-  rateLimitPerMinute: z.number().int().nullable().meta({ description: 'Requests per minute per key; null: the service default' }),
-  webhookLimit: z.number().int().nullable().meta({ description: 'Webhook registrations the tenant may have; null: WEBHOOK_MAX_REGISTRATIONS_PER_TENANT' }),
-  createdAt: z.iso.datetime(),
+  payoutRefundAddress: z.string().nullable().meta({ description: 'Where failed legacy payouts are refunded; null refuses legacy payouts (tenant_not_configured)', example: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' }),
+  rateLimitPerMinute: z.number().int().nullable().meta({ description: 'Requests per minute per key; null: the service default', example: null }),
+  webhookLimit: z.number().int().nullable().meta({ description: 'Webhook registrations the tenant may have; null: WEBHOOK_MAX_REGISTRATIONS_PER_TENANT', example: null }),
+  createdAt: z.iso.datetime().meta({ description: 'When the tenant was created', example: '2026-11-23T09:41:07.512Z' }),
 }).meta({ id: 'Tenant' });
 const RateLimitInput = z.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE);
 /** Body of PATCH /v1/admin/tenants/{tenantId}; the operator CLI parses its flags with it too. */
 export const TenantPatchBody = z.strictObject({
-  name: z.string().min(1).max(200).optional(),
+  name: z.string().min(1).max(200).optional().meta({ description: 'New display name', example: 'Acme Wallet' }),
   rateLimitPerMinute: RateLimitInput.nullable().optional().meta({ description: 'Requests per minute per key; null resets to RATE_LIMIT_PER_MINUTE' }),
   webhookLimit: z.number().int().min(0).max(MAX_WEBHOOK_LIMIT).nullable().optional()
     .meta({ description: 'Webhook registrations the tenant may have (existing ones above it stay); null resets to WEBHOOK_MAX_REGISTRATIONS_PER_TENANT' }),
-  payoutSourceCurrency: z.enum(STABLECOINS).optional(),
-  payoutBlockchain: z.enum(BLOCKCHAINS).optional(),
+  payoutSourceCurrency: z.enum(STABLECOINS).optional().meta({ description: 'Stablecoin funding legacy payouts' }),
+  payoutBlockchain: z.enum(BLOCKCHAINS).optional().meta({ description: "Chain of legacy payouts' stablecoin leg" }),
   payoutRefundAddress: z.string().max(64).nullable().optional().meta({ description: 'A wallet address on the payout blockchain; null refuses legacy payouts' }),
 }).meta({ id: 'TenantPatch' });
 const KeyView = z.object({
-  keyId: z.string(), tenantId: z.string().nullable(), scope: z.enum(API_KEY_SCOPES), label: z.string(), prefix: z.string(),
-  createdAt: z.iso.datetime(), revokedAt: z.iso.datetime().nullable(),
+  keyId: z.string().meta({ description: 'Key id (key_ + ULID)', example: 'key_01JD4YB2C4E6G8J0L2N4Q6S8U0' }),
+  tenantId: z.string().nullable().meta({ description: 'The tenant an issuer key acts for; null for admin keys', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
+  scope: z.enum(API_KEY_SCOPES).meta({ description: 'issuer: acts for its tenant; admin: platform operator, no tenant' }),
+  label: z.string().meta({ description: 'A note shown in key lists', example: 'backend prod' }),
+  prefix: z.string().meta({ description: 'The first characters of the key, to recognise it', example: 'sk_live_Q3v9' }),
+  createdAt: z.iso.datetime().meta({ description: 'When the key was issued', example: '2026-11-23T09:41:07.512Z' }),
+  revokedAt: z.iso.datetime().nullable().meta({ description: 'When it was revoked; null while valid', example: null }),
 }).meta({ id: 'ApiKey' });
-const IssuedKey = KeyView.extend({ apiKey: z.string().meta({ description: 'The key; shown once, never again' }) }).meta({ id: 'IssuedApiKey' });
-const TenantParams = z.object({ tenantId: z.string().max(64) });
+const IssuedKey = KeyView.extend({ apiKey: z.string().meta({ description: 'The key; shown once, never again', example: 'sk_live_Q3v9Lm2Xr8Tn5Wc1Hb7Kd4Fp6Zs0Jy3Gq' }) }).meta({ id: 'IssuedApiKey' });
+const TenantParams = z.object({ tenantId: z.string().max(64).meta({ description: 'Tenant id (ten_...)', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }) });
 const NOT_FOUND = { '404': { description: 'not_found', schema: ErrorA } } as const;
 
 /** Routes of the Admin tag (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health); every one needs an admin-scoped key. */
@@ -59,9 +66,10 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
   return [
     defineRoute<{ name: string; environment?: 'sandbox' | 'live'; rateLimitPerMinute?: number }>({
       ...common, method: 'post', path: '/v1/admin/tenants', operationId: 'createTenant',
-      description: 'Creates a tenant (a wallet issuer), sandbox or live, with an issuer API key shown once in the answer.', summary: 'Create a tenant (wallet issuer)',
+      description: 'Creates a tenant (a wallet issuer), sandbox or live; give it keys with issueApiKey.', summary: 'Create a tenant (wallet issuer)',
       body: z.strictObject({
-        name: z.string().min(1).max(200), environment: z.enum(['sandbox', 'live']).optional(),
+        name: z.string().min(1).max(200).meta({ description: 'Display name', example: 'Acme Wallet' }),
+        environment: z.enum(['sandbox', 'live']).optional().meta({ description: 'Default sandbox' }),
         rateLimitPerMinute: RateLimitInput.optional().meta({ description: 'Requests per minute per key; default RATE_LIMIT_PER_MINUTE' }),
       }),
       responses: { '201': { description: 'Created', schema: TenantView }, ...AUTH_ERRORS },
@@ -95,7 +103,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       params: TenantParams,
       body: z.strictObject({
         scope: z.enum(API_KEY_SCOPES).meta({ description: 'issuer. admin is refused (400 validation_error): admin keys are platform keys that belong to no tenant' }),
-        label: z.string().max(200).optional(),
+        label: z.string().max(200).optional().meta({ description: 'A note shown in key lists', example: 'backend prod' }),
       }),
       responses: { '201': { description: 'Issued', schema: IssuedKey }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
@@ -132,7 +140,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     defineRoute<undefined, undefined, { keyId: string }>({
       ...common, method: 'delete', path: '/v1/admin/api-keys/{keyId}', operationId: 'revokeApiKey',
       description: 'Revokes a key at once on every replica; its open subscriptions close.', summary: 'Revoke a key at once, everywhere',
-      params: z.object({ keyId: z.string().max(64) }),
+      params: z.object({ keyId: z.string().max(64).meta({ description: 'Key id (key_...)', example: 'key_01JD4YB2C4E6G8J0L2N4Q6S8U0' }) }),
       responses: { '204': { description: 'Revoked' }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.revokeApiKey(req.params.keyId);
@@ -146,13 +154,20 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       summary: "Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants",
       params: TenantParams,
       body: z.strictObject({
-        currency: z.enum(STABLECOINS), amount: AmountInput, blockchain: z.enum(BLOCKCHAINS),
+        currency: z.enum(STABLECOINS).meta({ description: 'Stablecoin deposited' }),
+        amount: AmountInput.meta({ description: 'Amount deposited, up to 6 decimal places', example: '25000.000000' }),
+        blockchain: z.enum(BLOCKCHAINS).meta({ description: 'Chain of the deposit transaction' }),
         txHash: z.string().min(1).max(90).meta({
           description: 'BSC: 0x and 64 hex digits (any case; stored lower-case). SOLANA: the base58 transaction signature (64 bytes). No surrounding whitespace.',
+          example: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
         }),
       }),
       responses: {
-        '201': { description: 'Credited; txHash in canonical form', schema: z.object({ currency: z.enum(STABLECOINS), amount: DecimalString, txHash: z.string() }) },
+        '201': { description: 'Credited; txHash in canonical form', schema: z.object({
+          currency: z.enum(STABLECOINS).meta({ description: 'Stablecoin credited' }),
+          amount: DecimalString.meta({ description: 'Amount credited, 6 decimal places', example: '25000.000000' }),
+          txHash: z.string().meta({ description: 'The transaction hash in canonical form', example: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' }),
+        }) },
         ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit: this blockchain and hash were already credited, to this or any tenant', schema: ErrorA },
       },
       handler: async (req, res) => {
@@ -164,8 +179,8 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     defineRoute<undefined, undefined, { paymentId: string }>({
       ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment',
       description: "Any tenant's payment, with its tenantId, for support.", summary: "Any tenant's payment",
-      params: z.object({ paymentId: z.string().max(64) }),
-      responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({ tenantId: z.string() }) }, ...AUTH_ERRORS, ...NOT_FOUND },
+      params: z.object({ paymentId: z.string().max(64).meta({ description: 'Payment id (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }) }),
+      responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({ tenantId: z.string().meta({ description: 'The tenant the payment belongs to', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }) }) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.getPayment(req.params.paymentId);
         if (!result.ok) return fail(res, result, req);
@@ -176,7 +191,8 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       ...common, method: 'post', path: '/v1/admin/payments/{paymentId}/simulate', operationId: 'simulatePayment',
       description: 'Sandbox only: moves a payment held at provider_accepted (account number ending 3333) to the outcome you choose, with its events and ledger transfer.',
       summary: 'Force a provider result on a sandbox payment',
-      params: z.object({ paymentId: z.string().max(64) }), body: z.strictObject({ outcome: z.enum(SIMULATED_OUTCOMES) }),
+      params: z.object({ paymentId: z.string().max(64).meta({ description: 'Payment id (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }) }),
+      body: z.strictObject({ outcome: z.enum(SIMULATED_OUTCOMES).meta({ description: 'The result the sandbox provider reports' }) }),
       responses: {
         '200': { description: 'The payment after the move', schema: PaymentResponse }, ...AUTH_ERRORS, ...NOT_FOUND,
         '409': { description: 'invalid_state: already final', schema: ErrorA },

@@ -6,13 +6,16 @@ import { fieldsOf, sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 const Group = z.object({
-  key: z.string().meta({ description: 'The day (YYYY-MM-DD, UTC), currency, method or status' }),
+  key: z.string().meta({ description: 'The day (YYYY-MM-DD, UTC), currency, method or status', example: '2026-11-23' }),
   count: z.number().int().meta({ description: 'Payments created in the range, any status' }),
   fiatVolume: z.record(z.string(), z.string()).meta({ description: 'fiatAmount summed per destination currency over those payments (any status), decimal strings at the currency scale' }),
   stablecoinVolume: z.record(z.string(), z.string()).meta({ description: 'amountStablecoin summed per source stablecoin over those payments (any status), decimal strings' }),
   successRate: z.string().nullable().meta({ description: 'succeeded / (succeeded + failed + refunded) as a decimal string, at most 4 places; null while none is final', example: '0.75' }),
   medianSecondsToSuccess: z.number().nullable().meta({ description: 'Median seconds from creation to payment.succeeded over the succeeded payments (ms precision); null when none succeeded' }),
-}).meta({ id: 'AnalyticsGroup' });
+}).meta({
+  id: 'AnalyticsGroup',
+  example: { key: '2026-11-23', count: 4, fiatVolume: { KES: '6000.00' }, stablecoinVolume: { USDC: '48.461664' }, successRate: '0.75', medianSecondsToSuccess: 2.418 },
+});
 
 /** Routes of the Analytics tag (docs/decisions.md § Analytics, admin and health). */
 export function analyticsRoutes(app: Application): RouteSpec<any, any, any>[] {

@@ -9,22 +9,30 @@ import { PageQuery } from '../contract/page.schema';
 import { nextPageLink, PAGE_PARAMS } from './pagination';
 
 const Balance = z
-  .object({ currency: z.enum(STABLECOINS), available: DecimalString, held: DecimalString, inTransit: DecimalString })
-  .meta({ id: 'Balance', description: 'Stablecoin balance: available to spend, held by initiated payouts, in transit to the provider' });
+  .object({
+    currency: z.enum(STABLECOINS).meta({ description: 'The stablecoin' }),
+    available: DecimalString.meta({ description: 'Free to pay out', example: '98787.884584' }),
+    held: DecimalString.meta({ description: 'Held by payments not yet accepted by a provider', example: '12.115416' }),
+    inTransit: DecimalString.meta({ description: 'Sent to providers, awaiting the outcome', example: '1200.000000' }),
+  })
+  .meta({
+    id: 'Balance', description: 'Stablecoin balance: available to spend, held by initiated payouts, in transit to the provider',
+    example: { currency: 'USDC', available: '98787.884584', held: '12.115416', inTransit: '1200.000000' },
+  });
 
 const LedgerTransaction = z
   .object({
-    id: z.string(),
+    id: z.string().meta({ description: 'Ledger transaction id (ldg_ + ULID)', example: 'ldg_01JD4ZQ8X3A5C7E9G1J3L5N7Q9' }),
     kind: z.enum(LEDGER_TRANSACTION_KINDS).meta({ description: 'deposit: onchain; sandbox_funding: a sandbox tenant\'s opening balance, never onchain (txHash null)' }),
-    currency: z.enum(STABLECOINS),
-    amount: DecimalString,
-    from: z.enum(ACCOUNT_KINDS),
-    to: z.enum(ACCOUNT_KINDS),
-    paymentId: z.string().nullable(),
-    txHash: z.string().nullable().meta({ description: 'For deposits: <blockchain>:<onchain hash>' }),
-    createdAt: z.iso.datetime(),
+    currency: z.enum(STABLECOINS).meta({ description: 'The stablecoin moved' }),
+    amount: DecimalString.meta({ description: 'Amount moved, 6 decimal places', example: '12.115416' }),
+    from: z.enum(ACCOUNT_KINDS).meta({ description: 'Account debited' }),
+    to: z.enum(ACCOUNT_KINDS).meta({ description: 'Account credited' }),
+    paymentId: z.string().nullable().meta({ description: 'The payment that caused it; null for deposits', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
+    txHash: z.string().nullable().meta({ description: 'For deposits: <blockchain>:<onchain hash>; null otherwise', example: null }),
+    createdAt: z.iso.datetime().meta({ description: 'When it was posted', example: '2026-11-23T09:41:07.512Z' }),
   })
-  .meta({ id: 'LedgerTransaction' });
+  .meta({ id: 'LedgerTransaction', description: 'One balanced transfer between two accounts of the ledger' });
 
 
 

@@ -11,13 +11,17 @@ import { defineRoute, type RouteSpec } from './route';
 /** FX quote (OpenAPI convertFx) plus the stored quote's id (docs/decisions.md § FX quotes and the quote lock). */
 export const FxQuoteResponse = z
   .object({
-    convertedAmount: z.number().meta({ description: 'Stablecoin total including payoutFee', example: 12.115764 }),
-    exchangeRate: DecimalString.meta({ description: 'Units of source fiat per 1 stablecoin' }),
-    expiryTimestamp: z.number().int().meta({ description: 'Unix seconds at which the quote expires' }),
-    payoutFee: DecimalString.meta({ description: 'Method + network + optional issuer fee, in the stablecoin' }),
+    convertedAmount: z.number().meta({ description: 'Stablecoin total including payoutFee', example: 12.115416 }),
+    exchangeRate: DecimalString.meta({ description: 'Units of source fiat per 1 stablecoin', example: '129.25' }),
+    expiryTimestamp: z.number().int().meta({ description: 'Unix seconds at which the quote expires', example: 1795426927 }),
+    payoutFee: DecimalString.meta({ description: 'Method + network + optional issuer fee, in the stablecoin', example: '0.510000' }),
     quoteId: z.string().meta({ description: 'Pass as quoteId to a money-out to lock this rate', example: 'quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
   })
-  .meta({ id: 'FxQuote' });
+  .meta({
+    id: 'FxQuote',
+    description: 'A stored quote: the stablecoin total for a fiat amount, valid 60 seconds',
+    example: { convertedAmount: 12.115416, exchangeRate: '129.25', expiryTimestamp: 1795426927, payoutFee: '0.510000', quoteId: 'quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' },
+  });
 
 /**
  * Every FX failure in its REST error shape (docs/decisions.md § Errors: shapes per route family):

@@ -12,15 +12,22 @@ export interface HealthProbe {
   workers?(): { name: string; running: boolean; lastPassAt: string | null }[];
 }
 
-const Status = z.object({ status: z.enum(['ok', 'unavailable']) });
+const Status = z.object({ status: z.enum(['ok', 'unavailable']).meta({ description: 'ok when every check passes' }) });
 const Readiness = Status.extend({
-  database: z.enum(['up', 'down']),
-  migrations: z.enum(['applied', 'pending', 'unknown']),
-}).meta({ id: 'Readiness' });
+  database: z.enum(['up', 'down']).meta({ description: 'Whether PostgreSQL answers' }),
+  migrations: z.enum(['applied', 'pending', 'unknown']).meta({ description: 'Whether every migration is applied (unknown when the database is down)' }),
+}).meta({ id: 'Readiness', description: 'Readiness of this instance', example: { status: 'ok', database: 'up', migrations: 'applied' } });
 const Health = Readiness.extend({
-  version: z.string(),
-  workers: z.array(z.object({ name: z.string(), running: z.boolean(), lastPassAt: z.iso.datetime().nullable() })),
-}).meta({ id: 'Health' });
+  version: z.string().meta({ description: 'Version of the API', example: '0.5.0' }),
+  workers: z.array(z.object({
+    name: z.string().meta({ description: 'The worker', example: 'payouts' }),
+    running: z.boolean().meta({ description: 'Whether it runs in this process' }),
+    lastPassAt: z.iso.datetime().nullable().meta({ description: 'When it last finished a pass; null before the first', example: '2026-11-23T09:41:07.512Z' }),
+  })).meta({ description: "This process's background workers" }),
+}).meta({
+  id: 'Health', description: 'Health of this instance for API clients',
+  example: { status: 'ok', database: 'up', migrations: 'applied', version: '0.5.0', workers: [{ name: 'payouts', running: true, lastPassAt: '2026-11-23T09:41:07.512Z' }] },
+});
 
 /** Routes of the Health tag: unauthenticated probes and the authenticated /health. */
 export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {

@@ -2,6 +2,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { z } from 'zod';
 import { schemaForStatus } from './common.schema';
 import { LinkHeader, RateLimitHeader, RateLimitPolicyHeader, RequestIdHeader, RetryAfterHeader } from './openapi-headers';
+import { addExamples } from './openapi-examples';
 import { OPENAPI_WEBHOOKS } from './openapi-webhooks';
 import type { RouteResponse, RouteSpec } from './route';
 
@@ -91,7 +92,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]
     };
     paths[route.path] = { ...paths[route.path], [route.method]: operation };
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Stablecoin-to-fiat payout gateway',
@@ -109,4 +110,6 @@ export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]
     paths,
     webhooks: OPENAPI_WEBHOOKS,
   }, { override: tidy as never });
+  addExamples(document as unknown as Record<string, unknown>);
+  return document;
 }

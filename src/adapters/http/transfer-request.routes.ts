@@ -11,19 +11,37 @@ import { fieldsOf, sendShapeA, sendShapeC, type RequestParts } from './http-erro
 import { ErrorC } from './resolution.schema';
 import { defineRoute, type RouteSpec } from './route';
 
+const TRANSFER_LINK = 'https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u';
 const TransferRequestState = z.object({
-  reference: z.string(), status: z.enum(['pending', 'expired']), link: z.string(), amount: z.string(),
-  currency: z.enum(TRANSFER_CURRENCIES), acquirerMerchantName: z.string(), recipient: z.string(),
-  createdAt: z.iso.datetime(), expiresAt: z.iso.datetime(),
-}).meta({ id: 'TransferRequest' });
+  reference: z.string().meta({ description: 'Your reference, unique per tenant', example: 'trq-10045' }),
+  status: z.enum(['pending', 'expired']).meta({ description: 'pending until expiresAt, then expired' }),
+  link: z.string().meta({ description: "The deeplink to hand the customer: the acquirer's template with an opaque token", example: TRANSFER_LINK }),
+  amount: z.string().meta({ description: 'Amount as a decimal string with 2 places', example: '150.50' }),
+  currency: z.enum(TRANSFER_CURRENCIES).meta({ description: 'Currency of amount' }),
+  acquirerMerchantName: z.string().meta({ description: 'The acquirer key', example: 'ACQ_1' }),
+  recipient: z.string().meta({ description: 'Recipient wallet address', example: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' }),
+  createdAt: z.iso.datetime().meta({ description: 'When it was created (ISO 8601 UTC)', example: '2026-11-23T09:41:07.512Z' }),
+  expiresAt: z.iso.datetime().meta({ description: 'When the deeplink stops working', example: '2026-11-23T10:11:07.512Z' }),
+}).meta({ id: 'TransferRequest', description: 'A request for a customer to pay at an acquirer' });
 
 /** What the acquirer reads by a deeplink token (resolveTransferLink): the transfer, not the tenant. */
 const TransferLink = z.object({
-  id: z.string(), acquirerMerchantName: z.string(), merchantID: z.string(), recipient: z.string(), amount: z.string(),
-  currency: z.enum(TRANSFER_CURRENCIES), description: z.string().nullable(), customReference: z.string().nullable(),
-  merchantCategoryCode: z.string().nullable(), paymentProcessor: z.string(), terminalType: z.enum(TERMINAL_TYPES),
-  successUrl: z.string().nullable(), failedUrl: z.string().nullable(), webhookUrl: z.string().nullable(), expiresAt: z.iso.datetime(),
-}).meta({ id: 'TransferLink' });
+  id: z.string().meta({ description: 'Transfer request id (trq_ + ULID)', example: 'trq_01JD51A7N2C8F4H6K9M3P5R7TV' }),
+  acquirerMerchantName: z.string().meta({ description: 'The acquirer key', example: 'ACQ_1' }),
+  merchantID: z.string().meta({ description: "The merchant's id at the acquirer", example: 'MRC-20931' }),
+  recipient: z.string().meta({ description: 'Recipient wallet address', example: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU' }),
+  amount: z.string().meta({ description: 'Amount as a decimal string with 2 places', example: '150.50' }),
+  currency: z.enum(TRANSFER_CURRENCIES).meta({ description: 'Currency of amount' }),
+  description: z.string().nullable().meta({ description: 'What the customer pays for; null when not given', example: 'Order 10045' }),
+  customReference: z.string().nullable().meta({ description: "The tenant's free reference; null when not given", example: 'cart-88412' }),
+  merchantCategoryCode: z.string().nullable().meta({ description: '01 tangible goods, 02 virtual goods; null when not given', example: '01' }),
+  paymentProcessor: z.string().meta({ description: 'The payment processor', example: 'PROCESSOR_1' }),
+  terminalType: z.enum(TERMINAL_TYPES).meta({ description: 'APP or WEB' }),
+  successUrl: z.string().nullable().meta({ description: 'Where to send the customer after paying', example: 'https://shop.example.org/paid' }),
+  failedUrl: z.string().nullable().meta({ description: 'Where to send the customer when paying failed', example: 'https://shop.example.org/failed' }),
+  webhookUrl: z.string().nullable().meta({ description: 'Where to report the outcome', example: 'https://shop.example.org/hooks/acquirer' }),
+  expiresAt: z.iso.datetime().meta({ description: 'When the token stops working (410 after)', example: '2026-11-23T10:11:07.512Z' }),
+}).meta({ id: 'TransferLink', description: 'The transfer request behind a deeplink token, for the acquirer' });
 
 /** Path of GET /tx/transferLinks/{token}: any text up to 64 characters (a malformed token is simply not found). */
 const TransferLinkParams = z.object({ token: z.string().min(1).max(64).meta({ description: 'The token of the deeplink (trt_...)' }) });
@@ -45,7 +63,7 @@ export function transferRequestRoutes(app: Application): RouteSpec<any, any, any
       summary: 'Create a fiat-denominated transfer request; returns the acquirer deeplink that carries it out',
       body: TransferRequestBody,
       responses: {
-        '200': { description: 'The deeplink (OpenAPI createTransferRequest)', schema: z.object({ link: z.string() }).meta({ id: 'TransferRequestResult' }) },
+        '200': { description: 'The deeplink (OpenAPI createTransferRequest)', schema: z.object({ link: z.string().meta({ description: 'The deeplink to hand the customer', example: TRANSFER_LINK }) }).meta({ id: 'TransferRequestResult', example: { link: TRANSFER_LINK } }) },
         ...AUTH_ERRORS,
         '409': { description: 'duplicate_reference (shape C)', schema: ErrorC },
       },
