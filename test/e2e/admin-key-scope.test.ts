@@ -22,7 +22,7 @@ describe('admin keys belong to no tenant', () => {
     const { tenantId } = await service.newTenant('0');
     const res = await service.call('POST', `/v1/admin/tenants/${tenantId}/api-keys`, { apiKey: admin, body: { scope: 'admin', label: 'platform?' } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('scope') });
+    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('scope'), details: { requestId: expect.any(String), fields: expect.any(Array) } });
     expect(await keysOf(tenantId)).toEqual([{ scope: 'issuer' }]);
     const issuer = await service.call('POST', `/v1/admin/tenants/${tenantId}/api-keys`, { apiKey: admin, body: { scope: 'issuer' } });
     expect(issuer.status).toBe(201);

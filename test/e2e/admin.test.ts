@@ -31,7 +31,7 @@ describe('admin', () => {
     expect(anonymous.body.code).toBe('unauthorized');
     const issuer = await service.call(method, path, { apiKey, body });
     expect(issuer.status).toBe(403);
-    expect(issuer.body).toEqual({ statusCode: 403, code: 'forbidden', message: expect.any(String) });
+    expect(issuer.body).toEqual({ statusCode: 403, code: 'forbidden', message: expect.any(String), details: { requestId: expect.any(String) } });
   });
 
   it('creates a tenant, issues a key shown once, funds it, and revokes the key at once', async () => {

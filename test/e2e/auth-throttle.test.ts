@@ -25,7 +25,7 @@ describe('failed authentication is throttled per client address', () => {
     }
     expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
     expect(statuses.slice(30)).toEqual(Array(420).fill(429));
-    expect(last!.body).toEqual({ statusCode: 429, code: 'rate_limited', message: expect.stringMatching(/failed authentications/) });
+    expect(last!.body).toEqual({ statusCode: 429, code: 'rate_limited', message: expect.stringMatching(/failed authentications/), details: { requestId: expect.any(String) } });
     const retryAfter = Number(last!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

@@ -106,7 +106,7 @@ describe('customers and KYC', () => {
     const one = await service.call('POST', '/v1/customers', { apiKey, body: first });
     expect(one.status).toBe(201);
     const dup = await service.call('POST', '/v1/customers', { apiKey, body: { ...first, idNumber: '99999999' } });
-    expect(dup.body).toEqual({ statusCode: 409, code: 'duplicate_customer', message: expect.any(String) });
+    expect(dup.body).toEqual({ statusCode: 409, code: 'duplicate_customer', message: expect.any(String), details: { requestId: expect.any(String) } });
     expect((await service.call('POST', '/v1/customers', { apiKey: other.apiKey, body: first })).status).toBe(201);
     const two = await service.call('POST', '/v1/customers', { apiKey, body: body() });
     const three = await service.call('POST', '/v1/customers', { apiKey, body: body() });
@@ -122,7 +122,7 @@ describe('customers and KYC', () => {
     expect((await service.call('GET', '/v1/customers?limit=101', { apiKey })).status).toBe(400);
 
     const foreign = await service.call('GET', `/v1/customers/${one.body.id}`, { apiKey: other.apiKey });
-    expect(foreign.body).toEqual({ statusCode: 404, code: 'not_found', message: expect.any(String) });
+    expect(foreign.body).toEqual({ statusCode: 404, code: 'not_found', message: expect.any(String), details: { requestId: expect.any(String) } });
     expect((await service.call('GET', '/v1/customers/cus_01ARZ3NDEKTSV4RRFFQ69G5FAV', { apiKey })).status).toBe(404);
     expect((await service.call('GET', '/v1/customers', { apiKey: other.apiKey })).body.map((c: { externalId: string }) => c.externalId)).toEqual([first.externalId]);
     // Another tenant's cursor reveals nothing either: it only positions within the caller's own list.

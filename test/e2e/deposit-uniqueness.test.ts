@@ -40,7 +40,7 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
       const before = await written(b.tenantId, c.tenantId);
       const second = await deposit(b.tenantId, { blockchain, txHash });
       expect(second.status).toBe(409);
-      expect(second.body).toEqual({ statusCode: 409, code: 'duplicate_deposit', message: expect.any(String) });
+      expect(second.body).toEqual({ statusCode: 409, code: 'duplicate_deposit', message: expect.any(String), details: { requestId: expect.any(String) } });
       expect(await written(b.tenantId, c.tenantId)).toEqual(before);
       expect(await usdcOf(b.apiKey)).toBe('0.000000');
       expect(await usdcOf(c.apiKey)).toBe('250.000000');
@@ -86,7 +86,7 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
     const before = await written(tenantId);
     const res = await deposit(tenantId, { blockchain, txHash: hash() });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('txHash') });
+    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('txHash'), details: { requestId: expect.any(String), fields: expect.any(Array) } });
     expect(await written(tenantId)).toEqual(before);
   });
 

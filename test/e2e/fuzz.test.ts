@@ -79,12 +79,14 @@ function errorShape(status: number, body: unknown): 'A' | 'B' | 'C' | 'D' | unde
   const b = body as Record<string, unknown>;
   const keys = Object.keys(b).sort().join(',');
   const isRecord = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (keys === 'code,message,statusCode' && typeof b.code === 'string' && typeof b.message === 'string' && b.statusCode === status) return 'A';
-  if (keys === 'details,error,message,statusCode' && isRecord(b.error) && typeof (b.error as Record<string, unknown>).code === 'string'
-    && typeof b.message === 'string' && b.statusCode === status && isRecord(b.details)) return 'B';
-  if (keys === 'details,error,message,statusCode' && typeof b.error === 'string' && typeof b.message === 'string'
+  const requestId = isRecord(b.details) && typeof (b.details as Record<string, unknown>).requestId === 'string';
+  if (keys === 'code,details,message,statusCode' && typeof b.code === 'string' && typeof b.message === 'string' && b.statusCode === status && requestId
+    && (b.code !== 'validation_error' || Array.isArray((b.details as Record<string, unknown>).fields))) return 'A';
+  if (keys === 'code,details,error,message,statusCode' && isRecord(b.error) && typeof (b.error as Record<string, unknown>).code === 'string'
+    && b.code === (b.error as Record<string, unknown>).code && typeof b.message === 'string' && b.statusCode === status && requestId) return 'B';
+  if (keys === 'code,details,error,message,statusCode' && typeof b.error === 'string' && b.code === b.error && typeof b.message === 'string'
     && typeof b.details === 'string' && b.statusCode === status) return 'C';
-  if (keys === 'details,error,message' && b.error === status && typeof b.message === 'string' && isRecord(b.details)) return 'D';
+  if (keys === 'code,details,error,message' && b.error === status && typeof b.code === 'string' && typeof b.message === 'string' && requestId) return 'D';
   return undefined;
 }
 

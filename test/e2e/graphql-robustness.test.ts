@@ -136,7 +136,10 @@ describe('oversized, over-deep and malformed requests get a 4xx in a documented 
 
   it.each([[33], [5000], [20000]])('REST: a body field nested %i deep is 400 validation_error', async (n) => {
     const res = await post('/v1/payments/moneyout', `{"fiatAmount":${deep(n)}}`);
-    expect(res).toEqual({ status: 400, body: { statusCode: 400, code: 'validation_error', message: expect.stringContaining('nested') } });
+    expect(res).toEqual({
+      status: 400,
+      body: { statusCode: 400, code: 'validation_error', message: expect.stringContaining('nested'), details: { requestId: expect.any(String), fields: [{ path: 'body', message: expect.stringContaining('nested') }] } },
+    });
     expect((await post('/v1/payments/moneyout', deep(n))).status).toBe(400);
   });
 
@@ -173,6 +176,6 @@ describe('oversized, over-deep and malformed requests get a 4xx in a documented 
     const res = await fetch(`${service.baseUrl}/v1/balances?x=${'y'.repeat(20_000)}`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(431);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ statusCode: 431, code: 'headers_too_large', message: expect.any(String) });
+    expect(await res.json()).toEqual({ statusCode: 431, code: 'headers_too_large', message: expect.any(String), details: { requestId: expect.any(String) } });
   });
 });

@@ -11,7 +11,10 @@ describe('HTTP contract', () => {
   });
   afterAll(() => service.close());
 
-  const shapeA = (status: number, code: string) => ({ statusCode: status, code, message: expect.any(String) });
+  const shapeA = (status: number, code: string) => ({
+    statusCode: status, code, message: expect.any(String),
+    details: code === 'validation_error' ? { requestId: expect.any(String), fields: expect.any(Array) } : { requestId: expect.any(String) },
+  });
   const rows = async () => {
     const conn = service.database.orm.em.fork().getConnection();
     const [p] = await conn.execute('select count(*)::int as n from payments where tenant_id = ?', [tenantId]);
@@ -80,7 +83,7 @@ describe('HTTP contract', () => {
     expect((await service.call('GET', '/fx/convert?amount=0.001&sourceCurrency=KES&destinationCurrency=USDC', { apiKey })).body).toEqual(shapeA(400, 'validation_error'));
     const unsupported = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ETB&destinationCurrency=USDC&country=KE', { apiKey });
     expect(unsupported.status).toBe(422);
-    expect(unsupported.body).toEqual({ error: 422, message: expect.any(String), details: {} });
+    expect(unsupported.body).toEqual({ error: 422, message: expect.any(String), details: { requestId: expect.any(String) }, code: 'unsupported_corridor' });
 
     const locked = await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody({ quoteId: quote.body.quoteId }), headers: { 'idempotency-key': randomUUID() } });
     expect(locked.status).toBe(201);

@@ -4,7 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { moneyOutBody, startTestService, type CallResult, type TestService } from '../support/test-service';
 
-const shapeA = (statusCode: number, code: string) => ({ statusCode, code, message: expect.any(String) });
+const shapeA = (statusCode: number, code: string) => ({
+  statusCode, code, message: expect.any(String),
+  details: code === 'validation_error' ? { requestId: expect.any(String), fields: expect.any(Array) } : { requestId: expect.any(String) },
+});
 const LEAK = /at .*\.[jt]s:\d+|stack|select |insert |DriverException|node_modules/i;
 
 /** Asserts a response is exactly error shape A with `status` and `code`, as JSON, leaking nothing. */
@@ -201,7 +204,7 @@ describe('HTTP robustness', () => {
     it('refuses an unsupported pair with shape D 422', async () => {
       const res = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ETB&destinationCurrency=USDC&country=KE', { apiKey: fxKey });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: 422, message: expect.any(String), details: {} });
+      expect(res.body).toEqual({ error: 422, message: expect.any(String), details: { requestId: expect.any(String) }, code: 'unsupported_corridor' });
     });
 
     it('locks the quoted rate for a money-out on another replica whose current rate differs', async () => {

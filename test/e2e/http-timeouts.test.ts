@@ -66,7 +66,7 @@ describe('server timeouts: slow clients are cut off', () => {
     for (const c of connections) {
       expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
       expect(c.received()).toMatch(/\r\nRequest-Id: [0-9a-f-]{36}\r\n/);
-      expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual({ statusCode: 408, code: 'request_timeout', message: expect.any(String) });
+      expect(JSON.parse(c.received().split('\r\n\r\n')[1]!)).toEqual({ statusCode: 408, code: 'request_timeout', message: expect.any(String), details: { requestId: expect.any(String) } });
     }
     // Headers timeout 600 ms, checked every 150 ms.
     for (const ms of times) expect(ms).toBeLessThan(2500);

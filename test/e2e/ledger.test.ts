@@ -99,7 +99,7 @@ describe('balances ledger', () => {
     const body = moneyOutBody();
     const res = await service.call('POST', '/v1/payments/moneyout', { apiKey, body, headers: { 'idempotency-key': randomUUID() } });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ statusCode: 422, code: 'insufficient_balance', message: expect.any(String) });
+    expect(res.body).toEqual({ statusCode: 422, code: 'insufficient_balance', message: expect.any(String), details: { requestId: expect.any(String) } });
     const conn = service.database.orm.em.fork().getConnection();
     expect(await conn.execute('select id from payments where tenant_id = ?', [tenantId])).toEqual([]);
     expect(await conn.execute('select key from idempotency_keys where tenant_id = ?', [tenantId])).toEqual([]);

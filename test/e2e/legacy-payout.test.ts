@@ -35,7 +35,7 @@ describe('POST /momo/payout (legacy payout)', () => {
     expect(again.body.transactionId).toBe(first.body.transactionId);
     const other = await payout({ ...b, amount: 1600 });
     expect(other.status).toBe(409);
-    expect(other.body).toEqual({ error: { code: 'duplicate_reference' }, message: expect.any(String), statusCode: 409, details: {} });
+    expect(other.body).toEqual({ error: { code: 'duplicate_reference' }, message: expect.any(String), statusCode: 409, details: { requestId: expect.any(String) }, code: 'duplicate_reference' });
   });
 
   it.each([
@@ -43,7 +43,7 @@ describe('POST /momo/payout (legacy payout)', () => {
   ])('%s account number %s answers %i', async (destination, accountNumber, status) => {
     const res = await payout(body({ destination, accountNumber, currency: 'NGN', country: 'NG', code: '100004', amount: 5000 }));
     expect(res.status).toBe(status);
-    if (status === 400) expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('10 to 16 digits') });
+    if (status === 400) expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('10 to 16 digits'), details: { requestId: expect.any(String), fields: expect.any(Array) } });
   });
 
   it.each([['12345', 400], ['123456', 200], ['1234567', 400]])('Till %s answers %i', async (accountNumber, status) => {

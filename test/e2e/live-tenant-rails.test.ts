@@ -43,12 +43,12 @@ describe('live tenants and the sandbox', () => {
   it('refuses each money-out path and customer creation with provider_unavailable, writing nothing', async () => {
     const { tenantId, apiKey } = await liveTenant();
     const ledgerBefore = await count('ledger_transactions', tenantId);
-    const shapeA = { statusCode: 503, code: 'provider_unavailable', message: expect.any(String) };
+    const shapeA = { statusCode: 503, code: 'provider_unavailable', message: expect.any(String), details: { requestId: expect.any(String) } };
 
     const rest = await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
     expect([rest.status, rest.body]).toEqual([503, shapeA]);
     const legacy = await service.call('POST', '/momo/payout', { apiKey, body: legacyBody() });
-    expect([legacy.status, legacy.body]).toEqual([503, { error: { code: 'provider_unavailable' }, message: expect.any(String), statusCode: 503, details: {} }]);
+    expect([legacy.status, legacy.body]).toEqual([503, { error: { code: 'provider_unavailable' }, message: expect.any(String), statusCode: 503, details: { requestId: expect.any(String) }, code: 'provider_unavailable' }]);
     const customer = await service.call('POST', '/v1/customers', { apiKey, body: customerBody() });
     expect([customer.status, customer.body]).toEqual([503, shapeA]);
     for (const [query, variables] of [

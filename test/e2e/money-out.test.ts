@@ -78,7 +78,7 @@ describe('money-out over HTTP', () => {
     await create(moneyOutBody(), key);
     const res = await create(moneyOutBody({ fiatAmount: 1600 }), key);
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ statusCode: 422, code: 'idempotency_key_reused', message: expect.any(String) });
+    expect(res.body).toEqual({ statusCode: 422, code: 'idempotency_key_reused', message: expect.any(String), details: { requestId: expect.any(String) } });
   });
 
   it('makes exactly one payment from 50 concurrent requests with one key', async () => {
@@ -112,6 +112,6 @@ describe('money-out over HTTP', () => {
     const other = await service.newTenant();
     const peek = await service.call('GET', `/v1/payments/${res.body.id}`, { apiKey: other.apiKey });
     expect(peek.status).toBe(404);
-    expect(peek.body).toEqual({ statusCode: 404, code: 'not_found', message: expect.any(String) });
+    expect(peek.body).toEqual({ statusCode: 404, code: 'not_found', message: expect.any(String), details: { requestId: expect.any(String) } });
   });
 });

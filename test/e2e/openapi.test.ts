@@ -68,7 +68,7 @@ describe('OpenAPI document and docs', () => {
 
   it('gives every documented operation a 2xx response, a unique operationId and known tags', () => {
     const tagNames = doc.tags.map((t) => t.name);
-    expect(tagNames).toEqual(['Health', 'FX', 'Payments', 'Balances', 'Analytics', 'Customers', 'Webhooks', 'Admin']);
+    expect(tagNames).toEqual(['Payments', 'FX', 'Webhooks', 'Balances', 'Customers', 'Analytics', 'Health', 'Admin']);
     for (const [method, path, op] of documented) {
       const success = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
       expect({ method, path, success: success.length > 0 }).toEqual({ method, path, success: true });
@@ -104,7 +104,7 @@ describe('OpenAPI document and docs', () => {
     const fx = doc.components.schemas.FxQuote!.properties!;
     expect([fx.convertedAmount!.type, fx.exchangeRate!.type, fx.payoutFee!.type]).toEqual(['number', 'string', 'string']);
     expect(['integer', 'number']).toContain(fx.expiryTimestamp!.type);
-    expect(doc.components.schemas.ErrorA!.required!.sort()).toEqual(['code', 'message', 'statusCode']);
+    expect(doc.components.schemas.ErrorA!.required!.sort()).toEqual(['code', 'details', 'message', 'statusCode']);
   });
 
   it('enforces exactly the documented security: bearer operations answer 401 without a key, open ones do not', async () => {

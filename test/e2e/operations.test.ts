@@ -20,7 +20,7 @@ describe('operations: rate limits and security headers', () => {
     expect((await service.call('GET', '/v1/balances', { apiKey })).headers.get('ratelimit')).toMatch(/^limit=3, remaining=0, reset=\d+$/);
     const refused = await service.call('GET', '/v1/balances', { apiKey });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ statusCode: 429, code: 'rate_limited', message: expect.any(String) });
+    expect(refused.body).toEqual({ statusCode: 429, code: 'rate_limited', message: expect.any(String), details: { requestId: expect.any(String) } });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

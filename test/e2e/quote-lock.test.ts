@@ -38,7 +38,7 @@ describe('quoteId: one money-out, once', () => {
     const before = await paymentsOf();
     const res = await pay(moneyOutBody({ quoteId, ...overrides }));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('quoteId') });
+    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('quoteId'), details: { requestId: expect.any(String), fields: expect.any(Array) } });
     expect(await paymentsOf()).toBe(before);
     expect(await usedBy(quoteId)).toBeNull();
   });
@@ -56,7 +56,7 @@ describe('quoteId: one money-out, once', () => {
     const before = await paymentsOf();
     const second = await pay(moneyOutBody({ quoteId }));
     expect(second.status).toBe(422);
-    expect(second.body).toEqual({ statusCode: 422, code: 'quote_already_used', message: expect.any(String) });
+    expect(second.body).toEqual({ statusCode: 422, code: 'quote_already_used', message: expect.any(String), details: { requestId: expect.any(String) } });
     const viaGraphql = await gql(service.baseUrl, CREATE, { input: moneyOutBody({ quoteId }), key: randomUUID() }, apiKey);
     expect(viaGraphql.body.errors[0].extensions.code).toBe('quote_already_used');
     expect(await paymentsOf()).toBe(before);

@@ -4,8 +4,8 @@ import { startTestService, type TestService } from '../support/test-service';
 
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const BASE_ADDRESS = /^0x[0-9a-f]{40}$/;
-const SHAPE_A_400 = { statusCode: 400, code: 'validation_error', message: expect.any(String) };
-const shapeC = (statusCode: number, error: string) => ({ statusCode, error, message: expect.any(String), details: expect.any(String) });
+const SHAPE_A_400 = { statusCode: 400, code: 'validation_error', message: expect.any(String), details: { requestId: expect.any(String), fields: expect.any(Array) } };
+const shapeC = (statusCode: number, error: string) => ({ statusCode, error, message: expect.any(String), details: expect.any(String), code: error });
 
 describe('bank list and recipient resolution over HTTP', () => {
   let service: TestService;
@@ -131,7 +131,7 @@ describe('bank list and recipient resolution over HTTP', () => {
       const res = await post('/account/resolve', body({ accountNumber: '0123450000' }));
       expect(res.status).toBe(404);
       expect(res.body).toEqual(shapeC(404, 'account_not_found'));
-      expect(Object.keys(res.body).sort()).toEqual(['details', 'error', 'message', 'statusCode']);
+      expect(Object.keys(res.body).sort()).toEqual(['code', 'details', 'error', 'message', 'statusCode']);
     });
 
     it.each([
@@ -211,11 +211,14 @@ describe('bank list and recipient resolution over HTTP', () => {
     expect(doc.paths['/momo/resolve'].post.responses['200']).toBeDefined();
     for (const path of ['/account/resolve', '/id/resolve']) {
       const responses = doc.paths[path].post.responses;
-      expect(responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorC');
+      // Each status declares its shape narrowed to the codes it carries (ErrorC404: allOf ErrorC and its codes).
+      expect(responses['404'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorC404');
+      expect(doc.components.schemas.ErrorC404.allOf[0].$ref).toBe('#/components/schemas/ErrorC');
       expect(responses['502']).toBeDefined();
-      expect(responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorA');
+      expect(responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorA400');
+      expect(doc.components.schemas.ErrorA400.allOf[0].$ref).toBe('#/components/schemas/ErrorA');
     }
-    expect(doc.components.schemas.ErrorC.required.sort()).toEqual(['details', 'error', 'message', 'statusCode']);
+    expect(doc.components.schemas.ErrorC.required.sort()).toEqual(['code', 'details', 'error', 'message', 'statusCode']);
     expect(doc.components.schemas.MomoResolution.required.sort()).toEqual(['accountName', 'accountNumber', 'message', 'operators', 'phoneNumber', 'type', 'valid']);
     const bankCodes = doc.components.schemas.AccountResolveRequest.properties.bankCode.enum;
     expect(bankCodes).toEqual(['100004', '100033', '011', '058', '033', '090267', '110006']);

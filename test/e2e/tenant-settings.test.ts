@@ -56,7 +56,7 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
     const before = await tenantOf(tenantId);
     const mismatched = await call('PATCH', `/v1/admin/tenants/${tenantId}`, { payoutBlockchain: 'BSC' });
     expect(mismatched.status).toBe(400);
-    expect(mismatched.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('payoutRefundAddress') });
+    expect(mismatched.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.stringContaining('payoutRefundAddress'), details: { requestId: expect.any(String), fields: expect.any(Array) } });
     expect(await tenantOf(tenantId)).toEqual(before);
     const moved = await call('PATCH', `/v1/admin/tenants/${tenantId}`, { payoutBlockchain: 'BSC', payoutRefundAddress: EVM, payoutSourceCurrency: 'USDT' });
     expect(moved.body).toMatchObject({ payoutBlockchain: 'BSC', payoutRefundAddress: EVM, payoutSourceCurrency: 'USDT' });
@@ -74,7 +74,7 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
     const before = await tenantOf(tenantId);
     const res = await call('PATCH', `/v1/admin/tenants/${tenantId}`, patch);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.any(String) });
+    expect(res.body).toEqual({ statusCode: 400, code: 'validation_error', message: expect.any(String), details: { requestId: expect.any(String), fields: expect.any(Array) } });
     expect(await tenantOf(tenantId)).toEqual(before);
   });
 

@@ -82,14 +82,14 @@ describe('transfer request deeplink tokens', () => {
 
     for (const unknown of [`trt_${'A'.repeat(32)}`, 'trt_short', token.slice(0, -1), `${token}x`]) {
       const res = await resolve(unknown);
-      expect({ unknown, status: res.status, body: res.body }).toEqual({ unknown, status: 404, body: { message: expect.any(String), error: 'not_found', details: '', statusCode: 404 } });
+      expect({ unknown, status: res.status, body: res.body }).toEqual({ unknown, status: 404, body: { message: expect.any(String), error: 'not_found', details: '', statusCode: 404, code: 'not_found' } });
     }
 
     offsetMs = 600_000;
     try {
       const expired = await resolve(token);
       expect(expired.status).toBe(410);
-      expect(expired.body).toEqual({ message: expect.any(String), error: 'link_expired', details: '', statusCode: 410 });
+      expect(expired.body).toEqual({ message: expect.any(String), error: 'link_expired', details: '', statusCode: 410, code: 'link_expired' });
       expect((await service.call('GET', `/tx/transferRequests/${b.reference}`, { apiKey })).body.status).toBe('expired');
     } finally {
       offsetMs = 0;

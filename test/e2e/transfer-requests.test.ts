@@ -49,7 +49,7 @@ describe('transfer requests', () => {
     expect((await create(b)).status).toBe(200);
     const again = await create(b);
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ message: expect.any(String), error: 'duplicate_reference', details: expect.any(String), statusCode: 409 });
+    expect(again.body).toEqual({ message: expect.any(String), error: 'duplicate_reference', details: expect.any(String), statusCode: 409, code: 'duplicate_reference' });
     const other = await service.newTenant('0');
     const peek = await service.call('GET', `/tx/transferRequests/${b.reference}`, { apiKey: other.apiKey });
     expect(peek.status).toBe(404);

@@ -30,7 +30,7 @@ describe('webhook registrations are capped per tenant', () => {
     expect(made.map((r) => r.status)).toEqual(Array(10).fill(201));
     const refused = await register(apiKey, 10);
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ statusCode: 422, code: 'webhook_limit_reached', message: expect.stringContaining('at most 10') });
+    expect(refused.body).toEqual({ statusCode: 422, code: 'webhook_limit_reached', message: expect.stringContaining('at most 10'), details: { requestId: expect.any(String) } });
     expect(await count(apiKey)).toBe(10);
     expect((await service.call('DELETE', `/v1/webhooks/${made[0]!.body.webhookId}`, { apiKey })).status).toBe(204);
     expect((await register(apiKey, 11)).status).toBe(201);

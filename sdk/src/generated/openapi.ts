@@ -10,7 +10,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics: HTTP latency per route, payment transitions, webhook deliveries, queue depth */
+        /**
+         * Prometheus metrics: HTTP latency per route, payment transitions, webhook deliveries, queue depth
+         * @description Prometheus text exposition: request latency per route, payment transitions, webhook deliveries, queue depths. Admin keys only: volumes are business data.
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -27,7 +30,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers */
+        /**
+         * Liveness: the process answers
+         * @description Liveness for orchestrators: 200 while the process answers. Needs no key.
+         */
         get: operations["livez"];
         put?: never;
         post?: never;
@@ -44,7 +50,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: database reachable and migrations applied */
+        /**
+         * Readiness: database reachable and migrations applied
+         * @description Readiness for orchestrators: 200 when the database is reachable and migrations are applied, 503 otherwise and while stopping. Needs no key.
+         */
         get: operations["readyz"];
         put?: never;
         post?: never;
@@ -61,7 +70,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service health for API clients */
+        /**
+         * Service health for API clients
+         * @description Health for API clients: the version, database and migrations, and each worker's last pass. 503 when degraded.
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -78,7 +90,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Quote a fiat amount in a stablecoin, fees included; the quote is stored and can lock a money-out rate */
+        /**
+         * Quote a fiat amount in a stablecoin, fees included; the quote is stored and can lock a money-out rate
+         * @description Quotes fiat amount in sourceCurrency as a stablecoin amount, fees included (convertedAmount = amount / exchangeRate + payoutFee, rounded up at 6 places). Every quote is stored for 60 seconds: pass its quoteId to one money-out of the same amount, pair and method to pay at this rate. Errors other than validation use error shape D.
+         */
         get: operations["convertFx"];
         put?: never;
         post?: never;
@@ -97,7 +112,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a money-out: pay fiat to a bank account, mobile-money wallet, paybill or till */
+        /**
+         * Create a money-out: pay fiat to a bank account, mobile-money wallet, paybill or till
+         * @description Pays fiatAmount in destinationCurrency to one recipient, funded from your sourceCurrency balance. The stablecoin amount (fees included) is held at once and the payment starts initiated; follow it by webhooks or GET /v1/payments/{paymentId}. Send a new UUID as Idempotency-Key and retry with the same key and body until you get an answer: a replay returns the first answer with Idempotent-Replayed: true. Pass quoteId to pay at a quoted rate. Nothing is written when the request is refused.
+         */
         post: operations["createMoneyOut"];
         delete?: never;
         options?: never;
@@ -112,7 +130,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the calling tenant's payments, newest first, with filters; the next page is in the Link header */
+        /**
+         * List the calling tenant's payments, newest first, with filters; the next page is in the Link header
+         * @description Your payments, newest first, filtered by status, paymentMethod, destinationCurrency, reference and a createdAt range (createdFrom inclusive, createdTo exclusive); filters combine with AND, several values of one filter match any. limit 1..100 (default 50); when more entries follow, the Link header holds the next page with your filters: follow it as given.
+         */
         get: operations["listPayments"];
         put?: never;
         post?: never;
@@ -129,7 +150,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a payment of the calling tenant */
+        /**
+         * Get a payment of the calling tenant
+         * @description The current state of one of your payments. Another tenant's id answers 404, like an unknown one.
+         */
         get: operations["getPayment"];
         put?: never;
         post?: never;
@@ -148,7 +172,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Legacy payout: creates a payment (see GET /v1/payments/{id}) funded with the tenant's payout settings */
+        /**
+         * Legacy payout: creates a payment (see GET /v1/payments/{id}) funded with the tenant's payout settings
+         * @description The older payout interface, kept for existing integrations: it creates a payment like createMoneyOut (same states, events and hold), funded by your tenant's payout settings. Its reference plays the idempotency key: the same body again is a replay, another body under the same reference is 409. Refusals use error shape B.
+         */
         post: operations["legacyPayout"];
         delete?: never;
         options?: never;
@@ -165,7 +192,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a fiat-denominated transfer request; returns the acquirer deeplink that carries it out */
+        /**
+         * Create a fiat-denominated transfer request; returns the acquirer deeplink that carries it out
+         * @description Creates a request for a customer to pay you at an acquirer, with a deeplink the acquirer resolves (resolveTransferLink) until it expires. reference must be unique for your tenant.
+         */
         post: operations["createTransferRequest"];
         delete?: never;
         options?: never;
@@ -180,7 +210,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The state of a transfer request, by its reference */
+        /**
+         * The state of a transfer request, by its reference
+         * @description One of your transfer requests by your reference, with its current status and deeplink.
+         */
         get: operations["getTransferRequest"];
         put?: never;
         post?: never;
@@ -197,7 +230,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** For the acquirer that opened a deeplink: the transfer request behind its token, until it expires (the token is the credential) */
+        /**
+         * For the acquirer that opened a deeplink: the transfer request behind its token, until it expires (the token is the credential)
+         * @description For acquirers: the transfer request behind a deeplink token, without the tenant. The unguessable token is the authorisation; it stops working when the request expires (410).
+         */
         get: operations["resolveTransferLink"];
         put?: never;
         post?: never;
@@ -214,7 +250,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the banks of a recipient country (NG or ZA) */
+        /**
+         * List the banks of a recipient country (NG or ZA)
+         * @description Banks that accept payouts in a country, with the bankCode to send as paymentCode in a BANK money-out.
+         */
         get: operations["listBanks"];
         put?: never;
         post?: never;
@@ -233,7 +272,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Validate a paybill, till or mobile-money number and resolve its name or operators */
+        /**
+         * Validate a paybill, till or mobile-money number and resolve its name or operators
+         * @description Looks up the holder of a mobile-money number or merchant account before you pay it. An unknown number answers 200 with valid: false rather than an error.
+         */
         post: operations["resolveMomo"];
         delete?: never;
         options?: never;
@@ -250,7 +292,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resolve the holder of a Kenyan or Nigerian bank account */
+        /**
+         * Resolve the holder of a Kenyan or Nigerian bank account
+         * @description Looks up the holder name of a bank account before you pay it; the same number and bank can then be paid with a BANK money-out.
+         */
         post: operations["resolveBankAccount"];
         delete?: never;
         options?: never;
@@ -267,7 +312,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resolve a username at a wallet issuer into the recipient's stablecoin wallet address */
+        /**
+         * Resolve a username at a wallet issuer into the recipient's stablecoin wallet address
+         * @description Resolves a username at a wallet issuer to its wallet address, network and the memo reference to attach when sending to it.
+         */
         post: operations["resolveIdentifier"];
         delete?: never;
         options?: never;
@@ -284,7 +332,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register an HTTPS endpoint for signed event notifications; the secret is shown once */
+        /**
+         * Register an HTTPS endpoint for signed event notifications; the secret is shown once
+         * @description Registers an HTTPS endpoint that receives a signed POST for each event (all types, or those listed in events). The secret that signs them is in this answer only: store it. At most 10 registrations per tenant unless an operator set another limit.
+         */
         post: operations["registerWebhook"];
         delete?: never;
         options?: never;
@@ -299,7 +350,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant's webhook registrations (never their secrets) */
+        /**
+         * List the tenant's webhook registrations (never their secrets)
+         * @description Your webhook registrations with their status; secrets are never shown again.
+         */
         get: operations["listWebhooks"];
         put?: never;
         post?: never;
@@ -319,7 +373,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a registration; its pending deliveries end failed */
+        /**
+         * Delete a registration; its pending deliveries end failed
+         * @description Deletes a registration: it receives nothing more, and its pending deliveries end failed.
+         */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
@@ -333,7 +390,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Event delivery log, newest first; the next page is in the Link header */
+        /**
+         * Event delivery log, newest first; the next page is in the Link header
+         * @description The delivery log, newest first: one entry per event and registration, with its status, attempts and last error. Filter by status, eventType or entityId (a payment or customer id); page with limit and the Link header.
+         */
         get: operations["listWebhookEvents"];
         put?: never;
         post?: never;
@@ -352,7 +412,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Redeliver one event log entry now */
+        /**
+         * Redeliver one event log entry now
+         * @description Sends one delivery log entry again now, whatever its status; it counts one request against your rate limit.
+         */
         post: operations["retryWebhookEvent"];
         delete?: never;
         options?: never;
@@ -367,7 +430,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's stablecoin balances */
+        /**
+         * The tenant's stablecoin balances
+         * @description Your balance per stablecoin: available to pay out, held by payments not yet accepted, and in transit with the provider. Amounts are decimal strings with 6 places.
+         */
         get: operations["getBalances"];
         put?: never;
         post?: never;
@@ -384,7 +450,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ledger transactions of the tenant, newest first; the next page is in the Link header */
+        /**
+         * Ledger transactions of the tenant, newest first; the next page is in the Link header
+         * @description The ledger transactions behind your balances, newest first: deposits, holds, settlements, releases and refunds, each between two of your accounts. Page with limit and the Link header.
+         */
         get: operations["listBalanceTransactions"];
         put?: never;
         post?: never;
@@ -401,7 +470,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts, volumes, success rate and median time to success of the tenant's payments, grouped */
+        /**
+         * Counts, volumes, success rate and median time to success of the tenant's payments, grouped
+         * @description Counts, volumes per currency, success rate and median time to success of your payments created in [from, to) (at most 366 days), grouped by day (UTC), currency, method or status.
+         */
         get: operations["analyticsSummary"];
         put?: never;
         post?: never;
@@ -418,10 +490,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Customers, newest first; next page in the Link header */
+        /**
+         * Customers, newest first; next page in the Link header
+         * @description Your customers, newest first; page with limit and the Link header.
+         */
         get: operations["listCustomers"];
         put?: never;
-        /** Register a wallet user; KYC starts pending and its decision emits customer.kyc.updated */
+        /**
+         * Register a wallet user; KYC starts pending and its decision emits customer.kyc.updated
+         * @description Registers one of your wallet users for KYC. The customer starts pending; the decision (approved or rejected) arrives as customer.kyc.updated. Only the last four characters of the id number are ever returned.
+         */
         post: operations["createCustomer"];
         delete?: never;
         options?: never;
@@ -436,7 +514,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One customer */
+        /**
+         * One customer
+         * @description One of your customers with its KYC status.
+         */
         get: operations["getCustomer"];
         put?: never;
         post?: never;
@@ -453,10 +534,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List tenants */
+        /**
+         * List tenants
+         * @description Every tenant with its settings.
+         */
         get: operations["listTenants"];
         put?: never;
-        /** Create a tenant (wallet issuer) */
+        /**
+         * Create a tenant (wallet issuer)
+         * @description Creates a tenant (a wallet issuer), sandbox or live; give it keys with issueApiKey.
+         */
         post: operations["createTenant"];
         delete?: never;
         options?: never;
@@ -477,7 +564,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a tenant's name, legacy payout settings, rate limit or webhook cap; absent fields stay as they are */
+        /**
+         * Change a tenant's name, legacy payout settings, rate limit or webhook cap; absent fields stay as they are
+         * @description Changes a tenant's name, payout settings (for legacy payouts), rate limit or webhook limit; omitted fields keep their value; a null limit restores the service default, a null payoutRefundAddress refuses legacy payouts.
+         */
         patch: operations["updateTenant"];
         trace?: never;
     };
@@ -488,10 +578,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a tenant's keys (no secrets) */
+        /**
+         * List a tenant's keys (no secrets)
+         * @description A tenant's API keys with their prefixes and revocation times; never the keys.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Issue an API key; shown once */
+        /**
+         * Issue an API key; shown once
+         * @description Issues an issuer key for a tenant; the key is in this answer only. Admin keys belong to no tenant and are issued with issueAdminKey.
+         */
         post: operations["issueApiKey"];
         delete?: never;
         options?: never;
@@ -506,10 +602,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the platform's admin keys (no secrets) */
+        /**
+         * List the platform's admin keys (no secrets)
+         * @description The platform admin keys with their prefixes and revocation times; never the keys.
+         */
         get: operations["listAdminKeys"];
         put?: never;
-        /** Issue a platform admin key (no tenant); shown once */
+        /**
+         * Issue a platform admin key (no tenant); shown once
+         * @description Issues a platform admin key (no tenant); the key is in this answer only.
+         */
         post: operations["issueAdminKey"];
         delete?: never;
         options?: never;
@@ -527,7 +629,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a key at once, everywhere */
+        /**
+         * Revoke a key at once, everywhere
+         * @description Revokes a key at once on every replica; its open subscriptions close.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
@@ -543,7 +648,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants */
+        /**
+         * Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants
+         * @description Credits a tenant's balance with an onchain deposit, once per (blockchain, transaction hash) across all tenants: the same deposit again is 409 duplicate_deposit.
+         */
         post: operations["recordDeposit"];
         delete?: never;
         options?: never;
@@ -558,7 +666,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Any tenant's payment */
+        /**
+         * Any tenant's payment
+         * @description Any tenant's payment, with its tenantId and payout provider, for support.
+         */
         get: operations["adminGetPayment"];
         put?: never;
         post?: never;
@@ -577,7 +688,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Force a provider result on a sandbox payment */
+        /**
+         * Force a provider result on a sandbox payment
+         * @description Sandbox only: moves a payment held at provider_accepted (account number ending 3333) to the outcome you choose, with its events and ledger transfer.
+         */
         post: operations["simulatePayment"];
         delete?: never;
         options?: never;
@@ -592,7 +706,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Compare our payments sent to a provider in a window with the provider's records: missing at the provider, status and amount mismatches */
+        /**
+         * Compare our payments sent to a provider in a window with the provider's records: missing at the provider, status and amount mismatches
+         * @description Platform admin key. Reads the provider (its list API where it has one, else a status query per payment) for the payments sent to it between `from` and `to`, and lists what disagrees. Reports only: nothing is corrected (docs/decisions.md § Reconciliation).
+         */
         get: operations["reconciliationReport"];
         put?: never;
         post?: never;
@@ -609,7 +726,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mismatches the reconciliation worker found on payments still provider_accepted, newest first */
+        /**
+         * Mismatches the reconciliation worker found on payments still provider_accepted, newest first
+         * @description Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted: kept until an operator looks at them, never corrected by the service (docs/decisions.md § Reconciliation).
+         */
         get: operations["listReconciliationFindings"];
         put?: never;
         post?: never;
@@ -619,8 +739,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Onchain refunds of live payments that failed or were reversed after acceptance, oldest first
+         * @description Platform admin key. A live payment that fails or is reversed after acceptance owes its amount back onchain to the tenant's refund address; each such refund is pending until an operator records the transaction that sent it (docs/decisions.md § Ledger).
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/refunds/{refundId}/sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account
+         * @description Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused.
+         */
+        post: operations["markRefundSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.processing
+         * @description The payout provider accepted the payout: status provider_accepted, providerRef set. Sent to each active registration whose events list is empty or names payment.processing, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         */
+        post: operations["webhook_payment_processing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.succeeded
+         * @description The recipient was paid: status succeeded (final). Sent to each active registration whose events list is empty or names payment.succeeded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         */
+        post: operations["webhook_payment_succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.failed
+         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         */
+        post: operations["webhook_payment_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment.refunded
+         * @description The funds came back after acceptance: status refunded (final), failureReason set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         */
+        post: operations["webhook_payment_refunded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.kyc.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.kyc.updated
+         * @description The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected). Sent to each active registration whose events list is empty or names customer.kyc.updated, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         */
+        post: operations["webhook_customer_kyc_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -645,15 +906,30 @@ export interface components {
              * @example 1500
              */
             fiatAmount: number | string;
-            /** @enum {string} */
+            /**
+             * @description Stablecoin the payout is funded from (your balance)
+             * @enum {string}
+             */
             sourceCurrency: "USDC" | "USDT";
-            /** @enum {string} */
+            /**
+             * @description Currency the recipient receives; must be the currency of country
+             * @enum {string}
+             */
             destinationCurrency: "GHS" | "KES" | "NGN" | "TZS" | "UGX" | "XAF" | "XOF" | "ZAR" | "ZMW";
-            /** @enum {string} */
+            /**
+             * @description Country of the recipient, ISO 3166-1 alpha-2
+             * @enum {string}
+             */
             country: "BF" | "BJ" | "CI" | "CM" | "GH" | "KE" | "NG" | "SN" | "TZ" | "UG" | "ZA" | "ZM";
-            /** @enum {string} */
+            /**
+             * @description Chain of the stablecoin leg (and of refundAddress)
+             * @enum {string}
+             */
             blockchain: "BSC" | "SOLANA";
-            /** @enum {string} */
+            /**
+             * @description BANK account, MOMO wallet, PAYBILL or TILL; decides how accountNumber and paymentCode are read
+             * @enum {string}
+             */
             paymentMethod: "BANK" | "MOMO" | "PAYBILL" | "TILL";
             /** @description Recipient full name for the payment method */
             accountName: string;
@@ -665,52 +941,134 @@ export interface components {
             reference: string;
             /** @description Onchain address that receives the funds if the payout fails */
             refundAddress: string;
-            /** @enum {string} */
+            /**
+             * @description YES adds your issuer fee from the fee table to payoutFee
+             * @enum {string}
+             */
             optionalIssuerFee: "YES" | "NO";
             /** @description Only for PAYBILL: 6 digits */
             businessNumber?: string;
             /** @description Lock the rate of a stored quote (quo_...): once, for a money-out of its fiatAmount, pair and paymentMethod; another is 400, a second use 422 quote_already_used */
             quoteId?: string;
         };
+        /**
+         * @example {
+         *       "amount": 1500,
+         *       "destination": "MoMo",
+         *       "accountName": "Jane Wanjiku",
+         *       "accountNumber": "254712345678",
+         *       "reference": "order-10046",
+         *       "currency": "KES",
+         *       "country": "KE",
+         *       "code": "MPESA"
+         *     }
+         */
         LegacyPayoutRequest: {
             /**
              * @description Amount in local currency
              * @example 1500
              */
             amount: number | string;
-            /** @enum {string} */
+            /**
+             * @description Kind of account paid: decides how accountNumber and code are read
+             * @enum {string}
+             */
             destination: "Bank" | "MoMo" | "Paybill" | "Till";
+            /**
+             * @description Recipient full name
+             * @example Jane Wanjiku
+             */
             accountName: string;
-            /** @description Bank: 10-16 digits. MoMo: phone code and number, no plus sign. Paybill: 1-20 characters. Till: 6 digits. */
+            /**
+             * @description Bank: 10-16 digits. MoMo: phone code and number, no plus sign. Paybill: 1-20 characters. Till: 6 digits.
+             * @example 254712345678
+             */
             accountNumber: string;
-            /** @description Wallet issuer's unique reference; repeats with the same body return the same payout */
+            /**
+             * @description Wallet issuer's unique reference; repeats with the same body return the same payout
+             * @example order-10046
+             */
             reference: string;
-            /** @enum {string} */
+            /**
+             * @description Local currency of amount
+             * @enum {string}
+             */
             currency: "ZAR" | "NGN" | "KES" | "UGX" | "GHS" | "TZS" | "ZMW" | "ETB";
-            /** @enum {string} */
+            /**
+             * @description Country of the recipient, ISO 3166-1 alpha-2
+             * @enum {string}
+             */
             country: "ZA" | "NG" | "KE" | "GH" | "UG" | "TZ" | "ZM" | "ET";
             /** @description Only for Paybill: 6 digits */
             businessNumber?: string;
-            /** @description Operator or bank code valid for the country */
+            /**
+             * @description Operator or bank code valid for the country
+             * @example MPESA
+             */
             code: string;
         };
+        /**
+         * @example {
+         *       "recipient": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "amount": 150.5,
+         *       "acquirerMerchantName": "ACQ_1",
+         *       "reference": "trq-10045",
+         *       "merchantID": "MRC-20931",
+         *       "description": "Order 10045",
+         *       "successUrl": "https://shop.example.org/paid",
+         *       "merchantCategoryCode": "01"
+         *     }
+         */
         TransferRequestInput: {
-            /** @description Recipient wallet address */
+            /**
+             * @description Recipient wallet address
+             * @example 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU
+             */
             recipient: string;
             /**
              * @description Total amount, at least 0.01 and a multiple of 0.01
              * @example 150.5
              */
             amount: number | string;
-            /** @description Acquirer key from the catalog (ACQ_1, ACQ_2, ACQ_3) */
+            /**
+             * @description Acquirer key from the catalog (ACQ_1, ACQ_2, ACQ_3)
+             * @example ACQ_1
+             */
             acquirerMerchantName: string;
-            /** @description Unique transaction reference */
+            /**
+             * @description Unique transaction reference
+             * @example trq-10045
+             */
             reference: string;
+            /**
+             * @description The merchant's id at the acquirer
+             * @example MRC-20931
+             */
             merchantID: string;
+            /**
+             * @description What the customer pays for, shown by the acquirer
+             * @example Order 10045
+             */
             description?: string;
+            /**
+             * @description Where the acquirer sends the customer after paying
+             * @example https://shop.example.org/paid
+             */
             successUrl?: string;
+            /**
+             * @description Where the acquirer sends the customer when paying failed
+             * @example https://shop.example.org/failed
+             */
             failedUrl?: string;
+            /**
+             * @description Where the acquirer reports the outcome
+             * @example https://shop.example.org/hooks/acquirer
+             */
             webhookUrl?: string;
+            /**
+             * @description A free reference of yours, returned as is
+             * @example cart-88412
+             */
             customReference?: string;
             /**
              * @description 01 tangible goods, 02 virtual goods
@@ -737,7 +1095,10 @@ export interface components {
          *     }
          */
         MomoResolveRequest: {
-            /** @enum {string} */
+            /**
+             * @description momo: a mobile-money number (phoneNumber); paybill or till: a 6-digit merchant number (accountNumber)
+             * @enum {string}
+             */
             type: "paybill" | "till" | "momo";
             /** @description Paybill or till number, exactly 6 digits. Required for paybill and till; ignored for momo. */
             accountNumber?: string;
@@ -755,9 +1116,15 @@ export interface components {
         AccountResolveRequest: {
             /** @description Bank account number in Kenya or Nigeria, 10 to 16 digits */
             accountNumber: string;
-            /** @enum {string} */
+            /**
+             * @description Currency of the account: decides the country whose banks are searched
+             * @enum {string}
+             */
             currency: "NGN" | "KES";
-            /** @enum {string} */
+            /**
+             * @description Kind of account looked up
+             * @enum {string}
+             */
             paymentType: "bank";
             /**
              * @description Bank code, one of the corridor catalog's resolution banks
@@ -786,6 +1153,12 @@ export interface components {
              */
             wallet_network: "Solana" | "Base";
         };
+        /**
+         * @example {
+         *       "url": "https://issuer.example/hooks/payouts",
+         *       "events": []
+         *     }
+         */
         RegisterWebhookRequest: {
             /**
              * @description HTTPS endpoint that receives POST requests
@@ -795,10 +1168,32 @@ export interface components {
             /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated); empty or absent subscribes to all */
             events?: string[];
         };
+        /**
+         * @example {
+         *       "externalId": "user-8841",
+         *       "firstName": "Amina",
+         *       "lastName": "Okafor",
+         *       "country": "NG",
+         *       "dateOfBirth": "1991-04-17",
+         *       "idType": "NATIONAL_ID",
+         *       "idNumber": "A12344821"
+         *     }
+         */
         CreateCustomerRequest: {
-            /** @description The issuer's own id for this user; unique per tenant */
+            /**
+             * @description The issuer's own id for this user; unique per tenant
+             * @example user-8841
+             */
             externalId: string;
+            /**
+             * @description Given name as on the document
+             * @example Amina
+             */
             firstName: string;
+            /**
+             * @description Family name as on the document
+             * @example Okafor
+             */
             lastName: string;
             /**
              * @description ISO 3166-1 alpha-2, upper case (XK for Kosovo accepted)
@@ -810,69 +1205,713 @@ export interface components {
              * @example 1990-04-12
              */
             dateOfBirth: string;
-            /** @enum {string} */
+            /**
+             * @description Kind of identity document
+             * @enum {string}
+             */
             idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
-            /** @description 4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4 */
+            /**
+             * @description 4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4
+             * @example A12344821
+             */
             idNumber: string;
         };
+        /**
+         * @example {
+         *       "name": "Acme Wallet",
+         *       "rateLimitPerMinute": 1,
+         *       "webhookLimit": 0,
+         *       "payoutSourceCurrency": "USDC",
+         *       "payoutBlockchain": "BSC"
+         *     }
+         */
         TenantPatch: {
+            /**
+             * @description New display name
+             * @example Acme Wallet
+             */
             name?: string;
             /** @description Requests per minute per key; null resets to RATE_LIMIT_PER_MINUTE */
             rateLimitPerMinute?: number | null;
             /** @description Webhook registrations the tenant may have (existing ones above it stay); null resets to WEBHOOK_MAX_REGISTRATIONS_PER_TENANT */
             webhookLimit?: number | null;
-            /** @enum {string} */
+            /**
+             * @description Stablecoin funding legacy payouts
+             * @enum {string}
+             */
             payoutSourceCurrency?: "USDC" | "USDT";
-            /** @enum {string} */
+            /**
+             * @description Chain of legacy payouts' stablecoin leg
+             * @enum {string}
+             */
             payoutBlockchain?: "BSC" | "SOLANA";
             /** @description A wallet address on the payout blockchain; null refuses legacy payouts */
             payoutRefundAddress?: string | null;
         };
+        /**
+         * @description Body of a payment.processing delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "payment.processing",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "status": "provider_accepted",
+         *         "paymentMethod": "MOMO",
+         *         "sourceCurrency": "USDC",
+         *         "amountStablecoin": "12.115416",
+         *         "fiatAmount": "1500.00",
+         *         "destinationCurrency": "KES",
+         *         "providerRef": "SBX-7Q2M4K9D",
+         *         "reference": "order-10045",
+         *         "createdAt": "2026-11-23T09:41:07.512Z",
+         *         "updatedAt": "2026-11-23T09:41:09.204Z",
+         *         "failureReason": null,
+         *         "exchangeRate": "129.25",
+         *         "payoutFee": "0.510000"
+         *       }
+         *     }
+         */
+        Event_payment_processing: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.processing";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        /**
+         * @description The payment as GET /v1/payments/{paymentId} returns it
+         * @example {
+         *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "status": "succeeded",
+         *       "paymentMethod": "MOMO",
+         *       "sourceCurrency": "USDC",
+         *       "amountStablecoin": "12.115416",
+         *       "fiatAmount": "1500.00",
+         *       "destinationCurrency": "KES",
+         *       "providerRef": "SBX-7Q2M4K9D",
+         *       "reference": "order-10045",
+         *       "createdAt": "2026-11-23T09:41:07.512Z",
+         *       "updatedAt": "2026-11-23T09:41:09.204Z",
+         *       "failureReason": null,
+         *       "exchangeRate": "129.25",
+         *       "payoutFee": "0.510000"
+         *     }
+         */
+        PaymentEventData: {
+            /**
+             * @description Payment id: pay_ and a ULID, so ids sort by creation
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            id: string;
+            /**
+             * @description initiated → provider_accepted → succeeded, or failed / refunded (final: succeeded, failed, refunded)
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
+            /**
+             * @description How the recipient is paid: bank account, mobile-money wallet, paybill or till
+             * @example MOMO
+             * @enum {string}
+             */
+            paymentMethod: "BANK" | "MOMO" | "PAYBILL" | "TILL";
+            /**
+             * @description Stablecoin the payout is funded from
+             * @example USDC
+             * @enum {string}
+             */
+            sourceCurrency: "USDC" | "USDT";
+            /**
+             * @description Stablecoin charged, fees included, 6 decimal places (held at creation)
+             * @example 12.115416
+             */
+            amountStablecoin: string;
+            /**
+             * @description Amount the recipient receives, in destinationCurrency at its scale
+             * @example 1500.00
+             */
+            fiatAmount: string;
+            /**
+             * @description Currency paid out; ETB only for legacy payouts (POST /momo/payout)
+             * @example KES
+             * @enum {string}
+             */
+            destinationCurrency: "GHS" | "KES" | "NGN" | "TZS" | "UGX" | "XAF" | "XOF" | "ZAR" | "ZMW" | "ETB";
+            /**
+             * @description The payout provider's reference, once it accepted the payout; null before
+             * @example SBX-7Q2M4K9D
+             */
+            providerRef: string | null;
+            /**
+             * @description Your reference for the payout, unique per tenant
+             * @example order-10045
+             */
+            reference: string | null;
+            /**
+             * Format: date-time
+             * @description When the payment was created (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:07.512Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When its status last changed
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            updatedAt: string;
+            /**
+             * @description Why it failed or was refunded; null otherwise
+             * @example null
+             */
+            failureReason: string | null;
+            /**
+             * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
+             * @example 129.25
+             */
+            exchangeRate: string;
+            /**
+             * @description Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency
+             * @example 0.510000
+             */
+            payoutFee: string;
+        };
+        /**
+         * @description Body of a payment.succeeded delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "payment.succeeded",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "status": "succeeded",
+         *         "paymentMethod": "MOMO",
+         *         "sourceCurrency": "USDC",
+         *         "amountStablecoin": "12.115416",
+         *         "fiatAmount": "1500.00",
+         *         "destinationCurrency": "KES",
+         *         "providerRef": "SBX-7Q2M4K9D",
+         *         "reference": "order-10045",
+         *         "createdAt": "2026-11-23T09:41:07.512Z",
+         *         "updatedAt": "2026-11-23T09:41:09.204Z",
+         *         "failureReason": null,
+         *         "exchangeRate": "129.25",
+         *         "payoutFee": "0.510000"
+         *       }
+         *     }
+         */
+        Event_payment_succeeded: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.succeeded";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        /**
+         * @description Body of a payment.failed delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "payment.failed",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "status": "failed",
+         *         "paymentMethod": "MOMO",
+         *         "sourceCurrency": "USDC",
+         *         "amountStablecoin": "12.115416",
+         *         "fiatAmount": "1500.00",
+         *         "destinationCurrency": "KES",
+         *         "providerRef": "SBX-7Q2M4K9D",
+         *         "reference": "order-10045",
+         *         "createdAt": "2026-11-23T09:41:07.512Z",
+         *         "updatedAt": "2026-11-23T09:41:09.204Z",
+         *         "failureReason": "Recipient wallet is closed",
+         *         "exchangeRate": "129.25",
+         *         "payoutFee": "0.510000"
+         *       }
+         *     }
+         */
+        Event_payment_failed: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        /**
+         * @description Body of a payment.refunded delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "payment.refunded",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "status": "refunded",
+         *         "paymentMethod": "MOMO",
+         *         "sourceCurrency": "USDC",
+         *         "amountStablecoin": "12.115416",
+         *         "fiatAmount": "1500.00",
+         *         "destinationCurrency": "KES",
+         *         "providerRef": "SBX-7Q2M4K9D",
+         *         "reference": "order-10045",
+         *         "createdAt": "2026-11-23T09:41:07.512Z",
+         *         "updatedAt": "2026-11-23T09:41:09.204Z",
+         *         "failureReason": "Recipient wallet is closed",
+         *         "exchangeRate": "129.25",
+         *         "payoutFee": "0.510000"
+         *       }
+         *     }
+         */
+        Event_payment_refunded: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.refunded";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["PaymentEventData"];
+        };
+        /**
+         * @description Body of a customer.kyc.updated delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "customer.kyc.updated",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+         *         "externalId": "user-8841",
+         *         "firstName": "Amina",
+         *         "lastName": "Okafor",
+         *         "country": "NG",
+         *         "dateOfBirth": "1991-04-17",
+         *         "idType": "NATIONAL_ID",
+         *         "idNumberLast4": "4821",
+         *         "kycStatus": "approved",
+         *         "kycReason": null,
+         *         "createdAt": "2026-11-23T09:30:12.044Z",
+         *         "updatedAt": "2026-11-23T09:30:17.381Z"
+         *       }
+         *     }
+         */
+        Event_customer_kyc_updated: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "customer.kyc.updated";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["CustomerEventData"];
+        };
+        /**
+         * @description The customer as GET /v1/customers/{customerId} returns it
+         * @example {
+         *       "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+         *       "externalId": "user-8841",
+         *       "firstName": "Amina",
+         *       "lastName": "Okafor",
+         *       "country": "NG",
+         *       "dateOfBirth": "1991-04-17",
+         *       "idType": "NATIONAL_ID",
+         *       "idNumberLast4": "4821",
+         *       "kycStatus": "approved",
+         *       "kycReason": null,
+         *       "createdAt": "2026-11-23T09:30:12.044Z",
+         *       "updatedAt": "2026-11-23T09:30:17.381Z"
+         *     }
+         */
+        CustomerEventData: {
+            /**
+             * @description Customer id (cus_ + ULID)
+             * @example cus_01JD50D2E8KQ4V7XW3M9N6B1RT
+             */
+            id: string;
+            /**
+             * @description Your own id for this wallet user, unique per tenant
+             * @example user-8841
+             */
+            externalId: string;
+            /**
+             * @description Given name
+             * @example Amina
+             */
+            firstName: string;
+            /**
+             * @description Family name
+             * @example Okafor
+             */
+            lastName: string;
+            /**
+             * @description Country of residence, ISO 3166-1 alpha-2
+             * @example NG
+             */
+            country: string;
+            /**
+             * @description Date of birth, YYYY-MM-DD
+             * @example 1991-04-17
+             */
+            dateOfBirth: string;
+            /**
+             * @description Kind of identity document
+             * @enum {string}
+             */
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            /**
+             * @description Last four characters of the document number: the full number is never returned
+             * @example 4821
+             */
+            idNumberLast4: string;
+            /**
+             * @description pending until the KYC provider decides, then approved or rejected (customer.kyc.updated)
+             * @enum {string}
+             */
+            kycStatus: "pending" | "approved" | "rejected";
+            /**
+             * @description Why KYC was rejected; null otherwise
+             * @example null
+             */
+            kycReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the customer was created (ISO 8601 UTC)
+             * @example 2026-11-23T09:30:12.044Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the customer last changed, e.g. by the KYC decision
+             * @example 2026-11-23T09:30:17.381Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description ErrorA as answered with status 401: code unauthorized (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 401,
+         *       "message": "Missing or invalid API key",
+         *       "code": "unauthorized",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA401: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 401, one of these
+             * @enum {string}
+             */
+            code: "unauthorized";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description Error shape A (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 400,
+         *       "code": "validation_error",
+         *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+         *         "fields": [
+         *           {
+         *             "path": "body.accountNumber",
+         *             "message": "Too small: expected string to have >=1 characters"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        ErrorA: {
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
+            statusCode: number;
+            /**
+             * @description What went wrong, for a person; wording may change, branch on code
+             * @example Invalid request: body.accountNumber: Too small: expected string to have >=1 characters
+             */
+            message: string;
+            /**
+             * @description What went wrong, for a program: stable, one of a closed set
+             * @enum {string}
+             */
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            details: components["schemas"]["ErrorDetails"];
+        };
+        /**
+         * @description Machine-readable context of an error
+         * @example {
+         *       "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+         *       "fields": [
+         *         {
+         *           "path": "body.accountNumber",
+         *           "message": "Too small: expected string to have >=1 characters"
+         *         }
+         *       ]
+         *     }
+         */
+        ErrorDetails: {
+            /**
+             * @description The Request-Id header of this response: quote it when you ask us about the request
+             * @example 6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11
+             */
+            requestId: string;
+            /** @description validation_error only: each refused field with its own message (empty when the failure is not one field's) */
+            fields?: components["schemas"]["FieldProblem"][];
+        };
+        /**
+         * @description One refused input field of a validation_error
+         * @example {
+         *       "path": "body.accountNumber",
+         *       "message": "Too small: expected string to have >=1 characters"
+         *     }
+         */
+        FieldProblem: {
+            /**
+             * @description Where the refused value sits: the request part (body, query, path, header), then the member names and list indexes, joined with dots
+             * @example body.accountNumber
+             */
+            path: string;
+            /**
+             * @description What is wrong with that value
+             * @example Too small: expected string to have >=1 characters
+             */
+            message: string;
+        };
+        /**
+         * @description ErrorA as answered with status 403: code forbidden (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 403,
+         *       "message": "This key may not call this operation",
+         *       "code": "forbidden",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA403: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 403, one of these
+             * @enum {string}
+             */
+            code: "forbidden";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description ErrorA as answered with status 429: code rate_limited (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 429,
+         *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+         *       "code": "rate_limited",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA429: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 429, one of these
+             * @enum {string}
+             */
+            code: "rate_limited";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description Readiness of this instance
+         * @example {
+         *       "status": "ok",
+         *       "database": "up",
+         *       "migrations": "applied"
+         *     }
+         */
         Readiness: {
-            /** @enum {string} */
+            /**
+             * @description ok when every check passes
+             * @enum {string}
+             */
             status: "ok" | "unavailable";
-            /** @enum {string} */
+            /**
+             * @description Whether PostgreSQL answers
+             * @enum {string}
+             */
             database: "up" | "down";
-            /** @enum {string} */
+            /**
+             * @description Whether every migration is applied (unknown when the database is down)
+             * @enum {string}
+             */
             migrations: "applied" | "pending" | "unknown";
         };
+        /**
+         * @description Health of this instance for API clients
+         * @example {
+         *       "status": "ok",
+         *       "database": "up",
+         *       "migrations": "applied",
+         *       "version": "0.5.0",
+         *       "workers": [
+         *         {
+         *           "name": "payouts",
+         *           "running": true,
+         *           "lastPassAt": "2026-11-23T09:41:07.512Z"
+         *         }
+         *       ]
+         *     }
+         */
         Health: {
-            /** @enum {string} */
+            /**
+             * @description ok when every check passes
+             * @enum {string}
+             */
             status: "ok" | "unavailable";
-            /** @enum {string} */
+            /**
+             * @description Whether PostgreSQL answers
+             * @enum {string}
+             */
             database: "up" | "down";
-            /** @enum {string} */
+            /**
+             * @description Whether every migration is applied (unknown when the database is down)
+             * @enum {string}
+             */
             migrations: "applied" | "pending" | "unknown";
+            /**
+             * @description Version of the API
+             * @example 0.5.0
+             */
             version: string;
+            /** @description This process's background workers */
             workers: {
+                /**
+                 * @description The worker
+                 * @example payouts
+                 */
                 name: string;
+                /** @description Whether it runs in this process */
                 running: boolean;
+                /**
+                 * @description When it last finished a pass; null before the first
+                 * @example 2026-11-23T09:41:07.512Z
+                 */
                 lastPassAt: string | null;
             }[];
         };
-        /** @description Error shape A (docs/decisions.md § Errors: shapes per route family) */
-        ErrorA: {
-            statusCode: number;
-            message: string;
-            /** @enum {string} */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
-        };
+        /**
+         * @description ErrorA as answered with status 400: code validation_error (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 400,
+         *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+         *       "code": "validation_error",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+         *         "fields": [
+         *           {
+         *             "path": "body.accountNumber",
+         *             "message": "Too small: expected string to have >=1 characters"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        ErrorA400: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 400, one of these
+             * @enum {string}
+             */
+            code: "validation_error";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description A stored quote: the stablecoin total for a fiat amount, valid 60 seconds
+         * @example {
+         *       "convertedAmount": 12.115416,
+         *       "exchangeRate": "129.25",
+         *       "expiryTimestamp": 1795426927,
+         *       "payoutFee": "0.510000",
+         *       "quoteId": "quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ"
+         *     }
+         */
         FxQuote: {
             /**
              * @description Stablecoin total including payoutFee
-             * @example 12.115764
+             * @example 12.115416
              */
             convertedAmount: number;
             /**
              * @description Units of source fiat per 1 stablecoin
-             * @example 11.622583
+             * @example 129.25
              */
             exchangeRate: string;
-            /** @description Unix seconds at which the quote expires */
+            /**
+             * @description Unix seconds at which the quote expires
+             * @example 1795426927
+             */
             expiryTimestamp: number;
             /**
              * @description Method + network + optional issuer fee, in the stablecoin
-             * @example 11.622583
+             * @example 0.510000
              */
             payoutFee: string;
             /**
@@ -881,117 +1920,652 @@ export interface components {
              */
             quoteId: string;
         };
-        /** @description Error shape D (docs/decisions.md § Errors: shapes per route family) */
+        /**
+         * @description ErrorD as answered with status 422: code unsupported_corridor (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": 422,
+         *       "message": "BANK payouts are not offered in CM",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "unsupported_corridor"
+         *     }
+         */
+        ErrorD422: components["schemas"]["ErrorD"] & ({
+            /**
+             * @description With status 422, one of these
+             * @enum {string}
+             */
+            code: "unsupported_corridor";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description Error shape D (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": 422,
+         *       "message": "No rate for KES to USDT",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "unsupported_corridor"
+         *     }
+         */
         ErrorD: {
+            /**
+             * @description The HTTP status as a number (this shape's own name for it)
+             * @example 400
+             */
             error: number;
+            /**
+             * @description What went wrong, for a person
+             * @example No rate for KES to USDT
+             */
             message: string;
+            /** @description Context of the refusal; requestId is the Request-Id of this response */
             details: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The shape A code of the same meaning, so every error shape has a code to branch on
+             * @enum {string}
+             */
+            code: "unsupported_corridor" | "provider_unavailable";
         };
+        /**
+         * @description ErrorD as answered with status 503: code provider_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": 503,
+         *       "message": "Exchange rates are unavailable; retry later",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "provider_unavailable"
+         *     }
+         */
+        ErrorD503: components["schemas"]["ErrorD"] & ({
+            /**
+             * @description With status 503, one of these
+             * @enum {string}
+             */
+            code: "provider_unavailable";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description A payout of fiat to one recipient, funded from a stablecoin balance
+         * @example {
+         *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "status": "succeeded",
+         *       "paymentMethod": "MOMO",
+         *       "sourceCurrency": "USDC",
+         *       "amountStablecoin": "12.115416",
+         *       "fiatAmount": "1500.00",
+         *       "destinationCurrency": "KES",
+         *       "providerRef": "SBX-7Q2M4K9D",
+         *       "reference": "order-10045",
+         *       "createdAt": "2026-11-23T09:41:07.512Z",
+         *       "updatedAt": "2026-11-23T09:41:09.204Z",
+         *       "failureReason": null,
+         *       "exchangeRate": "129.25",
+         *       "payoutFee": "0.510000"
+         *     }
+         */
         Payment: {
-            /** @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ */
+            /**
+             * @description Payment id: pay_ and a ULID, so ids sort by creation
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description initiated → provider_accepted → succeeded, or failed / refunded (final: succeeded, failed, refunded)
+             * @example succeeded
+             * @enum {string}
+             */
             status: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
-            /** @enum {string} */
+            /**
+             * @description How the recipient is paid: bank account, mobile-money wallet, paybill or till
+             * @example MOMO
+             * @enum {string}
+             */
             paymentMethod: "BANK" | "MOMO" | "PAYBILL" | "TILL";
-            /** @enum {string} */
+            /**
+             * @description Stablecoin the payout is funded from
+             * @example USDC
+             * @enum {string}
+             */
             sourceCurrency: "USDC" | "USDT";
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Stablecoin charged, fees included, 6 decimal places (held at creation)
+             * @example 12.115416
              */
             amountStablecoin: string;
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Amount the recipient receives, in destinationCurrency at its scale
+             * @example 1500.00
              */
             fiatAmount: string;
             /**
-             * @description ETB only for legacy payouts (POST /momo/payout)
+             * @description Currency paid out; ETB only for legacy payouts (POST /momo/payout)
+             * @example KES
              * @enum {string}
              */
             destinationCurrency: "GHS" | "KES" | "NGN" | "TZS" | "UGX" | "XAF" | "XOF" | "ZAR" | "ZMW" | "ETB";
+            /**
+             * @description The payout provider's reference, once it accepted the payout; null before
+             * @example SBX-7Q2M4K9D
+             */
             providerRef: string | null;
+            /**
+             * @description Your reference for the payout, unique per tenant
+             * @example order-10045
+             */
             reference: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the payment was created (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:07.512Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When its status last changed
+             * @example 2026-11-23T09:41:09.204Z
+             */
             updatedAt: string;
+            /**
+             * @description Why it failed or was refunded; null otherwise
+             * @example null
+             */
             failureReason: string | null;
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
+             * @example 129.25
              */
             exchangeRate: string;
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency
+             * @example 0.510000
              */
             payoutFee: string;
         };
+        /**
+         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 409,
+         *       "message": "A payment with reference order-10045 already exists",
+         *       "code": "duplicate_reference",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA409: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 409, one of these
+             * @enum {string}
+             */
+            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, webhook_limit_reached (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 422,
+         *       "message": "This Idempotency-Key header was used with a different request",
+         *       "code": "idempotency_key_reused",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA422: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 422, one of these
+             * @enum {string}
+             */
+            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description ErrorA as answered with status 503: code provider_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 503,
+         *       "message": "Exchange rates are unavailable; retry later",
+         *       "code": "provider_unavailable",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA503: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 503, one of these
+             * @enum {string}
+             */
+            code: "provider_unavailable" | "service_unavailable";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description ErrorA as answered with status 404: code not_found (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "statusCode": 404,
+         *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+         *       "code": "not_found",
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       }
+         *     }
+         */
+        ErrorA404: components["schemas"]["ErrorA"] & ({
+            /**
+             * @description With status 404, one of these
+             * @enum {string}
+             */
+            code: "not_found";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @example {
+         *       "success": true,
+         *       "transactionId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ"
+         *     }
+         */
         LegacyPayoutResult: {
+            /**
+             * @description Always true on a 2xx answer
+             * @example true
+             */
             success: boolean;
+            /**
+             * @description The payment id: follow it with GET /v1/payments/{paymentId}
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
             transactionId: string;
         };
-        /** @description Error shape B (docs/decisions.md § Errors: shapes per route family) */
+        /**
+         * @description ErrorB as answered with status 409: code duplicate_reference, payout_in_progress (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": {
+         *         "code": "duplicate_reference"
+         *       },
+         *       "message": "A payment with reference order-10045 already exists",
+         *       "statusCode": 409,
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "duplicate_reference"
+         *     }
+         */
+        ErrorB409: components["schemas"]["ErrorB"] & ({
+            /**
+             * @description With status 409, one of these
+             * @enum {string}
+             */
+            code: "duplicate_reference" | "payout_in_progress";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description Error shape B (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": {
+         *         "code": "insufficient_balance"
+         *       },
+         *       "message": "Insufficient USDC balance",
+         *       "statusCode": 422,
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "insufficient_balance"
+         *     }
+         */
         ErrorB: {
+            /** @description The legacy error object */
             error: {
-                code: string;
+                /**
+                 * @description What went wrong, for a program
+                 * @enum {string}
+                 */
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
             };
+            /**
+             * @description What went wrong, for a person
+             * @example Insufficient USDC balance
+             */
             message: string;
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
             statusCode: number;
+            /** @description Context of the refusal; requestId is the Request-Id of this response */
             details: {
                 [key: string]: unknown;
             };
+            /**
+             * @description error.code again, so every error shape has a code to branch on
+             * @enum {string}
+             */
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
         };
+        /**
+         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": {
+         *         "code": "unsupported_corridor"
+         *       },
+         *       "message": "BANK payouts are not offered in CM",
+         *       "statusCode": 422,
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "unsupported_corridor"
+         *     }
+         */
+        ErrorB422: components["schemas"]["ErrorB"] & ({
+            /**
+             * @description With status 422, one of these
+             * @enum {string}
+             */
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description ErrorB as answered with status 503: code provider_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "error": {
+         *         "code": "provider_unavailable"
+         *       },
+         *       "message": "Exchange rates are unavailable; retry later",
+         *       "statusCode": 503,
+         *       "details": {
+         *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+         *       },
+         *       "code": "provider_unavailable"
+         *     }
+         */
+        ErrorB503: components["schemas"]["ErrorB"] & ({
+            /**
+             * @description With status 503, one of these
+             * @enum {string}
+             */
+            code: "provider_unavailable";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @example {
+         *       "link": "https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u"
+         *     }
+         */
         TransferRequestResult: {
+            /**
+             * @description The deeplink to hand the customer
+             * @example https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u
+             */
             link: string;
         };
-        /** @description Error shape C (docs/decisions.md § Errors: shapes per route family) */
+        /**
+         * @description ErrorC as answered with status 409: code duplicate_reference (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "message": "A payment with reference order-10045 already exists",
+         *       "error": "duplicate_reference",
+         *       "details": "Check the account number and bank code",
+         *       "statusCode": 409,
+         *       "code": "duplicate_reference"
+         *     }
+         */
+        ErrorC409: components["schemas"]["ErrorC"] & ({
+            /**
+             * @description With status 409, one of these
+             * @enum {string}
+             */
+            code: "duplicate_reference";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description Error shape C (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "message": "No account 0123456789 at bank 058",
+         *       "error": "account_not_found",
+         *       "details": "Check the account number and bank code",
+         *       "statusCode": 404,
+         *       "code": "account_not_found"
+         *     }
+         */
         ErrorC: {
+            /**
+             * @description What went wrong, for a person
+             * @example No account 0123456789 at bank 058
+             */
             message: string;
-            /** @enum {string} */
+            /**
+             * @description What went wrong, for a program
+             * @enum {string}
+             */
             error: "account_not_found" | "not_found" | "duplicate_reference" | "link_expired" | "upstream_unavailable";
+            /**
+             * @description A hint at what to do next
+             * @example Check the account number and bank code
+             */
             details: string;
+            /**
+             * @description The HTTP status, repeated
+             * @example 400
+             */
             statusCode: number;
+            /**
+             * @description error again, so every error shape has a code to branch on
+             * @enum {string}
+             */
+            code: "account_not_found" | "not_found" | "duplicate_reference" | "link_expired" | "upstream_unavailable";
         };
+        /**
+         * @description A request for a customer to pay at an acquirer
+         * @example {
+         *       "reference": "trq-10045",
+         *       "status": "pending",
+         *       "link": "https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u",
+         *       "amount": "150.50",
+         *       "currency": "USDC",
+         *       "acquirerMerchantName": "ACQ_1",
+         *       "recipient": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "createdAt": "2026-11-23T09:41:07.512Z",
+         *       "expiresAt": "2026-11-23T10:11:07.512Z"
+         *     }
+         */
         TransferRequest: {
+            /**
+             * @description Your reference, unique per tenant
+             * @example trq-10045
+             */
             reference: string;
-            /** @enum {string} */
+            /**
+             * @description pending until expiresAt, then expired
+             * @enum {string}
+             */
             status: "pending" | "expired";
+            /**
+             * @description The deeplink to hand the customer: the acquirer's template with an opaque token
+             * @example https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u
+             */
             link: string;
+            /**
+             * @description Amount as a decimal string with 2 places
+             * @example 150.50
+             */
             amount: string;
-            /** @enum {string} */
+            /**
+             * @description Currency of amount
+             * @enum {string}
+             */
             currency: "USDC" | "USDT" | "ZAR";
+            /**
+             * @description The acquirer key
+             * @example ACQ_1
+             */
             acquirerMerchantName: string;
+            /**
+             * @description Recipient wallet address
+             * @example 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU
+             */
             recipient: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:07.512Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the deeplink stops working
+             * @example 2026-11-23T10:11:07.512Z
+             */
             expiresAt: string;
         };
+        /**
+         * @description ErrorC as answered with status 404: code account_not_found, not_found (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "message": "No account 0123456789 at bank 058",
+         *       "error": "account_not_found",
+         *       "details": "Check the account number and bank code",
+         *       "statusCode": 404,
+         *       "code": "account_not_found"
+         *     }
+         */
+        ErrorC404: components["schemas"]["ErrorC"] & ({
+            /**
+             * @description With status 404, one of these
+             * @enum {string}
+             */
+            code: "account_not_found" | "not_found";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
+         * @description The transfer request behind a deeplink token, for the acquirer
+         * @example {
+         *       "id": "trq_01JD51A7N2C8F4H6K9M3P5R7TV",
+         *       "acquirerMerchantName": "ACQ_1",
+         *       "merchantID": "MRC-20931",
+         *       "recipient": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "amount": "150.50",
+         *       "currency": "USDC",
+         *       "description": "Order 10045",
+         *       "customReference": "cart-88412",
+         *       "merchantCategoryCode": "01",
+         *       "paymentProcessor": "PROCESSOR_1",
+         *       "terminalType": "APP",
+         *       "successUrl": "https://shop.example.org/paid",
+         *       "failedUrl": "https://shop.example.org/failed",
+         *       "webhookUrl": "https://shop.example.org/hooks/acquirer",
+         *       "expiresAt": "2026-11-23T10:11:07.512Z"
+         *     }
+         */
         TransferLink: {
+            /**
+             * @description Transfer request id (trq_ + ULID)
+             * @example trq_01JD51A7N2C8F4H6K9M3P5R7TV
+             */
             id: string;
+            /**
+             * @description The acquirer key
+             * @example ACQ_1
+             */
             acquirerMerchantName: string;
+            /**
+             * @description The merchant's id at the acquirer
+             * @example MRC-20931
+             */
             merchantID: string;
+            /**
+             * @description Recipient wallet address
+             * @example 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU
+             */
             recipient: string;
+            /**
+             * @description Amount as a decimal string with 2 places
+             * @example 150.50
+             */
             amount: string;
-            /** @enum {string} */
+            /**
+             * @description Currency of amount
+             * @enum {string}
+             */
             currency: "USDC" | "USDT" | "ZAR";
+            /**
+             * @description What the customer pays for; null when not given
+             * @example Order 10045
+             */
             description: string | null;
+            /**
+             * @description The tenant's free reference; null when not given
+             * @example cart-88412
+             */
             customReference: string | null;
+            /**
+             * @description 01 tangible goods, 02 virtual goods; null when not given
+             * @example 01
+             */
             merchantCategoryCode: string | null;
+            /**
+             * @description The payment processor
+             * @example PROCESSOR_1
+             */
             paymentProcessor: string;
-            /** @enum {string} */
+            /**
+             * @description APP or WEB
+             * @enum {string}
+             */
             terminalType: "APP" | "WEB";
+            /**
+             * @description Where to send the customer after paying
+             * @example https://shop.example.org/paid
+             */
             successUrl: string | null;
+            /**
+             * @description Where to send the customer when paying failed
+             * @example https://shop.example.org/failed
+             */
             failedUrl: string | null;
+            /**
+             * @description Where to report the outcome
+             * @example https://shop.example.org/hooks/acquirer
+             */
             webhookUrl: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the token stops working (410 after)
+             * @example 2026-11-23T10:11:07.512Z
+             */
             expiresAt: string;
         };
+        /**
+         * @description ErrorC as answered with status 410: code link_expired (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "message": "This transfer link has expired",
+         *       "error": "link_expired",
+         *       "details": "Check the account number and bank code",
+         *       "statusCode": 410,
+         *       "code": "link_expired"
+         *     }
+         */
+        ErrorC410: components["schemas"]["ErrorC"] & ({
+            /**
+             * @description With status 410, one of these
+             * @enum {string}
+             */
+            code: "link_expired";
+        } & {
+            [key: string]: unknown;
+        });
         /**
          * @example {
          *       "bankCode": "058",
@@ -999,7 +2573,15 @@ export interface components {
          *     }
          */
         BankListEntry: {
+            /**
+             * @description Send as paymentCode (money-out) or bankCode (resolution)
+             * @example 058
+             */
             bankCode: string;
+            /**
+             * @description Name of the bank
+             * @example Guaranty Trust Bank
+             */
             bankName: string;
         };
         /**
@@ -1019,7 +2601,10 @@ export interface components {
         MomoResolution: {
             /** @description Whether the account resolved. A number that does not resolve answers 200 with false and a message. */
             valid: boolean;
-            /** @enum {string} */
+            /**
+             * @description The type asked for
+             * @enum {string}
+             */
             type: "paybill" | "till" | "momo";
             /** @description Registered name for paybill or till; empty string for momo and when not valid */
             accountName: string;
@@ -1033,6 +2618,25 @@ export interface components {
             message: string;
         };
         /**
+         * @description ErrorC as answered with status 502: code upstream_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @example {
+         *       "message": "The account directory could not be reached",
+         *       "error": "upstream_unavailable",
+         *       "details": "Check the account number and bank code",
+         *       "statusCode": 502,
+         *       "code": "upstream_unavailable"
+         *     }
+         */
+        ErrorC502: components["schemas"]["ErrorC"] & ({
+            /**
+             * @description With status 502, one of these
+             * @enum {string}
+             */
+            code: "upstream_unavailable";
+        } & {
+            [key: string]: unknown;
+        });
+        /**
          * @example {
          *       "accountId": "0123456789",
          *       "accountName": "Chinedu Okafor"
@@ -1041,6 +2645,10 @@ export interface components {
         BankAccountResolution: {
             /** @description The account's id at its bank (the sandbox returns the account number) */
             accountId: string;
+            /**
+             * @description Name of the account holder at the bank
+             * @example ADEBAYO CHUKWUEMEKA
+             */
             accountName: string;
         };
         /**
@@ -1061,109 +2669,309 @@ export interface components {
              * @enum {string}
              */
             status: "Successful" | "Unsuccessful";
+            /**
+             * @description The username asked for
+             * @example amina.okafor
+             */
             username: string;
+            /**
+             * @description The wallet issuer asked
+             * @example issuer_a
+             */
             issuer: string;
             /** @description What the address receives: a fiat it auto-converts to (NGN, ZAR, KES) or a stablecoin (USDC, USDT) */
             currency: string;
             /** @description Stablecoin address: base58 on Solana, 0x + 40 hex on Base */
             wallet_address: string;
-            /** @enum {string} */
+            /**
+             * @description Network of wallet_address
+             * @enum {string}
+             */
             wallet_network: "Solana" | "Base";
             /** @description Country name in full */
             country: string;
             /** @description Memo to attach to a Solana transaction: <SERVICE>-FIAT */
             reference: string;
         };
+        /**
+         * @description A new registration with its signing secret (shown this once)
+         * @example {
+         *       "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+         *       "url": "https://issuer.example.org/hooks/payouts",
+         *       "events": [
+         *         "payment.succeeded",
+         *         "payment.failed"
+         *       ],
+         *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE="
+         *     }
+         */
         WebhookRegistration: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Registration id
+             * @example 5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e
+             */
             webhookId: string;
+            /**
+             * @description The HTTPS endpoint that receives the events
+             * @example https://issuer.example.org/hooks/payouts
+             */
             url: string;
+            /**
+             * @description Event types delivered; empty means every type
+             * @example [
+             *       "payment.succeeded",
+             *       "payment.failed"
+             *     ]
+             */
             events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated")[];
-            /** @description whsec_<base64>: HMAC signing secret, returned once only */
+            /**
+             * @description whsec_<base64>: HMAC signing secret, returned once only
+             * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE=
+             */
             secret: string;
         };
+        /**
+         * @description A webhook registration, without its secret
+         * @example {
+         *       "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+         *       "url": "https://issuer.example.org/hooks/payouts",
+         *       "events": [
+         *         "payment.succeeded",
+         *         "payment.failed"
+         *       ],
+         *       "status": "active",
+         *       "createdAt": "2026-11-20T14:02:51.310Z"
+         *     }
+         */
         Webhook: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Registration id
+             * @example 5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e
+             */
             webhookId: string;
+            /**
+             * @description The HTTPS endpoint that receives the events
+             * @example https://issuer.example.org/hooks/payouts
+             */
             url: string;
+            /**
+             * @description Event types delivered; empty means every type
+             * @example [
+             *       "payment.succeeded",
+             *       "payment.failed"
+             *     ]
+             */
             events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated")[];
-            /** @enum {string} */
+            /**
+             * @description disabled after the endpoint answered 410
+             * @enum {string}
+             */
             status: "active" | "disabled";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was registered
+             * @example 2026-11-20T14:02:51.310Z
+             */
             createdAt: string;
         };
+        /**
+         * @description One delivery of one event to one registration
+         * @example {
+         *       "id": "0b9e4c1a-5d2f-4e8b-9a7c-3f6d1e2b8c40",
+         *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "eventType": "payment.succeeded",
+         *       "entityId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+         *       "url": "https://issuer.example.org/hooks/payouts",
+         *       "status": "delivered",
+         *       "attempt": 1,
+         *       "lastError": null,
+         *       "nextRetryAt": null,
+         *       "createdAt": "2026-11-23T09:41:09.204Z",
+         *       "updatedAt": "2026-11-23T09:41:09.388Z"
+         *     }
+         */
         WebhookEvent: {
             /**
              * Format: uuid
              * @description Delivery id; sent as webhook-id on every attempt
+             * @example 0b9e4c1a-5d2f-4e8b-9a7c-3f6d1e2b8c40
              */
             id: string;
             /**
              * Format: uuid
              * @description The event id carried as `id` in the delivered body
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
              */
             eventId: string;
+            /**
+             * @description The event type
+             * @example payment.succeeded
+             */
             eventType: string;
+            /**
+             * @description The payment or customer the event is about
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
             entityId: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Registration id
+             * @example 5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e
+             */
             webhookId: string;
+            /**
+             * @description The HTTPS endpoint that receives the events
+             * @example https://issuer.example.org/hooks/payouts
+             */
             url: string;
-            /** @enum {string} */
+            /**
+             * @description Where the delivery stands: pending (retries ahead), delivered, or failed after the last attempt
+             * @enum {string}
+             */
             status: "pending" | "delivered" | "failed";
+            /**
+             * @description Attempts made so far
+             * @example 1
+             */
             attempt: number;
+            /**
+             * @description What the last failed attempt got (HTTP status or network error); null when none failed
+             * @example null
+             */
             lastError: string | null;
+            /**
+             * @description When the next attempt is due; null when none is
+             * @example null
+             */
             nextRetryAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the event was recorded
+             * @example 2026-11-23T09:41:09.204Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the entry last changed
+             * @example 2026-11-23T09:41:09.388Z
+             */
             updatedAt: string;
         };
-        /** @description Stablecoin balance: available to spend, held by initiated payouts, in transit to the provider */
+        /**
+         * @description Stablecoin balance: available to spend, held by initiated payouts, in transit to the provider
+         * @example {
+         *       "currency": "USDC",
+         *       "available": "98787.884584",
+         *       "held": "12.115416",
+         *       "inTransit": "1200.000000"
+         *     }
+         */
         Balance: {
-            /** @enum {string} */
+            /**
+             * @description The stablecoin
+             * @enum {string}
+             */
             currency: "USDC" | "USDT";
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Free to pay out
+             * @example 98787.884584
              */
             available: string;
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Held by payments not yet accepted by a provider
+             * @example 12.115416
              */
             held: string;
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Sent to providers, awaiting the outcome
+             * @example 1200.000000
              */
             inTransit: string;
         };
+        /**
+         * @description One balanced transfer between two accounts of the ledger
+         * @example {
+         *       "id": "ldg_01JD4ZQ8X3A5C7E9G1J3L5N7Q9",
+         *       "kind": "deposit",
+         *       "currency": "USDC",
+         *       "amount": "12.115416",
+         *       "from": "available",
+         *       "to": "available",
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "txHash": null,
+         *       "createdAt": "2026-11-23T09:41:07.512Z"
+         *     }
+         */
         LedgerTransaction: {
+            /**
+             * @description Ledger transaction id (ldg_ + ULID)
+             * @example ldg_01JD4ZQ8X3A5C7E9G1J3L5N7Q9
+             */
             id: string;
             /**
              * @description deposit: onchain; sandbox_funding: a sandbox tenant's opening balance, never onchain (txHash null)
              * @enum {string}
              */
-            kind: "deposit" | "sandbox_funding" | "hold" | "send" | "release" | "settle" | "return";
-            /** @enum {string} */
+            kind: "deposit" | "sandbox_funding" | "hold" | "send" | "release" | "settle" | "return" | "refund_sent";
+            /**
+             * @description The stablecoin moved
+             * @enum {string}
+             */
             currency: "USDC" | "USDT";
             /**
-             * @description Exact decimal amount as a string
-             * @example 11.622583
+             * @description Amount moved, 6 decimal places
+             * @example 12.115416
              */
             amount: string;
-            /** @enum {string} */
-            from: "available" | "held" | "in_transit" | "funding" | "settled" | "refunded";
-            /** @enum {string} */
-            to: "available" | "held" | "in_transit" | "funding" | "settled" | "refunded";
+            /**
+             * @description Account debited
+             * @enum {string}
+             */
+            from: "available" | "held" | "in_transit" | "funding" | "settled" | "refunded" | "refund_pending";
+            /**
+             * @description Account credited
+             * @enum {string}
+             */
+            to: "available" | "held" | "in_transit" | "funding" | "settled" | "refunded" | "refund_pending";
+            /**
+             * @description The payment that caused it; null for deposits
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
             paymentId: string | null;
-            /** @description For deposits: <blockchain>:<onchain hash> */
+            /**
+             * @description For deposits: <blockchain>:<onchain hash>; null otherwise
+             * @example null
+             */
             txHash: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was posted
+             * @example 2026-11-23T09:41:07.512Z
+             */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "key": "2026-11-23",
+         *       "count": 4,
+         *       "fiatVolume": {
+         *         "KES": "6000.00"
+         *       },
+         *       "stablecoinVolume": {
+         *         "USDC": "48.461664"
+         *       },
+         *       "successRate": "0.75",
+         *       "medianSecondsToSuccess": 2.418
+         *     }
+         */
         AnalyticsGroup: {
-            /** @description The day (YYYY-MM-DD, UTC), hour (YYYY-MM-DDTHH:00:00Z), currency, method or status */
+            /**
+             * @description The day (YYYY-MM-DD, UTC), hour (YYYY-MM-DDTHH:00:00Z), currency, method or status
+             * @example 2026-11-23
+             */
             key: string;
             /** @description Payments created in the range, any status */
             count: number;
@@ -1183,28 +2991,114 @@ export interface components {
             /** @description Median seconds from creation to payment.succeeded over the succeeded payments (ms precision); null when none succeeded */
             medianSecondsToSuccess: number | null;
         };
+        /**
+         * @example {
+         *       "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+         *       "externalId": "user-8841",
+         *       "firstName": "Amina",
+         *       "lastName": "Okafor",
+         *       "country": "NG",
+         *       "dateOfBirth": "1991-04-17",
+         *       "idType": "NATIONAL_ID",
+         *       "idNumberLast4": "4821",
+         *       "kycStatus": "approved",
+         *       "kycReason": null,
+         *       "createdAt": "2026-11-23T09:30:12.044Z",
+         *       "updatedAt": "2026-11-23T09:30:17.381Z"
+         *     }
+         */
         Customer: {
+            /**
+             * @description Customer id (cus_ + ULID)
+             * @example cus_01JD50D2E8KQ4V7XW3M9N6B1RT
+             */
             id: string;
+            /**
+             * @description Your own id for this wallet user, unique per tenant
+             * @example user-8841
+             */
             externalId: string;
+            /**
+             * @description Given name
+             * @example Amina
+             */
             firstName: string;
+            /**
+             * @description Family name
+             * @example Okafor
+             */
             lastName: string;
+            /**
+             * @description Country of residence, ISO 3166-1 alpha-2
+             * @example NG
+             */
             country: string;
+            /**
+             * @description Date of birth, YYYY-MM-DD
+             * @example 1991-04-17
+             */
             dateOfBirth: string;
-            /** @enum {string} */
+            /**
+             * @description Kind of identity document
+             * @enum {string}
+             */
             idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            /**
+             * @description Last four characters of the document number: the full number is never returned
+             * @example 4821
+             */
             idNumberLast4: string;
-            /** @enum {string} */
+            /**
+             * @description pending until the KYC provider decides, then approved or rejected (customer.kyc.updated)
+             * @enum {string}
+             */
             kycStatus: "pending" | "approved" | "rejected";
+            /**
+             * @description Why KYC was rejected; null otherwise
+             * @example null
+             */
             kycReason: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the customer was created (ISO 8601 UTC)
+             * @example 2026-11-23T09:30:12.044Z
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the customer last changed, e.g. by the KYC decision
+             * @example 2026-11-23T09:30:17.381Z
+             */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "name": "Acme Wallet",
+         *       "environment": "sandbox",
+         *       "payoutSourceCurrency": "USDC",
+         *       "payoutBlockchain": "BSC",
+         *       "payoutRefundAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+         *       "rateLimitPerMinute": null,
+         *       "webhookLimit": null,
+         *       "createdAt": "2026-11-23T09:41:07.512Z"
+         *     }
+         */
         Tenant: {
+            /**
+             * @description Tenant id (ten_ + ULID)
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
             tenantId: string;
+            /**
+             * @description Display name
+             * @example Acme Wallet
+             */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description sandbox tenants never move real money
+             * @enum {string}
+             */
             environment: "sandbox" | "live";
             /**
              * @description Stablecoin funding legacy payouts (POST /momo/payout)
@@ -1216,128 +3110,492 @@ export interface components {
              * @enum {string}
              */
             payoutBlockchain: "BSC" | "SOLANA";
-            /** @description Where failed legacy payouts are refunded; null refuses legacy payouts (tenant_not_configured) */
+            /**
+             * @description Where failed legacy payouts are refunded; null refuses legacy payouts (tenant_not_configured)
+             * @example 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU
+             */
             payoutRefundAddress: string | null;
-            /** @description Requests per minute per key; null: the service default */
+            /**
+             * @description Requests per minute per key; null: the service default
+             * @example null
+             */
             rateLimitPerMinute: number | null;
-            /** @description Webhook registrations the tenant may have; null: WEBHOOK_MAX_REGISTRATIONS_PER_TENANT */
+            /**
+             * @description Webhook registrations the tenant may have; null: WEBHOOK_MAX_REGISTRATIONS_PER_TENANT
+             * @example null
+             */
             webhookLimit: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the tenant was created
+             * @example 2026-11-23T09:41:07.512Z
+             */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "keyId": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "scope": "issuer",
+         *       "label": "backend prod",
+         *       "prefix": "sk_live_Q3v9",
+         *       "createdAt": "2026-11-23T09:41:07.512Z",
+         *       "revokedAt": null,
+         *       "apiKey": "sk_live_Q3v9Lm2Xr8Tn5Wc1Hb7Kd4Fp6Zs0Jy3Gq"
+         *     }
+         */
         IssuedApiKey: {
+            /**
+             * @description Key id (key_ + ULID)
+             * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+             */
             keyId: string;
+            /**
+             * @description The tenant an issuer key acts for; null for admin keys
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
             tenantId: string | null;
-            /** @enum {string} */
+            /**
+             * @description issuer: acts for its tenant; admin: platform operator, no tenant
+             * @enum {string}
+             */
             scope: "issuer" | "admin";
+            /**
+             * @description A note shown in key lists
+             * @example backend prod
+             */
             label: string;
+            /**
+             * @description The first characters of the key, to recognise it
+             * @example sk_live_Q3v9
+             */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key was issued
+             * @example 2026-11-23T09:41:07.512Z
+             */
             createdAt: string;
+            /**
+             * @description When it was revoked; null while valid
+             * @example null
+             */
             revokedAt: string | null;
-            /** @description The key; shown once, never again */
+            /**
+             * @description The key; shown once, never again
+             * @example sk_live_Q3v9Lm2Xr8Tn5Wc1Hb7Kd4Fp6Zs0Jy3Gq
+             */
             apiKey: string;
         };
+        /**
+         * @example {
+         *       "keyId": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "scope": "issuer",
+         *       "label": "backend prod",
+         *       "prefix": "sk_live_Q3v9",
+         *       "createdAt": "2026-11-23T09:41:07.512Z",
+         *       "revokedAt": null
+         *     }
+         */
         ApiKey: {
+            /**
+             * @description Key id (key_ + ULID)
+             * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+             */
             keyId: string;
+            /**
+             * @description The tenant an issuer key acts for; null for admin keys
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
             tenantId: string | null;
-            /** @enum {string} */
+            /**
+             * @description issuer: acts for its tenant; admin: platform operator, no tenant
+             * @enum {string}
+             */
             scope: "issuer" | "admin";
+            /**
+             * @description A note shown in key lists
+             * @example backend prod
+             */
             label: string;
+            /**
+             * @description The first characters of the key, to recognise it
+             * @example sk_live_Q3v9
+             */
             prefix: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key was issued
+             * @example 2026-11-23T09:41:07.512Z
+             */
             createdAt: string;
+            /**
+             * @description When it was revoked; null while valid
+             * @example null
+             */
             revokedAt: string | null;
         };
+        /**
+         * @example {
+         *       "provider": "paystack",
+         *       "from": "2026-11-23T09:30:00.000Z",
+         *       "to": "2026-11-23T09:30:00.000Z",
+         *       "generatedAt": "2026-11-23T09:30:00.000Z",
+         *       "compared": 42,
+         *       "missingAtProvider": [
+         *         {
+         *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "status": "provider_accepted",
+         *           "fiatAmount": "150000.00",
+         *           "currency": "NGN",
+         *           "createdAt": "2026-11-23T09:30:00.000Z"
+         *         }
+         *       ],
+         *       "statusMismatches": [
+         *         {
+         *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "ourStatus": "provider_accepted",
+         *           "providerOutcome": "succeeded",
+         *           "providerStatus": "success"
+         *         }
+         *       ],
+         *       "amountMismatches": [
+         *         {
+         *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "ourAmount": "150000.00",
+         *           "ourCurrency": "NGN",
+         *           "providerAmount": "150000.00",
+         *           "providerCurrency": "NGN"
+         *         }
+         *       ],
+         *       "atProviderOnly": [
+         *         {
+         *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *           "ourStatus": "provider_accepted",
+         *           "providerOutcome": "succeeded",
+         *           "providerStatus": "success"
+         *         }
+         *       ],
+         *       "unconfirmed": [
+         *         {
+         *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "ourStatus": "provider_accepted"
+         *         }
+         *       ]
+         *     }
+         */
         ReconciliationReport: {
-            /** @enum {string} */
+            /**
+             * @description The provider compared with
+             * @example paystack
+             * @enum {string}
+             */
             provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Start of the window (inclusive)
+             * @example 2026-11-23T09:30:00.000Z
+             */
             from: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description End of the window (exclusive)
+             * @example 2026-11-23T09:30:00.000Z
+             */
             to: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the report was made
+             * @example 2026-11-23T09:30:00.000Z
+             */
             generatedAt: string;
-            /** @description Our payments sent to the provider and created in [from, to) */
+            /**
+             * @description Our payments sent to the provider and created in [from, to)
+             * @example 42
+             */
             compared: number;
             /** @description Ours, sent to the provider, with no record there */
             missingAtProvider: {
+                /**
+                 * @description Payment id (pay_...)
+                 * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
                 paymentId: string;
+                /**
+                 * @description The tenant the payment belongs to
+                 * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+                 */
                 tenantId: string;
-                /** @enum {string} */
+                /**
+                 * @description Our status of the payment
+                 * @example provider_accepted
+                 * @enum {string}
+                 */
                 status: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
                 /**
-                 * @description Exact decimal amount as a string
-                 * @example 11.622583
+                 * @description Our fiatAmount, at the currency scale
+                 * @example 150000.00
                  */
                 fiatAmount: string;
+                /**
+                 * @description Our destination currency
+                 * @example NGN
+                 */
                 currency: string;
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description When the payment was created
+                 * @example 2026-11-23T09:30:00.000Z
+                 */
                 createdAt: string;
             }[];
             /** @description A different state at the provider (pending there is provider_accepted here) */
             statusMismatches: {
+                /**
+                 * @description Payment id (pay_...)
+                 * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
                 paymentId: string;
+                /**
+                 * @description The tenant the payment belongs to
+                 * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+                 */
                 tenantId: string;
-                /** @enum {string} */
+                /**
+                 * @description Our status of the payment
+                 * @example provider_accepted
+                 * @enum {string}
+                 */
                 ourStatus: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
                 /**
                  * @description What the provider's status means for the payment
+                 * @example succeeded
                  * @enum {string}
                  */
-                providerOutcome: "pending" | "succeeded" | "failed" | "refunded";
-                /** @description The provider's own status word */
+                providerOutcome: "pending" | "succeeded" | "failed" | "refunded" | "unconfirmed";
+                /**
+                 * @description The provider's own status word
+                 * @example success
+                 */
                 providerStatus: string;
             }[];
             /** @description Paid out in another amount or currency (providers whose records carry amounts: Paystack) */
             amountMismatches: {
+                /**
+                 * @description Payment id (pay_...)
+                 * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
                 paymentId: string;
+                /**
+                 * @description The tenant the payment belongs to
+                 * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+                 */
                 tenantId: string;
                 /**
-                 * @description Exact decimal amount as a string
-                 * @example 11.622583
+                 * @description Our fiatAmount
+                 * @example 150000.00
                  */
                 ourAmount: string;
+                /**
+                 * @description Our destination currency
+                 * @example NGN
+                 */
                 ourCurrency: string;
                 /**
-                 * @description Exact decimal amount as a string
-                 * @example 11.622583
+                 * @description The provider's amount, in its major unit
+                 * @example 150000.00
                  */
                 providerAmount: string;
+                /**
+                 * @description The provider's currency
+                 * @example NGN
+                 */
                 providerCurrency: string;
             }[];
             /** @description Provider records of our payment ids that we do not count as sent to it in the window (list APIs only) */
             atProviderOnly: {
+                /**
+                 * @description Payment id (pay_...)
+                 * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
                 paymentId: string;
                 /** @description null: no such payment here */
                 ourStatus: ("initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded") | null;
                 /**
                  * @description What the provider's status means for the payment
+                 * @example succeeded
                  * @enum {string}
                  */
-                providerOutcome: "pending" | "succeeded" | "failed" | "refunded";
+                providerOutcome: "pending" | "succeeded" | "failed" | "refunded" | "unconfirmed";
+                /**
+                 * @description The provider's own status word
+                 * @example success
+                 */
                 providerStatus: string;
             }[];
+            /** @description Asked but not compared: the provider answers status queries later, by callback (M-Pesa) */
+            unconfirmed: {
+                /**
+                 * @description Payment id (pay_...)
+                 * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
+                paymentId: string;
+                /**
+                 * @description The tenant the payment belongs to
+                 * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+                 */
+                tenantId: string;
+                /**
+                 * @description Our status of the payment
+                 * @example provider_accepted
+                 * @enum {string}
+                 */
+                ourStatus: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
+            }[];
         };
+        /**
+         * @example {
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "provider": "paystack",
+         *       "kind": "missing_at_provider",
+         *       "detail": "the provider has no transfer with this reference",
+         *       "seenAt": "2026-11-23T09:30:00.000Z"
+         *     }
+         */
         ReconciliationFinding: {
+            /**
+             * @description Payment id (pay_...)
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
             paymentId: string;
+            /**
+             * @description The tenant the payment belongs to
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
             tenantId: string;
-            /** @description The provider asked: sandbox, mpesa, mtn_momo or paystack */
+            /**
+             * @description The provider asked: sandbox, mpesa, mtn_momo or paystack
+             * @example paystack
+             */
             provider: string;
-            /** @enum {string} */
+            /**
+             * @description What disagrees
+             * @example missing_at_provider
+             * @enum {string}
+             */
             kind: "missing_at_provider" | "status_mismatch" | "amount_mismatch";
+            /**
+             * @description What was seen, for operators (no personal data)
+             * @example the provider has no transfer with this reference
+             */
             detail: string;
             /**
              * Format: date-time
              * @description The latest check that found it
+             * @example 2026-11-23T09:30:00.000Z
              */
             seenAt: string;
+        };
+        /**
+         * @example {
+         *       "refundId": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "amount": "12.115416",
+         *       "currency": "USDC",
+         *       "blockchain": "SOLANA",
+         *       "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "status": "pending",
+         *       "txHash": null,
+         *       "createdAt": "2026-11-23T09:30:00.000Z",
+         *       "sentAt": null
+         *     }
+         */
+        OnchainRefund: {
+            /**
+             * @description Refund id
+             * @example rfd_01JD5A2C4E6G8J0K2M4P6R8T0V
+             */
+            refundId: string;
+            /**
+             * @description The payment refunded (pay_...)
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            paymentId: string;
+            /**
+             * @description The tenant owed the refund
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            tenantId: string;
+            /**
+             * @description The payment's whole stablecoin amount, scale 6
+             * @example 12.115416
+             */
+            amount: string;
+            /**
+             * @description The stablecoin to send back
+             * @example USDC
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description The chain to send it on
+             * @example SOLANA
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description The payment's refundAddress: where the stablecoin goes back
+             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             */
+            refundAddress: string;
+            /**
+             * @description pending until an operator records the onchain transaction, then sent
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "sent";
+            /**
+             * @description The onchain transaction, canonical form; null while pending
+             * @example null
+             */
+            txHash: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund became owed
+             * @example 2026-11-23T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description When an operator recorded it sent; null while pending
+             * @example null
+             */
+            sentAt: string | null;
         };
     };
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Id of this request: your X-Request-Id when you sent 1-128 visible ASCII characters, else a UUID we made. Also in error bodies as details.requestId; quote it when you ask us about a request. */
+        "Request-Id": string;
+        /** @description The API key's request budget: requests per window of w seconds */
+        "RateLimit-Policy": string;
+        /** @description Requests left in the current window and the seconds until it resets */
+        RateLimit: string;
+        /** @description Seconds to wait before retrying the same request (same Idempotency-Key for a money-out) */
+        "Retry-After": string;
+        /** @description true when this is the stored answer to an earlier request with the same idempotency key and body; absent on the first answer */
+        "Idempotent-Replayed": string;
+        /** @description Present when more entries follow: the next page as rel="next", with your filters and an opaque cursor. Follow it as given; its absence means this is the last page. */
+        Link: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1354,9 +3612,77 @@ export interface operations {
             /** @description Prometheus text exposition format */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
             };
         };
     };
@@ -1372,11 +3698,20 @@ export interface operations {
             /** @description Alive */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
-                        /** @enum {string} */
+                        /**
+                         * @description ok when every check passes
+                         * @enum {string}
+                         */
                         status: "ok" | "unavailable";
                     };
                 };
@@ -1395,18 +3730,34 @@ export interface operations {
             /** @description Ready */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "up",
+                     *       "migrations": "applied"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description Not ready */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "up",
+                     *       "migrations": "applied"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
@@ -1424,54 +3775,147 @@ export interface operations {
             /** @description Healthy */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "up",
+                     *       "migrations": "applied",
+                     *       "version": "0.5.0",
+                     *       "workers": [
+                     *         {
+                     *           "name": "payouts",
+                     *           "running": true,
+                     *           "lastPassAt": "2026-11-23T09:41:07.512Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description Degraded */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "up",
+                     *       "migrations": "applied",
+                     *       "version": "0.5.0",
+                     *       "workers": [
+                     *         {
+                     *           "name": "payouts",
+                     *           "running": true,
+                     *           "lastPassAt": "2026-11-23T09:41:07.512Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -1484,9 +3928,11 @@ export interface operations {
                 amount: number | string;
                 /** @description Local fiat currency */
                 sourceCurrency: "ZAR" | "NGN" | "KES" | "GHS" | "UGX" | "TZS" | "ZMW" | "ETB";
+                /** @description Stablecoin the quote is in */
                 destinationCurrency: "USDC" | "USDT";
                 /** @description Default MOMO */
                 paymentMethod?: "BANK" | "MOMO" | "PAYBILL" | "TILL";
+                /** @description Country of the payout, for its method fee; default the country of sourceCurrency */
                 country?: "BF" | "BJ" | "CI" | "CM" | "GH" | "KE" | "NG" | "SN" | "TZ" | "UG" | "ZA" | "ZM" | "ET";
                 /** @description Default NO */
                 optionalIssuerFee?: "YES" | "NO";
@@ -1502,64 +3948,159 @@ export interface operations {
             /** @description The quote */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "convertedAmount": 12.115416,
+                     *       "exchangeRate": "129.25",
+                     *       "expiryTimestamp": 1795426927,
+                     *       "payoutFee": "0.510000",
+                     *       "quoteId": "quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FxQuote"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Unsupported currency pair (shape D) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorD"];
+                    /**
+                     * @example {
+                     *       "error": 422,
+                     *       "message": "BANK payouts are not offered in CM",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       },
+                     *       "code": "unsupported_corridor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorD422"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description Rates unavailable (shape D) */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorD"];
+                    /**
+                     * @example {
+                     *       "error": 503,
+                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       },
+                     *       "code": "provider_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorD503"];
                 };
             };
         };
@@ -1568,7 +4109,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Client-generated UUID; the same key returns the same result for 24 hours */
+                /** @description A new UUID per payout, kept until you have an answer: the same key and body return the first answer again for 24 hours (docs/api.md § Creating a payout safely) */
                 "idempotency-key": string;
             };
             path?: never;
@@ -1576,6 +4117,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "fiatAmount": 1500,
+                 *       "sourceCurrency": "USDC",
+                 *       "destinationCurrency": "KES",
+                 *       "country": "KE",
+                 *       "blockchain": "SOLANA",
+                 *       "paymentMethod": "MOMO",
+                 *       "accountName": "Jane Wanjiku",
+                 *       "accountNumber": "254712345678",
+                 *       "paymentCode": "MPESA",
+                 *       "reference": "order-10045",
+                 *       "refundAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                 *       "optionalIssuerFee": "NO"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MoneyOutRequest"];
             };
         };
@@ -1583,73 +4140,192 @@ export interface operations {
             /** @description Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true) */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "status": "succeeded",
+                     *       "paymentMethod": "MOMO",
+                     *       "sourceCurrency": "USDC",
+                     *       "amountStablecoin": "12.115416",
+                     *       "fiatAmount": "1500.00",
+                     *       "destinationCurrency": "KES",
+                     *       "providerRef": "SBX-7Q2M4K9D",
+                     *       "reference": "order-10045",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *       "failureReason": null,
+                     *       "exchangeRate": "129.25",
+                     *       "payoutFee": "0.510000"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description duplicate_reference, or idempotency_key_in_use (with Retry-After) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
                 };
             };
             /** @description idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "This Idempotency-Key header was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA422"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "code": "provider_unavailable",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA503"];
                 };
             };
         };
@@ -1657,8 +4333,9 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
+                /** @description Entries per page, 1 to 100 */
                 limit?: number;
-                /** @description From the Link rel="next" header of the previous page */
+                /** @description Opaque: from the Link rel="next" header of the previous page; never build one */
                 cursor?: string;
                 /** @description Only payments in one of these statuses (repeat the parameter or separate values with commas) */
                 status?: ("initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded")[];
@@ -1682,46 +4359,127 @@ export interface operations {
             /** @description One page of payments, newest first (empty when nothing matches) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "status": "succeeded",
+                     *         "paymentMethod": "MOMO",
+                     *         "sourceCurrency": "USDC",
+                     *         "amountStablecoin": "12.115416",
+                     *         "fiatAmount": "1500.00",
+                     *         "destinationCurrency": "KES",
+                     *         "providerRef": "SBX-7Q2M4K9D",
+                     *         "reference": "order-10045",
+                     *         "createdAt": "2026-11-23T09:41:07.512Z",
+                     *         "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *         "failureReason": null,
+                     *         "exchangeRate": "129.25",
+                     *         "payoutFee": "0.510000"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Payment"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -1741,55 +4499,146 @@ export interface operations {
             /** @description The payment */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "status": "succeeded",
+                     *       "paymentMethod": "MOMO",
+                     *       "sourceCurrency": "USDC",
+                     *       "amountStablecoin": "12.115416",
+                     *       "fiatAmount": "1500.00",
+                     *       "destinationCurrency": "KES",
+                     *       "providerRef": "SBX-7Q2M4K9D",
+                     *       "reference": "order-10045",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *       "failureReason": null,
+                     *       "exchangeRate": "129.25",
+                     *       "payoutFee": "0.510000"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description No such payment for this tenant (not_found) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -1803,6 +4652,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 1500,
+                 *       "destination": "MoMo",
+                 *       "accountName": "Jane Wanjiku",
+                 *       "accountNumber": "254712345678",
+                 *       "reference": "order-10046",
+                 *       "currency": "KES",
+                 *       "country": "KE",
+                 *       "code": "MPESA"
+                 *     }
+                 */
                 "application/json": components["schemas"]["LegacyPayoutRequest"];
             };
         };
@@ -1810,73 +4671,188 @@ export interface operations {
             /** @description Accepted; transactionId is the payment id */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "transactionId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LegacyPayoutResult"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description The reference was used with another body (shape B) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "duplicate_reference"
+                     *       },
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "statusCode": 409,
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       },
+                     *       "code": "duplicate_reference"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorB409"];
                 };
             };
             /** @description Payout refused (shape B) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_corridor"
+                     *       },
+                     *       "message": "BANK payouts are not offered in CM",
+                     *       "statusCode": 422,
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       },
+                     *       "code": "unsupported_corridor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorB422"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description provider_unavailable (shape B): no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable"
+                     *       },
+                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "statusCode": 503,
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       },
+                     *       "code": "provider_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorB503"];
                 };
             };
         };
@@ -1890,6 +4866,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "recipient": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                 *       "amount": 150.5,
+                 *       "acquirerMerchantName": "ACQ_1",
+                 *       "reference": "trq-10045",
+                 *       "merchantID": "MRC-20931",
+                 *       "description": "Order 10045",
+                 *       "successUrl": "https://shop.example.org/paid",
+                 *       "merchantCategoryCode": "01"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransferRequestInput"];
             };
         };
@@ -1897,55 +4885,132 @@ export interface operations {
             /** @description The deeplink (OpenAPI createTransferRequest) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "link": "https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TransferRequestResult"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description duplicate_reference (shape C) */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "error": "duplicate_reference",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 409,
+                     *       "code": "duplicate_reference"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC409"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -1955,6 +5020,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Your reference of the transfer request */
                 reference: string;
             };
             cookie?: never;
@@ -1964,55 +5030,140 @@ export interface operations {
             /** @description The request */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "reference": "trq-10045",
+                     *       "status": "pending",
+                     *       "link": "https://pay.acq1.example.org/t/trt_9Qm2xV7bK4pL0sN8dF3hJ6wZ1cR5tY2u",
+                     *       "amount": "150.50",
+                     *       "currency": "USDC",
+                     *       "acquirerMerchantName": "ACQ_1",
+                     *       "recipient": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "expiresAt": "2026-11-23T10:11:07.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TransferRequest"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found (shape C) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "No account 0123456789 at bank 058",
+                     *       "error": "account_not_found",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 404,
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2032,28 +5183,68 @@ export interface operations {
             /** @description The transfer to carry out */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "trq_01JD51A7N2C8F4H6K9M3P5R7TV",
+                     *       "acquirerMerchantName": "ACQ_1",
+                     *       "merchantID": "MRC-20931",
+                     *       "recipient": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "amount": "150.50",
+                     *       "currency": "USDC",
+                     *       "description": "Order 10045",
+                     *       "customReference": "cart-88412",
+                     *       "merchantCategoryCode": "01",
+                     *       "paymentProcessor": "PROCESSOR_1",
+                     *       "terminalType": "APP",
+                     *       "successUrl": "https://shop.example.org/paid",
+                     *       "failedUrl": "https://shop.example.org/failed",
+                     *       "webhookUrl": "https://shop.example.org/hooks/acquirer",
+                     *       "expiresAt": "2026-11-23T10:11:07.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TransferLink"];
                 };
             };
             /** @description not_found: no request has this token (shape C) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "No account 0123456789 at bank 058",
+                     *       "error": "account_not_found",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 404,
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC404"];
                 };
             };
             /** @description link_expired: the request has expired (shape C) */
             410: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "This transfer link has expired",
+                     *       "error": "link_expired",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 410,
+                     *       "code": "link_expired"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC410"];
                 };
             };
         };
@@ -2073,46 +5264,114 @@ export interface operations {
             /** @description Banks of the country */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "bankCode": "058",
+                     *         "bankName": "Guaranty Trust Bank"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["BankListEntry"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2126,6 +5385,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "momo",
+                 *       "phoneNumber": "254712345678"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MomoResolveRequest"];
             };
         };
@@ -2133,55 +5398,141 @@ export interface operations {
             /** @description The resolution; a number that does not resolve answers valid: false with a message */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "valid": true,
+                     *       "type": "momo",
+                     *       "accountName": "",
+                     *       "accountNumber": "",
+                     *       "phoneNumber": "254712345678",
+                     *       "operators": [
+                     *         "MPESA",
+                     *         "AIRTEL"
+                     *       ],
+                     *       "message": "Mobile-money number in Kenya"
+                     *     }
+                     */
                     "application/json": components["schemas"]["MomoResolution"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description The directory could not be reached (shape C, error upstream_unavailable) */
             502: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "The account directory could not be reached",
+                     *       "error": "upstream_unavailable",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 502,
+                     *       "code": "upstream_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC502"];
                 };
             };
         };
@@ -2195,6 +5546,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "accountNumber": "0123456789",
+                 *       "currency": "NGN",
+                 *       "paymentType": "bank",
+                 *       "bankCode": "058"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AccountResolveRequest"];
             };
         };
@@ -2202,64 +5561,154 @@ export interface operations {
             /** @description The account holder */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "accountId": "0123456789",
+                     *       "accountName": "Chinedu Okafor"
+                     *     }
+                     */
                     "application/json": components["schemas"]["BankAccountResolution"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description The account does not exist (shape C, error account_not_found) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "No account 0123456789 at bank 058",
+                     *       "error": "account_not_found",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 404,
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description The directory could not be reached (shape C, error upstream_unavailable) */
             502: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "The account directory could not be reached",
+                     *       "error": "upstream_unavailable",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 502,
+                     *       "code": "upstream_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC502"];
                 };
             };
         };
@@ -2273,6 +5722,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "username": "jane.doe",
+                 *       "issuer": "issuer_a",
+                 *       "wallet_network": "Solana"
+                 *     }
+                 */
                 "application/json": components["schemas"]["IdResolveRequest"];
             };
         };
@@ -2280,64 +5736,160 @@ export interface operations {
             /** @description The wallet address and the memo reference to attach */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "Successful",
+                     *       "username": "jane.doe",
+                     *       "issuer": "issuer_a",
+                     *       "currency": "KES",
+                     *       "wallet_address": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "wallet_network": "Solana",
+                     *       "country": "Kenya",
+                     *       "reference": "PAYOUT-FIAT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IdentifierResolution"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description The account does not exist (shape C, error account_not_found) */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "No account 0123456789 at bank 058",
+                     *       "error": "account_not_found",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 404,
+                     *       "code": "account_not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description The directory could not be reached (shape C, error upstream_unavailable) */
             502: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorC"];
+                    /**
+                     * @example {
+                     *       "message": "The account directory could not be reached",
+                     *       "error": "upstream_unavailable",
+                     *       "details": "Check the account number and bank code",
+                     *       "statusCode": 502,
+                     *       "code": "upstream_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorC502"];
                 };
             };
         };
@@ -2351,6 +5903,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://issuer.example/hooks/payouts",
+                 *       "events": []
+                 *     }
+                 */
                 "application/json": components["schemas"]["RegisterWebhookRequest"];
             };
         };
@@ -2358,55 +5916,139 @@ export interface operations {
             /** @description Registered */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+                     *       "url": "https://issuer.example.org/hooks/payouts",
+                     *       "events": [
+                     *         "payment.succeeded",
+                     *         "payment.failed"
+                     *       ],
+                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE="
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRegistration"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description The tenant has as many registrations as it may (webhook_limit_reached) */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "This Idempotency-Key header was used with a different request",
+                     *       "code": "idempotency_key_reused",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA422"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2423,46 +6065,120 @@ export interface operations {
             /** @description Registrations */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+                     *         "url": "https://issuer.example.org/hooks/payouts",
+                     *         "events": [
+                     *           "payment.succeeded",
+                     *           "payment.failed"
+                     *         ],
+                     *         "status": "active",
+                     *         "createdAt": "2026-11-20T14:02:51.310Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Webhook"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2472,6 +6188,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Registration id (a UUID) */
                 webhookId: string;
             };
             cookie?: never;
@@ -2481,6 +6198,9 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2488,46 +6208,116 @@ export interface operations {
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2535,11 +6325,15 @@ export interface operations {
     listWebhookEvents: {
         parameters: {
             query?: {
+                /** @description Entries per page, 1 to 100 */
                 limit?: number;
-                /** @description From the Link rel="next" header of the previous page */
+                /** @description Opaque: from the Link rel="next" header of the previous page; never build one */
                 cursor?: string;
+                /** @description Only entries in this delivery status */
                 status?: "pending" | "delivered" | "failed";
+                /** @description Only entries of this event type */
                 eventType?: string;
+                /** @description Only entries about this payment or customer id */
                 entityId?: string;
             };
             header?: never;
@@ -2551,46 +6345,125 @@ export interface operations {
             /** @description One page of entries */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "0b9e4c1a-5d2f-4e8b-9a7c-3f6d1e2b8c40",
+                     *         "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *         "eventType": "payment.succeeded",
+                     *         "entityId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+                     *         "url": "https://issuer.example.org/hooks/payouts",
+                     *         "status": "delivered",
+                     *         "attempt": 1,
+                     *         "lastError": null,
+                     *         "nextRetryAt": null,
+                     *         "createdAt": "2026-11-23T09:41:09.204Z",
+                     *         "updatedAt": "2026-11-23T09:41:09.388Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookEvent"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2600,6 +6473,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Delivery log entry id (a UUID) */
                 id: string;
             };
             cookie?: never;
@@ -2609,55 +6483,144 @@ export interface operations {
             /** @description Scheduled */
             202: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "0b9e4c1a-5d2f-4e8b-9a7c-3f6d1e2b8c40",
+                     *       "eventId": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "eventType": "payment.succeeded",
+                     *       "entityId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
+                     *       "url": "https://issuer.example.org/hooks/payouts",
+                     *       "status": "delivered",
+                     *       "attempt": 1,
+                     *       "lastError": null,
+                     *       "nextRetryAt": null,
+                     *       "createdAt": "2026-11-23T09:41:09.204Z",
+                     *       "updatedAt": "2026-11-23T09:41:09.388Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2674,46 +6637,116 @@ export interface operations {
             /** @description One entry per stablecoin */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "currency": "USDC",
+                     *         "available": "98787.884584",
+                     *         "held": "12.115416",
+                     *         "inTransit": "1200.000000"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Balance"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2721,8 +6754,9 @@ export interface operations {
     listBalanceTransactions: {
         parameters: {
             query?: {
+                /** @description Entries per page, 1 to 100 */
                 limit?: number;
-                /** @description From the Link rel="next" header of the previous page */
+                /** @description Opaque: from the Link rel="next" header of the previous page; never build one */
                 cursor?: string;
             };
             header?: never;
@@ -2734,46 +6768,122 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "ldg_01JD4ZQ8X3A5C7E9G1J3L5N7Q9",
+                     *         "kind": "deposit",
+                     *         "currency": "USDC",
+                     *         "amount": "12.115416",
+                     *         "from": "available",
+                     *         "to": "available",
+                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "txHash": null,
+                     *         "createdAt": "2026-11-23T09:41:07.512Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["LedgerTransaction"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2785,6 +6895,7 @@ export interface operations {
                 from: string;
                 /** @description End, exclusive (ISO 8601); at most 366 days after from */
                 to: string;
+                /** @description How rows are grouped: by day (UTC), currency, payment method or status */
                 groupBy?: "day" | "hour" | "currency" | "method" | "status";
             };
             header?: never;
@@ -2796,46 +6907,122 @@ export interface operations {
             /** @description One entry per group, ordered by key */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "key": "2026-11-23",
+                     *         "count": 4,
+                     *         "fiatVolume": {
+                     *           "KES": "6000.00"
+                     *         },
+                     *         "stablecoinVolume": {
+                     *           "USDC": "48.461664"
+                     *         },
+                     *         "successRate": "0.75",
+                     *         "medianSecondsToSuccess": 2.418
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["AnalyticsGroup"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2843,8 +7030,9 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
+                /** @description Entries per page, 1 to 100 */
                 limit?: number;
-                /** @description From the Link rel="next" header of the previous page */
+                /** @description Opaque: from the Link rel="next" header of the previous page; never build one */
                 cursor?: string;
             };
             header?: never;
@@ -2856,46 +7044,125 @@ export interface operations {
             /** @description One page */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+                     *         "externalId": "user-8841",
+                     *         "firstName": "Amina",
+                     *         "lastName": "Okafor",
+                     *         "country": "NG",
+                     *         "dateOfBirth": "1991-04-17",
+                     *         "idType": "NATIONAL_ID",
+                     *         "idNumberLast4": "4821",
+                     *         "kycStatus": "approved",
+                     *         "kycReason": null,
+                     *         "createdAt": "2026-11-23T09:30:12.044Z",
+                     *         "updatedAt": "2026-11-23T09:30:17.381Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Customer"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -2909,6 +7176,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "externalId": "user-8841",
+                 *       "firstName": "Amina",
+                 *       "lastName": "Okafor",
+                 *       "country": "NG",
+                 *       "dateOfBirth": "1991-04-17",
+                 *       "idType": "NATIONAL_ID",
+                 *       "idNumber": "A12344821"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateCustomerRequest"];
             };
         };
@@ -2916,64 +7194,166 @@ export interface operations {
             /** @description Created, kycStatus pending */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+                     *       "externalId": "user-8841",
+                     *       "firstName": "Amina",
+                     *       "lastName": "Okafor",
+                     *       "country": "NG",
+                     *       "dateOfBirth": "1991-04-17",
+                     *       "idType": "NATIONAL_ID",
+                     *       "idNumberLast4": "4821",
+                     *       "kycStatus": "approved",
+                     *       "kycReason": null,
+                     *       "createdAt": "2026-11-23T09:30:12.044Z",
+                     *       "updatedAt": "2026-11-23T09:30:17.381Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description duplicate_customer */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description provider_unavailable: no KYC provider serves this tenant (live tenants until real rails exist); nothing is written */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "code": "provider_unavailable",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA503"];
                 };
             };
         };
@@ -2983,6 +7363,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Customer id (cus_...) */
                 customerId: string;
             };
             cookie?: never;
@@ -2992,55 +7373,144 @@ export interface operations {
             /** @description The customer */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+                     *       "externalId": "user-8841",
+                     *       "firstName": "Amina",
+                     *       "lastName": "Okafor",
+                     *       "country": "NG",
+                     *       "dateOfBirth": "1991-04-17",
+                     *       "idType": "NATIONAL_ID",
+                     *       "idNumberLast4": "4821",
+                     *       "kycStatus": "approved",
+                     *       "kycReason": null,
+                     *       "createdAt": "2026-11-23T09:30:12.044Z",
+                     *       "updatedAt": "2026-11-23T09:30:17.381Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Customer"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3057,46 +7527,121 @@ export interface operations {
             /** @description Tenants, oldest first */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "name": "Acme Wallet",
+                     *         "environment": "sandbox",
+                     *         "payoutSourceCurrency": "USDC",
+                     *         "payoutBlockchain": "BSC",
+                     *         "payoutRefundAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *         "rateLimitPerMinute": null,
+                     *         "webhookLimit": null,
+                     *         "createdAt": "2026-11-23T09:41:07.512Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Tenant"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3110,9 +7655,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Wallet",
+                 *       "environment": "sandbox",
+                 *       "rateLimitPerMinute": 1
+                 *     }
+                 */
                 "application/json": {
+                    /**
+                     * @description Display name
+                     * @example Acme Wallet
+                     */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @description Default sandbox
+                     * @enum {string}
+                     */
                     environment?: "sandbox" | "live";
                     /** @description Requests per minute per key; default RATE_LIMIT_PER_MINUTE */
                     rateLimitPerMinute?: number;
@@ -3123,46 +7682,119 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "name": "Acme Wallet",
+                     *       "environment": "sandbox",
+                     *       "payoutSourceCurrency": "USDC",
+                     *       "payoutBlockchain": "BSC",
+                     *       "payoutRefundAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "rateLimitPerMinute": null,
+                     *       "webhookLimit": null,
+                     *       "createdAt": "2026-11-23T09:41:07.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3172,12 +7804,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tenant id (ten_...) */
                 tenantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Acme Wallet",
+                 *       "rateLimitPerMinute": 1,
+                 *       "webhookLimit": 0,
+                 *       "payoutSourceCurrency": "USDC",
+                 *       "payoutBlockchain": "BSC"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TenantPatch"];
             };
         };
@@ -3185,55 +7827,141 @@ export interface operations {
             /** @description The tenant after the change */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "name": "Acme Wallet",
+                     *       "environment": "sandbox",
+                     *       "payoutSourceCurrency": "USDC",
+                     *       "payoutBlockchain": "BSC",
+                     *       "payoutRefundAddress": "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+                     *       "rateLimitPerMinute": null,
+                     *       "webhookLimit": null,
+                     *       "createdAt": "2026-11-23T09:41:07.512Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3243,6 +7971,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tenant id (ten_...) */
                 tenantId: string;
             };
             cookie?: never;
@@ -3252,55 +7981,141 @@ export interface operations {
             /** @description Keys */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "keyId": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "scope": "issuer",
+                     *         "label": "backend prod",
+                     *         "prefix": "sk_live_Q3v9",
+                     *         "createdAt": "2026-11-23T09:41:07.512Z",
+                     *         "revokedAt": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3310,18 +8125,29 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tenant id (ten_...) */
                 tenantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "issuer",
+                 *       "label": "backend prod"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description issuer. admin is refused (400 validation_error): admin keys are platform keys that belong to no tenant
                      * @enum {string}
                      */
                     scope: "issuer" | "admin";
+                    /**
+                     * @description A note shown in key lists
+                     * @example backend prod
+                     */
                     label?: string;
                 };
             };
@@ -3330,55 +8156,140 @@ export interface operations {
             /** @description Issued */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keyId": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "scope": "issuer",
+                     *       "label": "backend prod",
+                     *       "prefix": "sk_live_Q3v9",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "revokedAt": null,
+                     *       "apiKey": "sk_live_Q3v9Lm2Xr8Tn5Wc1Hb7Kd4Fp6Zs0Jy3Gq"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuedApiKey"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3395,46 +8306,119 @@ export interface operations {
             /** @description Keys */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "keyId": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "scope": "issuer",
+                     *         "label": "backend prod",
+                     *         "prefix": "sk_live_Q3v9",
+                     *         "createdAt": "2026-11-23T09:41:07.512Z",
+                     *         "revokedAt": null
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3448,6 +8432,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example {} */
                 "application/json": {
                     /** @description A note shown in key lists */
                     label?: string;
@@ -3458,46 +8443,118 @@ export interface operations {
             /** @description Issued */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "keyId": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "scope": "issuer",
+                     *       "label": "backend prod",
+                     *       "prefix": "sk_live_Q3v9",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "revokedAt": null,
+                     *       "apiKey": "sk_live_Q3v9Lm2Xr8Tn5Wc1Hb7Kd4Fp6Zs0Jy3Gq"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuedApiKey"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3507,6 +8564,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Key id (key_...) */
                 keyId: string;
             };
             cookie?: never;
@@ -3516,6 +8574,9 @@ export interface operations {
             /** @description Revoked */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3523,46 +8584,116 @@ export interface operations {
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3572,23 +8703,41 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Tenant id (ten_...) */
                 tenantId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "currency": "USDC",
+                 *       "amount": "25000.000000",
+                 *       "blockchain": "BSC",
+                 *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description Stablecoin deposited
+                     * @enum {string}
+                     */
                     currency: "USDC" | "USDT";
                     /**
-                     * @description Amount as a JSON number (a decimal string is accepted too)
-                     * @example 1500
+                     * @description Amount deposited, up to 6 decimal places
+                     * @example 25000.000000
                      */
                     amount: number | string;
-                    /** @enum {string} */
+                    /**
+                     * @description Chain of the deposit transaction
+                     * @enum {string}
+                     */
                     blockchain: "BSC" | "SOLANA";
-                    /** @description BSC: 0x and 64 hex digits (any case; stored lower-case). SOLANA: the base58 transaction signature (64 bytes). No surrounding whitespace. */
+                    /**
+                     * @description BSC: 0x and 64 hex digits (any case; stored lower-case). SOLANA: the base58 transaction signature (64 bytes). No surrounding whitespace.
+                     * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+                     */
                     txHash: string;
                 };
             };
@@ -3597,17 +8746,34 @@ export interface operations {
             /** @description Credited; txHash in canonical form */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "currency": "USDC",
+                     *       "amount": "25000.000000",
+                     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                     *     }
+                     */
                     "application/json": {
-                        /** @enum {string} */
+                        /**
+                         * @description Stablecoin credited
+                         * @enum {string}
+                         */
                         currency: "USDC" | "USDT";
                         /**
-                         * @description Exact decimal amount as a string
-                         * @example 11.622583
+                         * @description Amount credited, 6 decimal places
+                         * @example 25000.000000
                          */
                         amount: string;
+                        /**
+                         * @description The transaction hash in canonical form
+                         * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+                         */
                         txHash: string;
                     };
                 };
@@ -3615,55 +8781,138 @@ export interface operations {
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description duplicate_deposit: this blockchain and hash were already credited, to this or any tenant */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3673,6 +8922,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Payment id (pay_...) */
                 paymentId: string;
             };
             cookie?: never;
@@ -3682,52 +8932,118 @@ export interface operations {
             /** @description The payment and its tenant */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "status": "succeeded",
+                     *       "paymentMethod": "MOMO",
+                     *       "sourceCurrency": "USDC",
+                     *       "amountStablecoin": "12.115416",
+                     *       "fiatAmount": "1500.00",
+                     *       "destinationCurrency": "KES",
+                     *       "providerRef": "SBX-7Q2M4K9D",
+                     *       "reference": "order-10045",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *       "failureReason": null,
+                     *       "exchangeRate": "129.25",
+                     *       "payoutFee": "0.510000",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "provider": "sandbox"
+                     *     }
+                     */
                     "application/json": {
-                        /** @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ */
+                        /**
+                         * @description Payment id: pay_ and a ULID, so ids sort by creation
+                         * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                         */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description initiated → provider_accepted → succeeded, or failed / refunded (final: succeeded, failed, refunded)
+                         * @example succeeded
+                         * @enum {string}
+                         */
                         status: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
-                        /** @enum {string} */
+                        /**
+                         * @description How the recipient is paid: bank account, mobile-money wallet, paybill or till
+                         * @example MOMO
+                         * @enum {string}
+                         */
                         paymentMethod: "BANK" | "MOMO" | "PAYBILL" | "TILL";
-                        /** @enum {string} */
+                        /**
+                         * @description Stablecoin the payout is funded from
+                         * @example USDC
+                         * @enum {string}
+                         */
                         sourceCurrency: "USDC" | "USDT";
                         /**
-                         * @description Exact decimal amount as a string
-                         * @example 11.622583
+                         * @description Stablecoin charged, fees included, 6 decimal places (held at creation)
+                         * @example 12.115416
                          */
                         amountStablecoin: string;
                         /**
-                         * @description Exact decimal amount as a string
-                         * @example 11.622583
+                         * @description Amount the recipient receives, in destinationCurrency at its scale
+                         * @example 1500.00
                          */
                         fiatAmount: string;
                         /**
-                         * @description ETB only for legacy payouts (POST /momo/payout)
+                         * @description Currency paid out; ETB only for legacy payouts (POST /momo/payout)
+                         * @example KES
                          * @enum {string}
                          */
                         destinationCurrency: "GHS" | "KES" | "NGN" | "TZS" | "UGX" | "XAF" | "XOF" | "ZAR" | "ZMW" | "ETB";
+                        /**
+                         * @description The payout provider's reference, once it accepted the payout; null before
+                         * @example SBX-7Q2M4K9D
+                         */
                         providerRef: string | null;
+                        /**
+                         * @description Your reference for the payout, unique per tenant
+                         * @example order-10045
+                         */
                         reference: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the payment was created (ISO 8601 UTC)
+                         * @example 2026-11-23T09:41:07.512Z
+                         */
                         createdAt: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When its status last changed
+                         * @example 2026-11-23T09:41:09.204Z
+                         */
                         updatedAt: string;
+                        /**
+                         * @description Why it failed or was refunded; null otherwise
+                         * @example null
+                         */
                         failureReason: string | null;
                         /**
-                         * @description Exact decimal amount as a string
-                         * @example 11.622583
+                         * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
+                         * @example 129.25
                          */
                         exchangeRate: string;
                         /**
-                         * @description Exact decimal amount as a string
-                         * @example 11.622583
+                         * @description Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency
+                         * @example 0.510000
                          */
                         payoutFee: string;
+                        /**
+                         * @description The tenant the payment belongs to
+                         * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+                         */
                         tenantId: string;
-                        /** @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission */
+                        /**
+                         * @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission
+                         * @example sandbox
+                         */
                         provider: string | null;
                     };
                 };
@@ -3735,46 +9051,116 @@ export interface operations {
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3784,14 +9170,23 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Payment id (pay_...) */
                 paymentId: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "succeeded"
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
+                    /**
+                     * @description The result the sandbox provider reports
+                     * @enum {string}
+                     */
                     outcome: "succeeded" | "failed" | "refunded";
                 };
             };
@@ -3800,64 +9195,168 @@ export interface operations {
             /** @description The payment after the move */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "status": "succeeded",
+                     *       "paymentMethod": "MOMO",
+                     *       "sourceCurrency": "USDC",
+                     *       "amountStablecoin": "12.115416",
+                     *       "fiatAmount": "1500.00",
+                     *       "destinationCurrency": "KES",
+                     *       "providerRef": "SBX-7Q2M4K9D",
+                     *       "reference": "order-10045",
+                     *       "createdAt": "2026-11-23T09:41:07.512Z",
+                     *       "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *       "failureReason": null,
+                     *       "exchangeRate": "129.25",
+                     *       "payoutFee": "0.510000"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description not_found */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description invalid_state: already final */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
         };
@@ -3880,55 +9379,181 @@ export interface operations {
             /** @description The report; reads only, corrects nothing. At most 5000 payments per window (more: 400, narrow it) */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "paystack",
+                     *       "from": "2026-11-23T09:30:00.000Z",
+                     *       "to": "2026-11-23T09:30:00.000Z",
+                     *       "generatedAt": "2026-11-23T09:30:00.000Z",
+                     *       "compared": 42,
+                     *       "missingAtProvider": [
+                     *         {
+                     *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "status": "provider_accepted",
+                     *           "fiatAmount": "150000.00",
+                     *           "currency": "NGN",
+                     *           "createdAt": "2026-11-23T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "statusMismatches": [
+                     *         {
+                     *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "ourStatus": "provider_accepted",
+                     *           "providerOutcome": "succeeded",
+                     *           "providerStatus": "success"
+                     *         }
+                     *       ],
+                     *       "amountMismatches": [
+                     *         {
+                     *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "ourAmount": "150000.00",
+                     *           "ourCurrency": "NGN",
+                     *           "providerAmount": "150000.00",
+                     *           "providerCurrency": "NGN"
+                     *         }
+                     *       ],
+                     *       "atProviderOnly": [
+                     *         {
+                     *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *           "ourStatus": "provider_accepted",
+                     *           "providerOutcome": "succeeded",
+                     *           "providerStatus": "success"
+                     *         }
+                     *       ],
+                     *       "unconfirmed": [
+                     *         {
+                     *           "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *           "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "ourStatus": "provider_accepted"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ReconciliationReport"];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
             };
             /** @description provider_unavailable: the provider is not configured here or its records could not be read */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "code": "provider_unavailable",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA503"];
                 };
             };
         };
@@ -3947,47 +9572,786 @@ export interface operations {
             /** @description Findings */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "provider": "paystack",
+                     *         "kind": "missing_at_provider",
+                     *         "detail": "the provider has no transfer with this reference",
+                     *         "seenAt": "2026-11-23T09:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ReconciliationFinding"][];
                 };
             };
             /** @description Validation failed (validation_error) */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
                 };
             };
             /** @description Missing, malformed or revoked API key (unauthorized) */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
                 };
             };
             /** @description The key lacks the scope this operation needs (forbidden) */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
                 };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description Only refunds in this status; all when absent */
+                status?: "pending" | "sent";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refunds */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "refundId": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "amount": "12.115416",
+                     *         "currency": "USDC",
+                     *         "blockchain": "SOLANA",
+                     *         "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *         "status": "pending",
+                     *         "txHash": null,
+                     *         "createdAt": "2026-11-23T09:30:00.000Z",
+                     *         "sentAt": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["OnchainRefund"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    markRefundSent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "txHash": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description On the refund's chain: BSC 0x and 64 hex digits (stored lower-case), SOLANA the base58 signature (64 bytes). The same hash again answers the refund as it is.
+                     * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+                     */
+                    txHash: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The refund, sent */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refundId": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "amount": "12.115416",
+                     *       "currency": "USDC",
+                     *       "blockchain": "SOLANA",
+                     *       "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "status": "pending",
+                     *       "txHash": null,
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "sentAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OnchainRefund"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description invalid_state: already sent in another transaction */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    webhook_payment_processing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "payment.processing",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "status": "provider_accepted",
+                 *         "paymentMethod": "MOMO",
+                 *         "sourceCurrency": "USDC",
+                 *         "amountStablecoin": "12.115416",
+                 *         "fiatAmount": "1500.00",
+                 *         "destinationCurrency": "KES",
+                 *         "providerRef": "SBX-7Q2M4K9D",
+                 *         "reference": "order-10045",
+                 *         "createdAt": "2026-11-23T09:41:07.512Z",
+                 *         "updatedAt": "2026-11-23T09:41:09.204Z",
+                 *         "failureReason": null,
+                 *         "exchangeRate": "129.25",
+                 *         "payoutFee": "0.510000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_payment_processing"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_succeeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "payment.succeeded",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "status": "succeeded",
+                 *         "paymentMethod": "MOMO",
+                 *         "sourceCurrency": "USDC",
+                 *         "amountStablecoin": "12.115416",
+                 *         "fiatAmount": "1500.00",
+                 *         "destinationCurrency": "KES",
+                 *         "providerRef": "SBX-7Q2M4K9D",
+                 *         "reference": "order-10045",
+                 *         "createdAt": "2026-11-23T09:41:07.512Z",
+                 *         "updatedAt": "2026-11-23T09:41:09.204Z",
+                 *         "failureReason": null,
+                 *         "exchangeRate": "129.25",
+                 *         "payoutFee": "0.510000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_payment_succeeded"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "payment.failed",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "status": "failed",
+                 *         "paymentMethod": "MOMO",
+                 *         "sourceCurrency": "USDC",
+                 *         "amountStablecoin": "12.115416",
+                 *         "fiatAmount": "1500.00",
+                 *         "destinationCurrency": "KES",
+                 *         "providerRef": "SBX-7Q2M4K9D",
+                 *         "reference": "order-10045",
+                 *         "createdAt": "2026-11-23T09:41:07.512Z",
+                 *         "updatedAt": "2026-11-23T09:41:09.204Z",
+                 *         "failureReason": "Recipient wallet is closed",
+                 *         "exchangeRate": "129.25",
+                 *         "payoutFee": "0.510000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_payment_failed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payment_refunded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "payment.refunded",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "status": "refunded",
+                 *         "paymentMethod": "MOMO",
+                 *         "sourceCurrency": "USDC",
+                 *         "amountStablecoin": "12.115416",
+                 *         "fiatAmount": "1500.00",
+                 *         "destinationCurrency": "KES",
+                 *         "providerRef": "SBX-7Q2M4K9D",
+                 *         "reference": "order-10045",
+                 *         "createdAt": "2026-11-23T09:41:07.512Z",
+                 *         "updatedAt": "2026-11-23T09:41:09.204Z",
+                 *         "failureReason": "Recipient wallet is closed",
+                 *         "exchangeRate": "129.25",
+                 *         "payoutFee": "0.510000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_payment_refunded"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_customer_kyc_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "customer.kyc.updated",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "cus_01JD50D2E8KQ4V7XW3M9N6B1RT",
+                 *         "externalId": "user-8841",
+                 *         "firstName": "Amina",
+                 *         "lastName": "Okafor",
+                 *         "country": "NG",
+                 *         "dateOfBirth": "1991-04-17",
+                 *         "idType": "NATIONAL_ID",
+                 *         "idNumberLast4": "4821",
+                 *         "kycStatus": "approved",
+                 *         "kycReason": null,
+                 *         "createdAt": "2026-11-23T09:30:12.044Z",
+                 *         "updatedAt": "2026-11-23T09:30:17.381Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_customer_kyc_updated"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

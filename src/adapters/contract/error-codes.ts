@@ -59,3 +59,14 @@ export const SHAPE_C_STATUS = {
 } as const;
 /** A code of error shape C. */
 export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
+
+/**
+ * Codes of error shape D (docs/decisions.md § Errors: shapes per route family: FX), each with its
+ * HTTP status: the shape A code of the same meaning, sent as `code` beside the numeric `error`.
+ */
+export const SHAPE_D_STATUS = {
+  unsupported_corridor: 422,
+  provider_unavailable: 503,
+} as const satisfies Partial<Record<ShapeACode, number>>;
+/** A code of error shape D. */
+export type ShapeDCode = keyof typeof SHAPE_D_STATUS;

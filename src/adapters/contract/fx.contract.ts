@@ -11,9 +11,9 @@ import type { KeyDrift, NoDrift } from './schema-ties';
 export const FxQuery = z.strictObject({
   amount: AmountInput.meta({ description: 'Fiat amount to convert, at least 0.01', example: '1500' }),
   sourceCurrency: z.enum(FX_SOURCE_CURRENCIES).meta({ description: 'Local fiat currency' }),
-  destinationCurrency: z.enum(STABLECOINS),
+  destinationCurrency: z.enum(STABLECOINS).meta({ description: 'Stablecoin the quote is in' }),
   paymentMethod: z.enum(PAYMENT_METHODS).optional().meta({ description: 'Default MOMO' }),
-  country: z.enum([...MONEY_OUT_COUNTRIES, 'ET']).optional(),
+  country: z.enum([...MONEY_OUT_COUNTRIES, 'ET']).optional().meta({ description: 'Country of the payout, for its method fee; default the country of sourceCurrency' }),
   optionalIssuerFee: z.enum(ISSUER_FEE_OPTIONS).optional().meta({ description: 'Default NO' }),
   blockchain: z.enum(BLOCKCHAINS).optional().meta({ description: 'Default from the catalog (SOLANA)' }),
 });

@@ -8,18 +8,25 @@ import type { KeyDrift, NoDrift } from './schema-ties';
 export const LegacyPayoutBody = z
   .strictObject({
     amount: AmountInput.meta({ description: 'Amount in local currency' }),
-    destination: z.enum(Object.keys(LEGACY_DESTINATIONS) as [keyof typeof LEGACY_DESTINATIONS]),
-    accountName: z.string().min(1).max(140),
+    destination: z.enum(Object.keys(LEGACY_DESTINATIONS) as [keyof typeof LEGACY_DESTINATIONS]).meta({ description: 'Kind of account paid: decides how accountNumber and code are read' }),
+    accountName: z.string().min(1).max(140).meta({ description: 'Recipient full name', example: 'Jane Wanjiku' }),
     accountNumber: z.string().min(1).max(34).meta({
       description: 'Bank: 10-16 digits. MoMo: phone code and number, no plus sign. Paybill: 1-20 characters. Till: 6 digits.',
+      example: '254712345678',
     }),
-    reference: z.string().min(1).max(128).meta({ description: "Wallet issuer's unique reference; repeats with the same body return the same payout" }),
-    currency: z.enum(LEGACY_CURRENCIES),
-    country: z.enum(LEGACY_COUNTRIES),
+    reference: z.string().min(1).max(128).meta({ description: "Wallet issuer's unique reference; repeats with the same body return the same payout", example: 'order-10046' }),
+    currency: z.enum(LEGACY_CURRENCIES).meta({ description: 'Local currency of amount' }),
+    country: z.enum(LEGACY_COUNTRIES).meta({ description: 'Country of the recipient, ISO 3166-1 alpha-2' }),
     businessNumber: z.string().meta({ description: 'Only for Paybill: 6 digits' }).optional(),
-    code: z.string().min(1).max(20).meta({ description: 'Operator or bank code valid for the country' }),
+    code: z.string().min(1).max(20).meta({ description: 'Operator or bank code valid for the country', example: 'MPESA' }),
   })
-  .meta({ id: 'LegacyPayoutRequest' });
+  .meta({
+    id: 'LegacyPayoutRequest',
+    example: {
+      amount: 1500, destination: 'MoMo', accountName: 'Jane Wanjiku', accountNumber: '254712345678', reference: 'order-10046',
+      currency: 'KES', country: 'KE', code: 'MPESA',
+    },
+  });
 
 /** Shape B code per refusal (docs/decisions.md § Errors: shapes per route family); validation failures stay shape A. Exhaustive by type; REST and GraphQL both answer these codes. */
 export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_error'>, ShapeBCode> = {

@@ -16,17 +16,17 @@ const text = (max: number, description: string) => z.string().min(1).max(max).me
 export const MoneyOutBody = z
   .strictObject({
     fiatAmount: AmountInput.meta({ description: 'Amount the recipient receives, in destinationCurrency', example: 1500 }),
-    sourceCurrency: z.enum(STABLECOINS),
-    destinationCurrency: z.enum(MONEY_OUT_CURRENCIES),
-    country: z.enum(MONEY_OUT_COUNTRIES),
-    blockchain: z.enum(BLOCKCHAINS),
-    paymentMethod: z.enum(PAYMENT_METHODS),
+    sourceCurrency: z.enum(STABLECOINS).meta({ description: 'Stablecoin the payout is funded from (your balance)' }),
+    destinationCurrency: z.enum(MONEY_OUT_CURRENCIES).meta({ description: 'Currency the recipient receives; must be the currency of country' }),
+    country: z.enum(MONEY_OUT_COUNTRIES).meta({ description: 'Country of the recipient, ISO 3166-1 alpha-2' }),
+    blockchain: z.enum(BLOCKCHAINS).meta({ description: 'Chain of the stablecoin leg (and of refundAddress)' }),
+    paymentMethod: z.enum(PAYMENT_METHODS).meta({ description: 'BANK account, MOMO wallet, PAYBILL or TILL; decides how accountNumber and paymentCode are read' }),
     accountName: text(MONEY_OUT_LIMITS.accountName, 'Recipient full name for the payment method'),
     accountNumber: text(MONEY_OUT_LIMITS.accountNumber, 'Recipient phone number or account number'),
     paymentCode: text(MONEY_OUT_LIMITS.paymentCode, 'Operator or bank code valid for the country and method'),
     reference: text(MONEY_OUT_LIMITS.reference, "Wallet issuer's unique reference"),
     refundAddress: text(MONEY_OUT_LIMITS.refundAddress, 'Onchain address that receives the funds if the payout fails'),
-    optionalIssuerFee: z.enum(ISSUER_FEE_OPTIONS),
+    optionalIssuerFee: z.enum(ISSUER_FEE_OPTIONS).meta({ description: 'YES adds your issuer fee from the fee table to payoutFee' }),
     businessNumber: z.string().meta({ description: 'Only for PAYBILL: 6 digits' }).optional(),
     quoteId: z.string().max(MONEY_OUT_LIMITS.quoteId).meta({
       description: 'Lock the rate of a stored quote (quo_...): once, for a money-out of its fiatAmount, pair and paymentMethod; another is 400, a second use 422 quote_already_used',
@@ -43,7 +43,7 @@ export const MoneyOutBody = z
 
 /** Path of GET /v1/payments/{paymentId}. */
 export const PaymentIdParams = z.object({
-  paymentId: z.string().max(64).meta({ description: 'pay_-prefixed payment id' }),
+  paymentId: z.string().max(64).meta({ description: 'pay_-prefixed payment id', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
 });
 
 /** Every money-out failure code mapped to its shape A code, for REST and GraphQL alike; a new core code fails to compile here. */

@@ -20,7 +20,7 @@ export const BankListQuery = z.strictObject({
 /** Body of POST /momo/resolve (OpenAPI resolveMomo). Which number a type needs is checked by the core (400 when missing). */
 export const MomoResolveBody = z
   .strictObject({
-    type: z.enum(MOMO_RESOLUTION_TYPES),
+    type: z.enum(MOMO_RESOLUTION_TYPES).meta({ description: 'momo: a mobile-money number (phoneNumber); paybill or till: a 6-digit merchant number (accountNumber)' }),
     accountNumber: z.string().regex(MERCHANT_NUMBER_PATTERN, 'must be exactly 6 digits').optional()
       .meta({ description: 'Paybill or till number, exactly 6 digits. Required for paybill and till; ignored for momo.' }),
     phoneNumber: z.string().regex(PHONE_NUMBER_PATTERN, 'must be a phone number with country code, e.g. 254712345678').optional()
@@ -31,8 +31,8 @@ export const MomoResolveBody = z
 /** The fields of POST /account/resolve but the bank code, whose values come from the catalog. */
 const accountResolveFields = {
   accountNumber: z.string().regex(BANK_ACCOUNT_NUMBER_PATTERN, 'must be 10 to 16 digits').meta({ description: 'Bank account number in Kenya or Nigeria, 10 to 16 digits' }),
-  currency: z.enum(BANK_RESOLUTION_CURRENCIES),
-  paymentType: z.enum(BANK_RESOLUTION_PAYMENT_TYPES),
+  currency: z.enum(BANK_RESOLUTION_CURRENCIES).meta({ description: 'Currency of the account: decides the country whose banks are searched' }),
+  paymentType: z.enum(BANK_RESOLUTION_PAYMENT_TYPES).meta({ description: 'Kind of account looked up' }),
 };
 const BANK_CODE = { description: 'Bank code, one of the corridor catalog\'s resolution banks' };
 

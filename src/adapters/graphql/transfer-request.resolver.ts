@@ -2,6 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { TransferErrorCode } from '../../core/transfers/create-transfer-request';
 import type { TransferRequestView } from '../../core/transfers/transfer-request';
 import { TRANSFER_ERRORS, TransferRequestBody, TransferRequestParams } from '../contract/transfer-request.contract';
+import { fieldOf } from './contract-fields';
 import type { GraphqlContext } from './graphql-context';
 import { parseInput, valueOf, type GraphqlErrorCode } from './graphql-errors';
 import { TransferRequestInput, TransferRequestLinkType, TransferRequestType } from './transfer-request.type';
@@ -21,7 +22,7 @@ export class TransferRequestResolver {
 
   /** One of the caller's transfer requests by reference. Errors: validation_error (empty or over 128 characters), not_found (also another tenant's reference). */
   @Query(() => TransferRequestType, { nullable: true, description: 'A transfer request of yours, by reference (REST: GET /tx/transferRequests/{reference}); null with a not_found error in errors when you have none' })
-  async transferRequest(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphqlContext): Promise<TransferRequestView> {
+  async transferRequest(@Arg('reference', () => String, fieldOf(TransferRequestParams, 'reference')) reference: string, @Ctx() ctx: GraphqlContext): Promise<TransferRequestView> {
     const params = parseInput(TransferRequestParams, { reference }, 'args');
     return valueOf(await ctx.app.getTransferRequest(ctx.tenantId, params.reference), ERRORS);
   }

@@ -28,7 +28,7 @@ export function answerClientErrors(server: Server, logger: Logger): void {
     const statusCode = SHAPE_A_STATUS[code];
     const requestId = randomUUID();
     logger.info({ requestId, status: statusCode, code, reason: error.code ?? error.message }, 'client error');
-    const body = JSON.stringify({ statusCode, message, code } satisfies ShapeA);
+    const body = JSON.stringify({ statusCode, message, code, details: { requestId } } satisfies ShapeA);
     socket.end(
       `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,

@@ -12,15 +12,22 @@ export interface HealthProbe {
   workers?(): { name: string; running: boolean; lastPassAt: string | null }[];
 }
 
-const Status = z.object({ status: z.enum(['ok', 'unavailable']) });
+const Status = z.object({ status: z.enum(['ok', 'unavailable']).meta({ description: 'ok when every check passes' }) });
 const Readiness = Status.extend({
-  database: z.enum(['up', 'down']),
-  migrations: z.enum(['applied', 'pending', 'unknown']),
-}).meta({ id: 'Readiness' });
+  database: z.enum(['up', 'down']).meta({ description: 'Whether PostgreSQL answers' }),
+  migrations: z.enum(['applied', 'pending', 'unknown']).meta({ description: 'Whether every migration is applied (unknown when the database is down)' }),
+}).meta({ id: 'Readiness', description: 'Readiness of this instance', example: { status: 'ok', database: 'up', migrations: 'applied' } });
 const Health = Readiness.extend({
-  version: z.string(),
-  workers: z.array(z.object({ name: z.string(), running: z.boolean(), lastPassAt: z.iso.datetime().nullable() })),
-}).meta({ id: 'Health' });
+  version: z.string().meta({ description: 'Version of the API', example: '0.5.0' }),
+  workers: z.array(z.object({
+    name: z.string().meta({ description: 'The worker', example: 'payouts' }),
+    running: z.boolean().meta({ description: 'Whether it runs in this process' }),
+    lastPassAt: z.iso.datetime().nullable().meta({ description: 'When it last finished a pass; null before the first', example: '2026-11-23T09:41:07.512Z' }),
+  })).meta({ description: "This process's background workers" }),
+}).meta({
+  id: 'Health', description: 'Health of this instance for API clients',
+  example: { status: 'ok', database: 'up', migrations: 'applied', version: '0.5.0', workers: [{ name: 'payouts', running: true, lastPassAt: '2026-11-23T09:41:07.512Z' }] },
+});
 
 /** Routes of the Health tag: unauthenticated probes and the authenticated /health. */
 export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
@@ -30,12 +37,14 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
   };
   return [
     defineRoute({
-      method: 'get', path: '/livez', operationId: 'livez', summary: 'Liveness: the process answers', tags: ['Health'], auth: 'none',
+      method: 'get', path: '/livez', operationId: 'livez',
+      description: 'Liveness for orchestrators: 200 while the process answers. Needs no key.', summary: 'Liveness: the process answers', tags: ['Health'], auth: 'none',
       responses: { '200': { description: 'Alive', schema: Status } },
       handler: (_req, res) => void res.json({ status: 'ok' }),
     }),
     defineRoute({
-      method: 'get', path: '/readyz', operationId: 'readyz', summary: 'Readiness: database reachable and migrations applied', tags: ['Health'], auth: 'none',
+      method: 'get', path: '/readyz', operationId: 'readyz',
+      description: 'Readiness for orchestrators: 200 when the database is reachable and migrations are applied, 503 otherwise and while stopping. Needs no key.', summary: 'Readiness: database reachable and migrations applied', tags: ['Health'], auth: 'none',
       responses: { '200': { description: 'Ready', schema: Readiness }, '503': { description: 'Not ready', schema: Readiness } },
       handler: async (_req, res) => {
         const body = await check();
@@ -43,7 +52,8 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
       },
     }),
     defineRoute({
-      method: 'get', path: '/health', operationId: 'health', summary: 'Service health for API clients', tags: ['Health'], auth: 'any',
+      method: 'get', path: '/health', operationId: 'health',
+      description: "Health for API clients: the version, database and migrations, and each worker's last pass. 503 when degraded.", summary: 'Service health for API clients', tags: ['Health'], auth: 'any',
       responses: { '200': { description: 'Healthy', schema: Health }, '503': { description: 'Degraded', schema: Health }, ...AUTH_ERRORS },
       handler: async (_req, res) => {
         const body = await check();

@@ -8,7 +8,8 @@ import { httpAccessGate, principalOf } from '../access/http-gate';
 import type { AccessNeed } from '../access/bearer-access';
 import { fxRoutes } from './fx.routes';
 import { healthRoutes, type HealthProbe } from './health.routes';
-import { sendShapeA } from './http-errors';
+import { AUTH_ERRORS } from './common.schema';
+import { sendShapeA, type FieldProblem, type InputPart } from './http-errors';
 import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
 import { webhookRoutes } from './webhook.routes';
@@ -115,21 +116,37 @@ function handlerFor(route: RouteSpec<any, any, any>): RequestHandler {
 }
 
 const INVALID = Symbol('invalid');
+/** Most refused fields listed in one validation error; the message names the first five. */
+const MAX_FIELD_PROBLEMS = 20;
 
-function parse(schema: z.ZodType | undefined, input: unknown, where: string, res: Response): unknown {
+/**
+ * `input` parsed by `schema`, or INVALID once a 400 `validation_error` has been sent with each
+ * refused field in `details.fields` (docs/api.md § Errors).
+ */
+function parse(schema: z.ZodType | undefined, input: unknown, where: InputPart, res: Response): unknown {
   const problem = inputProblem(input);
   if (problem) {
-    sendShapeA(res, 'validation_error', `Invalid request: ${where} ${problem}`);
+    sendShapeA(res, 'validation_error', `Invalid request: ${where} ${problem}`, [{ path: where, message: problem }]);
     return INVALID;
   }
   if (!schema) return undefined;
   const result = schema.safeParse(input ?? (where === 'body' ? undefined : {}));
   if (result.success) return result.data;
+  const fields: FieldProblem[] = result.error.issues.slice(0, MAX_FIELD_PROBLEMS).flatMap((issue) => {
+    // An unknown member is reported once for the object holding it; list each one as its own field.
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+    return keys.map((key) => ({
+      path: [where, ...issue.path.map(String), ...(key !== undefined ? [key] : [])].join('.'),
+      message: key !== undefined ? 'Unknown field' : issue.message,
+    }));
+  });
   const detail = result.error.issues
     .slice(0, 5)
     .map((issue) => `${[where, ...issue.path.map(String)].join('.')}: ${issue.message}`)
     .join('; ');
-  sendShapeA(res, 'validation_error', where === 'body' && input === undefined ? 'Invalid request: a JSON object body is required' : `Invalid request: ${detail}`);
+  const bodyMissing = where === 'body' && input === undefined;
+  sendShapeA(res, 'validation_error', bodyMissing ? 'Invalid request: a JSON object body is required' : `Invalid request: ${detail}`,
+    bodyMissing ? [{ path: 'body', message: 'A JSON object body is required' }] : fields);
   return INVALID;
 }
 
@@ -139,7 +156,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
     const type: unknown = error?.type;
     if (res.headersSent) return void logger.error({ err: error, requestId: res.locals.requestId, url: loggedUrl(req.originalUrl) }, 'error after response started');
     if (type === 'entity.too.large') return sendShapeA(res, 'payload_too_large', 'Request body is too large');
-    if (type === 'entity.parse.failed') return sendShapeA(res, 'validation_error', 'Request body is not valid JSON');
+    if (type === 'entity.parse.failed') return sendShapeA(res, 'validation_error', 'Request body is not valid JSON', [{ path: 'body', message: 'Not valid JSON' }]);
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return sendShapeA(res, 'unsupported_media_type', 'Unsupported body encoding or charset');
     }
@@ -153,9 +170,13 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
 /** GET /metrics in Prometheus text format; admin keys only (volumes are business data). */
 function metricsRoute(metrics: Metrics): RouteSpec<any, any, any> {
   return defineRoute({
-    method: 'get', path: '/metrics', operationId: 'metrics', tags: ['Health'], auth: 'admin',
+    method: 'get', path: '/metrics', operationId: 'metrics',
+      description: 'Prometheus text exposition: request latency per route, payment transitions, webhook deliveries, queue depths. Admin keys only: volumes are business data.', tags: ['Health'], auth: 'admin',
     summary: 'Prometheus metrics: HTTP latency per route, payment transitions, webhook deliveries, queue depth',
-    responses: { '200': { description: 'Prometheus text exposition format' } },
+    responses: {
+      '200': { description: 'Prometheus text exposition format' },
+      '401': AUTH_ERRORS['401'], '403': AUTH_ERRORS['403'], '429': AUTH_ERRORS['429'],
+    },
     handler: async (_req, res) => {
       res.set('Content-Type', metrics.registry.contentType).send(await metrics.registry.metrics());
     },

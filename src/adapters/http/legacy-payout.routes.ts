@@ -3,18 +3,28 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { LEGACY_ERRORS, LegacyPayoutBody } from '../contract/legacy-payout.contract';
 import { AUTH_ERRORS, ErrorB } from './common.schema';
-import { sendShapeA, sendShapeB } from './http-errors';
+import { fieldsOf, sendShapeA, sendShapeB } from './http-errors';
+import { IdempotentReplayedHeader } from './openapi-headers';
 import { defineRoute, type RouteSpec } from './route';
+
+/** Answer of the legacy payout (OpenAPI legacyPayout). */
+const LegacyPayoutResult = z
+  .object({
+    success: z.boolean().meta({ description: 'Always true on a 2xx answer', example: true }),
+    transactionId: z.string().meta({ description: 'The payment id: follow it with GET /v1/payments/{paymentId}', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
+  })
+  .meta({ id: 'LegacyPayoutResult', example: { success: true, transactionId: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' } });
 
 /** Route of the legacy payout (OpenAPI legacyPayout). */
 export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof LegacyPayoutBody>>({
-      method: 'post', path: '/momo/payout', operationId: 'legacyPayout', tags: ['Payments'], auth: 'issuer',
+      method: 'post', path: '/momo/payout', operationId: 'legacyPayout',
+      description: "The older payout interface, kept for existing integrations: it creates a payment like createMoneyOut (same states, events and hold), funded by your tenant's payout settings. Its reference plays the idempotency key: the same body again is a replay, another body under the same reference is 409. Refusals use error shape B.", tags: ['Payments'], auth: 'issuer',
       summary: 'Legacy payout: creates a payment (see GET /v1/payments/{id}) funded with the tenant\'s payout settings',
       body: LegacyPayoutBody,
       responses: {
-        '200': { description: 'Accepted; transactionId is the payment id', schema: z.object({ success: z.boolean(), transactionId: z.string() }).meta({ id: 'LegacyPayoutResult' }) },
+        '200': { description: 'Accepted; transactionId is the payment id', schema: LegacyPayoutResult, headers: { 'Idempotent-Replayed': IdempotentReplayedHeader } },
         ...AUTH_ERRORS,
         '409': { description: 'The reference was used with another body (shape B)', schema: ErrorB },
         '422': { description: 'Payout refused (shape B)', schema: ErrorB },
@@ -23,7 +33,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
       handler: async (req, res: Response) => {
         const result = await app.createLegacyPayout(req.tenantId, req.body);
         if (!result.ok) {
-          if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message);
+          if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message, fieldsOf(result, req));
           return sendShapeB(res, LEGACY_ERRORS[result.code], result.message);
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');

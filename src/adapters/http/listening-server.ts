@@ -1,8 +1,9 @@
-import type { RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { SHAPE_A_STATUS } from '../contract/error-codes';
 import type { ShapeA } from './http-errors';
 import { createHttpServer, type ServerTimeouts } from './http-server';
+import { requestIdOf } from './request-log';
 
 /** A listening HTTP server whose handler is mounted once the service is built, and that drains on shutdown. */
 export interface HttpServer {
@@ -73,11 +74,16 @@ export async function listenHttp(port: number, host: string, timeouts: ServerTim
   };
 }
 
-/** 503 shape A while the service is still starting (the port is bound first). */
-function answerStarting(_req: unknown, res: ServerResponse): void {
+/** 503 shape A while the service is still starting (the port is bound first), with its `Request-Id` like every answer. */
+function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  const incoming = req.headers['x-request-id'];
+  const requestId = requestIdOf(typeof incoming === 'string' ? incoming : undefined);
   const body = JSON.stringify({
     statusCode: SHAPE_A_STATUS.service_unavailable, code: 'service_unavailable', message: 'The service is starting; retry shortly',
+    details: { requestId },
   } satisfies ShapeA);
-  res.writeHead(SHAPE_A_STATUS.service_unavailable, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
+  res.writeHead(SHAPE_A_STATUS.service_unavailable, {
+    'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'request-id': requestId,
+  });
   res.end(body);
 }

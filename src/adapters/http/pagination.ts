@@ -13,3 +13,6 @@ export function nextPageLink(req: Request, query: Record<string, unknown>, curso
   }
   return `<${req.baseUrl}${req.path}?${params.toString()}>; rel="next"`;
 }
+
+/** Where the core's page parameters sit in a REST request: `first` is the `limit` query parameter, `after` the `cursor` (docs/api.md § Lists and paging). */
+export const PAGE_PARAMS: Readonly<Record<string, string>> = { first: 'query.limit', after: 'query.cursor', limit: 'query.limit', cursor: 'query.cursor' };

@@ -6,9 +6,10 @@ import type { Err } from '../../core/shared/result';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
 import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
-import { sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA } from './http-errors';
 import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
-import { nextPageLink } from './pagination';
+import { IdempotentReplayedHeader, RetryAfterHeader } from './openapi-headers';
+import { nextPageLink, PAGE_PARAMS } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
 /** How REST names the money-out's idempotency key: the caller sends it as a header. */
@@ -18,6 +19,9 @@ const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key header';
 function restMessage(failure: Err<MoneyOutErrorCode>): string {
   return failure.details?.field === IDEMPOTENCY_KEY_FIELD ? failure.message.replace(IDEMPOTENCY_KEY_FIELD, IDEMPOTENCY_KEY_HEADER) : failure.message;
 }
+
+/** Where REST takes the money-out's idempotency key: a header, not the body. */
+const IDEMPOTENCY_KEY_PATH = { [IDEMPOTENCY_KEY_FIELD]: 'header.Idempotency-Key' };
 
 /** Created, and repeated as is by a replay (which also carries Idempotent-Replayed: true). */
 const MONEY_OUT_CREATED = 201;
@@ -42,15 +46,19 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'post',
       path: '/v1/payments/moneyout',
       operationId: 'createMoneyOut',
+      description: 'Pays fiatAmount in destinationCurrency to one recipient, funded from your sourceCurrency balance. The stablecoin amount (fees included) is held at once and the payment starts initiated; follow it by webhooks or GET /v1/payments/{paymentId}. Send a new UUID as Idempotency-Key and retry with the same key and body until you get an answer: a replay returns the first answer with Idempotent-Replayed: true. Pass quoteId to pay at a quoted rate. Nothing is written when the request is refused.',
       summary: 'Create a money-out: pay fiat to a bank account, mobile-money wallet, paybill or till',
       tags: ['Payments'],
       auth: 'issuer',
       body: MoneyOutBody,
       headers: MoneyOutHeaders,
       responses: {
-        '201': { description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse },
+        '201': {
+          description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse,
+          headers: { 'Idempotent-Replayed': IdempotentReplayedHeader },
+        },
         ...AUTH_ERRORS,
-        '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA },
+        '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA, headers: { 'Retry-After': RetryAfterHeader } },
         '422': {
           description: 'idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance',
           schema: ErrorA,
@@ -61,7 +69,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);
         if (!result.ok) {
           if (result.code === 'idempotency_key_in_use') res.set('Retry-After', IN_FLIGHT_RETRY_AFTER_S);
-          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result));
+          return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result), fieldsOf({ ...result, message: restMessage(result) }, req, IDEMPOTENCY_KEY_PATH));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
         res.status(MONEY_OUT_CREATED).json(result.value.payment);
@@ -71,6 +79,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get',
       path: '/v1/payments',
       operationId: 'listPayments',
+      description: 'Your payments, newest first, filtered by status, paymentMethod, destinationCurrency, reference and a createdAt range (createdFrom inclusive, createdTo exclusive); filters combine with AND, several values of one filter match any. limit 1..100 (default 50); when more entries follow, the Link header holds the next page with your filters: follow it as given.',
       summary: "List the calling tenant's payments, newest first, with filters; the next page is in the Link header",
       tags: ['Payments'],
       auth: 'issuer',
@@ -81,7 +90,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.listPayments(req.tenantId, toPaymentListQuery(req.query));
-        if (!result.ok) return sendShapeA(res, result.code, listMessage(result));
+        if (!result.ok) return sendShapeA(res, result.code, listMessage(result), fieldsOf({ ...result, message: listMessage(result) }, req, PAGE_PARAMS));
         if (result.value.hasNextPage && result.value.endCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.endCursor));
         res.json(result.value.entries.map((e) => e.node));
       },
@@ -90,6 +99,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get',
       path: '/v1/payments/{paymentId}',
       operationId: 'getPayment',
+      description: "The current state of one of your payments. Another tenant's id answers 404, like an unknown one.",
       summary: 'Get a payment of the calling tenant',
       tags: ['Payments'],
       auth: 'issuer',
@@ -101,7 +111,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res: Response) => {
         const result = await app.getPayment(req.tenantId, req.params.paymentId);
-        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req));
         res.json(result.value);
       },
     }),

@@ -8,35 +8,45 @@ import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
 import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
+const PaymentId = z.string().meta({ description: 'Payment id (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' });
+const TenantId = z.string().meta({ description: 'The tenant the payment belongs to', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' });
+const At = (description: string) => z.iso.datetime().meta({ description, example: '2026-11-23T09:30:00.000Z' });
+const Currency = (description: string) => z.string().meta({ description, example: 'NGN' });
+const Amount = (description: string) => DecimalString.meta({ description, example: '150000.00' });
+const ProviderStatus = z.string().meta({ description: "The provider's own status word", example: 'success' });
+
 const Finding = z.object({
-  paymentId: z.string(), tenantId: z.string(),
-  provider: z.string().meta({ description: 'The provider asked: sandbox, mpesa, mtn_momo or paystack' }),
-  kind: z.enum(MISMATCH_KINDS), detail: z.string(),
-  seenAt: z.iso.datetime().meta({ description: 'The latest check that found it' }),
+  paymentId: PaymentId, tenantId: TenantId,
+  provider: z.string().meta({ description: 'The provider asked: sandbox, mpesa, mtn_momo or paystack', example: 'paystack' }),
+  kind: z.enum(MISMATCH_KINDS).meta({ description: 'What disagrees', example: 'missing_at_provider' }),
+  detail: z.string().meta({ description: 'What was seen, for operators (no personal data)', example: 'the provider has no transfer with this reference' }),
+  seenAt: At('The latest check that found it'),
 }).meta({ id: 'ReconciliationFinding' });
 
 /** Every report failure code mapped to shape A; exhaustive by type. */
 const REPORT_ERRORS: Record<ReportErrorCode, ShapeACode> = { validation_error: 'validation_error', provider_unavailable: 'provider_unavailable' };
 
-const Outcome = z.enum(['pending', 'succeeded', 'failed', 'refunded', 'unconfirmed']).meta({ description: "What the provider's status means for the payment" });
-const Status = z.enum(PAYMENT_STATUSES);
+const Outcome = z.enum(['pending', 'succeeded', 'failed', 'refunded', 'unconfirmed']).meta({ description: "What the provider's status means for the payment", example: 'succeeded' });
+const Status = z.enum(PAYMENT_STATUSES).meta({ description: 'Our status of the payment', example: 'provider_accepted' });
 const Report = z.object({
-  provider: z.enum(RECONCILABLE_PROVIDERS), from: z.iso.datetime(), to: z.iso.datetime(), generatedAt: z.iso.datetime(),
-  compared: z.number().int().meta({ description: 'Our payments sent to the provider and created in [from, to)' }),
+  provider: z.enum(RECONCILABLE_PROVIDERS).meta({ description: 'The provider compared with', example: 'paystack' }),
+  from: At('Start of the window (inclusive)'), to: At('End of the window (exclusive)'), generatedAt: At('When the report was made'),
+  compared: z.number().int().meta({ description: 'Our payments sent to the provider and created in [from, to)', example: 42 }),
   missingAtProvider: z.array(z.object({
-    paymentId: z.string(), tenantId: z.string(), status: Status, fiatAmount: DecimalString, currency: z.string(), createdAt: z.iso.datetime(),
+    paymentId: PaymentId, tenantId: TenantId, status: Status, fiatAmount: Amount('Our fiatAmount, at the currency scale'),
+    currency: Currency('Our destination currency'), createdAt: At('When the payment was created'),
   })).meta({ description: 'Ours, sent to the provider, with no record there' }),
   statusMismatches: z.array(z.object({
-    paymentId: z.string(), tenantId: z.string(), ourStatus: Status, providerOutcome: Outcome,
-    providerStatus: z.string().meta({ description: "The provider's own status word" }),
+    paymentId: PaymentId, tenantId: TenantId, ourStatus: Status, providerOutcome: Outcome, providerStatus: ProviderStatus,
   })).meta({ description: 'A different state at the provider (pending there is provider_accepted here)' }),
   amountMismatches: z.array(z.object({
-    paymentId: z.string(), tenantId: z.string(), ourAmount: DecimalString, ourCurrency: z.string(), providerAmount: DecimalString, providerCurrency: z.string(),
+    paymentId: PaymentId, tenantId: TenantId, ourAmount: Amount('Our fiatAmount'), ourCurrency: Currency('Our destination currency'),
+    providerAmount: Amount("The provider's amount, in its major unit"), providerCurrency: Currency("The provider's currency"),
   })).meta({ description: 'Paid out in another amount or currency (providers whose records carry amounts: Paystack)' }),
   atProviderOnly: z.array(z.object({
-    paymentId: z.string(), ourStatus: Status.nullable().meta({ description: 'null: no such payment here' }), providerOutcome: Outcome, providerStatus: z.string(),
+    paymentId: PaymentId, ourStatus: Status.nullable().meta({ description: 'null: no such payment here' }), providerOutcome: Outcome, providerStatus: ProviderStatus,
   })).meta({ description: 'Provider records of our payment ids that we do not count as sent to it in the window (list APIs only)' }),
-  unconfirmed: z.array(z.object({ paymentId: z.string(), tenantId: z.string(), ourStatus: Status }))
+  unconfirmed: z.array(z.object({ paymentId: PaymentId, tenantId: TenantId, ourStatus: Status }))
     .meta({ description: 'Asked but not compared: the provider answers status queries later, by callback (M-Pesa)' }),
 }).meta({ id: 'ReconciliationReport' });
 
@@ -57,6 +67,8 @@ export function reconciliationRoutes(admin: AdminApplication): RouteSpec<any, an
     defineRoute<undefined, z.infer<typeof ReconciliationQuery>>({
       ...common, method: 'get', path: '/v1/admin/reconciliation', operationId: 'reconciliationReport',
       summary: "Compare our payments sent to a provider in a window with the provider's records: missing at the provider, status and amount mismatches",
+      description: 'Platform admin key. Reads the provider (its list API where it has one, else a status query per payment) for the payments '
+        + 'sent to it between `from` and `to`, and lists what disagrees. Reports only: nothing is corrected (docs/decisions.md § Reconciliation).',
       query: ReconciliationQuery,
       responses: {
         '200': { description: `The report; reads only, corrects nothing. At most ${MAX_REPORT_PAYMENTS} payments per window (more: 400, narrow it)`, schema: Report },
@@ -72,6 +84,8 @@ export function reconciliationRoutes(admin: AdminApplication): RouteSpec<any, an
     defineRoute<undefined, { limit: number }>({
       ...common, method: 'get', path: '/v1/admin/reconciliation/findings', operationId: 'listReconciliationFindings',
       summary: 'Mismatches the reconciliation worker found on payments still provider_accepted, newest first',
+      description: 'Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted: kept until an '
+        + 'operator looks at them, never corrected by the service (docs/decisions.md § Reconciliation).',
       query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
       responses: { '200': { description: 'Findings', schema: z.array(Finding) }, ...AUTH_ERRORS },
       handler: async (req, res) => {

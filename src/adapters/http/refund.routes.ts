@@ -13,13 +13,17 @@ import { defineRoute, type RouteSpec } from './route';
 const MARK_SENT_ERRORS: Record<MarkSentErrorCode, ShapeACode> = { validation_error: 'validation_error', not_found: 'not_found', invalid_state: 'invalid_state' };
 
 const RefundView = z.object({
-  refundId: z.string(), paymentId: z.string(), tenantId: z.string(),
-  amount: DecimalString.meta({ description: "The payment's whole stablecoin amount, scale 6" }),
-  currency: z.enum(STABLECOINS), blockchain: z.enum(BLOCKCHAINS),
-  refundAddress: z.string().meta({ description: "The payment's refundAddress: where the stablecoin goes back" }),
-  status: z.enum(REFUND_STATUSES).meta({ description: 'pending until an operator records the onchain transaction, then sent' }),
-  txHash: z.string().nullable().meta({ description: 'The onchain transaction, canonical form; null while pending' }),
-  createdAt: z.iso.datetime(), sentAt: z.iso.datetime().nullable(),
+  refundId: z.string().meta({ description: 'Refund id', example: 'rfd_01JD5A2C4E6G8J0K2M4P6R8T0V' }),
+  paymentId: z.string().meta({ description: 'The payment refunded (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
+  tenantId: z.string().meta({ description: 'The tenant owed the refund', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
+  amount: DecimalString.meta({ description: "The payment's whole stablecoin amount, scale 6", example: '12.115416' }),
+  currency: z.enum(STABLECOINS).meta({ description: 'The stablecoin to send back', example: 'USDC' }),
+  blockchain: z.enum(BLOCKCHAINS).meta({ description: 'The chain to send it on', example: 'SOLANA' }),
+  refundAddress: z.string().meta({ description: "The payment's refundAddress: where the stablecoin goes back", example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' }),
+  status: z.enum(REFUND_STATUSES).meta({ description: 'pending until an operator records the onchain transaction, then sent', example: 'pending' }),
+  txHash: z.string().nullable().meta({ description: 'The onchain transaction, canonical form; null while pending', example: null }),
+  createdAt: z.iso.datetime().meta({ description: 'When the refund became owed', example: '2026-11-23T09:30:00.000Z' }),
+  sentAt: z.iso.datetime().nullable().meta({ description: 'When an operator recorded it sent; null while pending', example: null }),
 }).meta({ id: 'OnchainRefund' });
 
 /** Query of GET /v1/admin/refunds; the CLI's `refunds:list` parses its flags with it too. */
@@ -39,6 +43,8 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
     defineRoute<undefined, { status?: RefundStatus; limit: number }>({
       ...common, method: 'get', path: '/v1/admin/refunds', operationId: 'listRefunds',
       summary: 'Onchain refunds of live payments that failed or were reversed after acceptance, oldest first',
+      description: 'Platform admin key. A live payment that fails or is reversed after acceptance owes its amount back onchain to the '
+        + "tenant's refund address; each such refund is pending until an operator records the transaction that sent it (docs/decisions.md § Ledger).",
       query: RefundListQuery,
       responses: { '200': { description: 'Refunds', schema: z.array(RefundView) }, ...AUTH_ERRORS },
       handler: async (req, res) => void res.json(await admin.listRefunds(req.query.status, req.query.limit)),
@@ -46,10 +52,13 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
     defineRoute<{ txHash: string }, undefined, { refundId: string }>({
       ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/sent', operationId: 'markRefundSent',
       summary: "Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account",
+      description: 'Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the '
+        + "refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused.",
       params: RefundParams,
       body: z.strictObject({
         txHash: z.string().min(1).max(90).meta({
           description: "On the refund's chain: BSC 0x and 64 hex digits (stored lower-case), SOLANA the base58 signature (64 bytes). The same hash again answers the refund as it is.",
+          example: '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
         }),
       }),
       responses: {

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { Application } from '../../core/application';
 import type { MomoResolveErrorCode, ResolveErrorCode } from '../../core/resolution/resolution';
 import { AUTH_ERRORS } from './common.schema';
-import { sendShapeA, sendShapeC } from './http-errors';
+import type { Err } from '../../core/shared/result';
+import { fieldsOf, sendShapeA, sendShapeC, type RequestParts } from './http-errors';
 import {
   accountResolveBody, BankListQuery, idResolveBody, MomoResolveBody, RESOLVE_ERRORS,
 } from '../contract/resolution.contract';
@@ -12,16 +13,16 @@ import {
 } from './resolution.schema';
 import { defineRoute, type RouteSpec } from './route';
 
-type Send = (res: Response, message: string) => void;
+type Send = (res: Response, failure: Err<string>, req: RequestParts) => void;
 
 /**
  * Every resolution failure mapped to its error shape and status (docs/decisions.md § Errors: shapes per route family): validation in shape
  * A, directory outcomes in shape C with a hint in `details`. Exhaustive by type.
  */
 const resolveErrors = (subject: string): Record<ResolveErrorCode, Send> => ({
-  validation_error: (res, message) => sendShapeA(res, RESOLVE_ERRORS.validation_error, message),
-  account_not_found: (res, message) => sendShapeC(res, RESOLVE_ERRORS.account_not_found, message, `Check the ${subject}`),
-  upstream_unavailable: (res, message) => sendShapeC(res, RESOLVE_ERRORS.upstream_unavailable, message, 'The directory could not be reached; retry later'),
+  validation_error: (res, failure, req) => sendShapeA(res, RESOLVE_ERRORS.validation_error, failure.message, fieldsOf(failure, req)),
+  account_not_found: (res, { message }) => sendShapeC(res, RESOLVE_ERRORS.account_not_found, message, `Check the ${subject}`),
+  upstream_unavailable: (res, { message }) => sendShapeC(res, RESOLVE_ERRORS.upstream_unavailable, message, 'The directory could not be reached; retry later'),
 });
 const BANK_ERRORS = resolveErrors('account number and bank code');
 const ID_ERRORS = resolveErrors('username and issuer');
@@ -45,6 +46,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'get',
       path: '/v1/account/banks',
       operationId: 'listBanks',
+      description: 'Banks that accept payouts in a country, with the bankCode to send as paymentCode in a BANK money-out.',
       summary: 'List the banks of a recipient country (NG or ZA)',
       tags: ['Payments'],
       auth: 'issuer',
@@ -52,7 +54,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'Banks of the country', schema: BankListEntry.array() }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const result = await app.listBanks(req.query.country);
-        if (!result.ok) return sendShapeA(res, result.code, result.message);
+        if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req));
         res.json(result.value.map(({ bankCode, bankName }) => ({ bankCode, bankName })));
       },
     }),
@@ -60,6 +62,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'post',
       path: '/momo/resolve',
       operationId: 'resolveMomo',
+      description: 'Looks up the holder of a mobile-money number or merchant account before you pay it. An unknown number answers 200 with valid: false rather than an error.',
       summary: 'Validate a paybill, till or mobile-money number and resolve its name or operators',
       tags: ['Payments'],
       auth: 'issuer',
@@ -71,7 +74,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       },
       handler: async (req, res) => {
         const result = await app.resolveMomo(req.body);
-        if (!result.ok) return MOMO_ERRORS[result.code](res, result.message);
+        if (!result.ok) return MOMO_ERRORS[result.code](res, result, req);
         res.json(result.value);
       },
     }),
@@ -79,6 +82,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'post',
       path: '/account/resolve',
       operationId: 'resolveBankAccount',
+      description: 'Looks up the holder name of a bank account before you pay it; the same number and bank can then be paid with a BANK money-out.',
       summary: 'Resolve the holder of a Kenyan or Nigerian bank account',
       tags: ['Payments'],
       auth: 'issuer',
@@ -86,7 +90,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'The account holder', schema: BankAccountResolutionResponse }, ...AUTH_ERRORS, ...SHAPE_C_ERRORS },
       handler: async (req, res) => {
         const result = await app.resolveBankAccount(req.body);
-        if (!result.ok) return BANK_ERRORS[result.code](res, result.message);
+        if (!result.ok) return BANK_ERRORS[result.code](res, result, req);
         res.json(result.value);
       },
     }),
@@ -94,6 +98,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       method: 'post',
       path: '/id/resolve',
       operationId: 'resolveIdentifier',
+      description: 'Resolves a username at a wallet issuer to its wallet address, network and the memo reference to attach when sending to it.',
       summary: "Resolve a username at a wallet issuer into the recipient's stablecoin wallet address",
       tags: ['Payments'],
       auth: 'issuer',
@@ -101,7 +106,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       responses: { '200': { description: 'The wallet address and the memo reference to attach', schema: IdentifierResolutionResponse }, ...AUTH_ERRORS, ...SHAPE_C_ERRORS },
       handler: async (req, res) => {
         const result = await app.resolveIdentifier(req.body);
-        if (!result.ok) return ID_ERRORS[result.code](res, result.message);
+        if (!result.ok) return ID_ERRORS[result.code](res, result, req);
         res.json(result.value);
       },
     }),

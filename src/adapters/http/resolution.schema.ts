@@ -1,28 +1,23 @@
 import { z } from 'zod';
 import 'zod-openapi';
 import { IDENTIFIER_STATUSES, MOMO_RESOLUTION_TYPES, WALLET_NETWORKS } from '../../core/resolution/resolution';
-import { SHAPE_C_STATUS } from '../contract/error-codes';
 
-/** Error shape C (docs/decisions.md § Errors: shapes per route family: resolve endpoints). `error` is the code, `details` a hint. */
-export const ErrorC = z
-  .object({
-    message: z.string(),
-    error: z.enum(Object.keys(SHAPE_C_STATUS) as [keyof typeof SHAPE_C_STATUS]),
-    details: z.string(),
-    statusCode: z.number().int(),
-  })
-  .meta({ id: 'ErrorC', description: 'Error shape C (docs/decisions.md § Errors: shapes per route family)' });
+/** Error shape C (docs/decisions.md § Errors: shapes per route family: resolve endpoints), defined with the other shapes. */
+export { ErrorC } from './common.schema';
 
 /** Bank list entry (OpenAPI listBanks). */
 export const BankListEntry = z
-  .object({ bankCode: z.string(), bankName: z.string() })
+  .object({
+    bankCode: z.string().meta({ description: 'Send as paymentCode (money-out) or bankCode (resolution)', example: '058' }),
+    bankName: z.string().meta({ description: 'Name of the bank', example: 'Guaranty Trust Bank' }),
+  })
   .meta({ id: 'BankListEntry', example: { bankCode: '058', bankName: 'Guaranty Trust Bank' } });
 
 /** Resolved mobile-money or merchant account (OpenAPI resolveMomo): every field always present. */
 export const MomoResolutionResponse = z
   .object({
     valid: z.boolean().meta({ description: 'Whether the account resolved. A number that does not resolve answers 200 with false and a message.' }),
-    type: z.enum(MOMO_RESOLUTION_TYPES),
+    type: z.enum(MOMO_RESOLUTION_TYPES).meta({ description: 'The type asked for' }),
     accountName: z.string().meta({ description: 'Registered name for paybill or till; empty string for momo and when not valid' }),
     accountNumber: z.string().meta({ description: 'The 6-digit paybill or till number; empty string for momo' }),
     phoneNumber: z.string().meta({ description: 'For momo: digits with country code, no "+"; empty string for paybill and till' }),
@@ -38,7 +33,7 @@ export const MomoResolutionResponse = z
 export const BankAccountResolutionResponse = z
   .object({
     accountId: z.string().meta({ description: "The account's id at its bank (the sandbox returns the account number)" }),
-    accountName: z.string(),
+    accountName: z.string().meta({ description: 'Name of the account holder at the bank', example: 'ADEBAYO CHUKWUEMEKA' }),
   })
   .meta({ id: 'BankAccountResolution', example: { accountId: '0123456789', accountName: 'Chinedu Okafor' } });
 
@@ -46,11 +41,11 @@ export const BankAccountResolutionResponse = z
 export const IdentifierResolutionResponse = z
   .object({
     status: z.enum(IDENTIFIER_STATUSES).meta({ description: 'Always Successful on 200; failures answer 404 or 502 in shape C' }),
-    username: z.string(),
-    issuer: z.string(),
+    username: z.string().meta({ description: 'The username asked for', example: 'amina.okafor' }),
+    issuer: z.string().meta({ description: 'The wallet issuer asked', example: 'issuer_a' }),
     currency: z.string().meta({ description: 'What the address receives: a fiat it auto-converts to (NGN, ZAR, KES) or a stablecoin (USDC, USDT)' }),
     wallet_address: z.string().meta({ description: 'Stablecoin address: base58 on Solana, 0x + 40 hex on Base' }),
-    wallet_network: z.enum(WALLET_NETWORKS),
+    wallet_network: z.enum(WALLET_NETWORKS).meta({ description: 'Network of wallet_address' }),
     country: z.string().meta({ description: 'Country name in full' }),
     reference: z.string().meta({ description: 'Memo to attach to a Solana transaction: <SERVICE>-FIAT' }),
   })

@@ -5,11 +5,15 @@ import type { Principal } from '../../core/auth/api-key';
 /** Who may call a route: an issuer key, an admin key, any valid key, or no key at all (health probes). */
 export type RouteAuth = 'issuer' | 'admin' | 'any' | 'none';
 
-/** A documented response of a route; `schema` is the JSON body's zod schema. */
+/**
+ * A documented response of a route; `schema` is the JSON body's zod schema, `headers` the
+ * response headers this answer adds to those every answer has (Request-Id, the rate-limit pair,
+ * Retry-After on 429 and Link on list pages are declared by the document builder).
+ */
 export interface RouteResponse {
   readonly description: string;
   readonly schema?: z.ZodType;
-  readonly headers?: z.ZodObject;
+  readonly headers?: Readonly<Record<string, z.ZodType>>;
 }
 
 /** What a handler receives: the request's parts already parsed by the route's zod schemas. */
@@ -25,7 +29,7 @@ export interface ParsedRequest<B, Q, P> {
 
 /**
  * One HTTP operation, described once: the zod schemas here both validate requests and generate the
- * OpenAPI document (issue: "generated from the same zod schemas that validate requests").
+ * OpenAPI document so the document cannot drift from the code.
  * `path` uses OpenAPI templating (`/v1/payments/{paymentId}`).
  */
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
@@ -33,6 +37,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
+  /** What an integrator should know to call it: effects, rules, what to do next (OpenAPI `description`). */
+  readonly description: string;
   readonly tags: readonly string[];
   readonly auth: RouteAuth;
   readonly body?: z.ZodType<B>;
