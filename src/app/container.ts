@@ -9,7 +9,10 @@ import { TenantRepository } from '../adapters/persistence/tenant.repository';
 import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
 import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
 import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
-import { API_KEY_REVOKED_CHANNEL } from '../adapters/persistence/notify-channels';
+import { API_KEY_REVOKED_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
+import { WorkDueRepository, type WorkQueue } from '../adapters/persistence/work-due.repository';
+import { isFinal } from '../core/payments/payment-state';
+import type { PaymentStatus } from '../core/payments/payment';
 import { PgNotificationListener } from '../adapters/notifications/notification-listener';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
@@ -122,6 +125,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
   const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, logger);
   const queueDepths = new QueueDepthRepository(em);
+  // Workers sleep until their queue's next row is due or a NOTIFY wakes them (docs/decisions.md § Performance).
+  const workDue = new WorkDueRepository(em);
+  const untilNextDue = (queue: WorkQueue) => async () => {
+    const at = await workDue.nextDueAt(queue);
+    return at ? at.getTime() - clock.now().getTime() : undefined;
+  };
   const metrics = new Metrics({ depths: () => queueDepths.depths() });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
@@ -159,6 +168,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     batchSize: config.WEBHOOK_BATCH_SIZE,
     drain: () => dispatcher.idle(),
+    untilNextDueMs: untilNextDue('webhooks'),
+    maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
@@ -177,10 +188,15 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       webhookWorker.wake();
     },
     onProviderError: (customerId, error) => logger.warn({ err: error, customerId }, 'KYC provider failed; asking again later'),
-  }, n), { pollIntervalMs: config.WORKER_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
+  }, n), {
+    pollIntervalMs: config.WORKER_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE,
+    untilNextDueMs: untilNextDue('kyc'), maxIdleMs: config.WORKER_MAX_IDLE_MS,
+  }, logger);
   const payoutWorker = new PollingWorker('payouts', (n) => processDuePayments(advanceDeps, n), {
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
+    untilNextDueMs: untilNextDue('payouts'),
+    maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
 
   const application = createApplication({
@@ -246,6 +262,21 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // Revocations sent while the connection was down were missed: drop every cached key.
   listener.onReconnect(() => cachedKeys.invalidate());
+  // Work committed by any replica wakes this one's workers (docs/decisions.md § Performance): a
+  // payment change that leaves the payment movable wakes the payout worker, any payment change the
+  // delivery worker (its deliveries are written with it); other queues say which in WORK_DUE_CHANNEL.
+  listener.on(PAYMENT_EVENTS_CHANNEL, (payload) => {
+    const notice = parsePaymentEventNotice(payload);
+    if (!notice) return;
+    if (!isFinal(notice.status as PaymentStatus)) payoutWorker.wake();
+    webhookWorker.wake();
+  });
+  listener.on(WORK_DUE_CHANNEL, (queue) => {
+    if (queue === 'webhooks') webhookWorker.wake();
+    if (queue === 'kyc') kycWorker.wake();
+  });
+  // Notifications sent while the connection was down were missed: every worker looks once.
+  listener.onReconnect(() => [payoutWorker, webhookWorker, kycWorker].forEach((w) => w.wake()));
   let shuttingDown = false;
   const database = databaseProbe(orm, '0.5.0');
   const http = createHttpApp({

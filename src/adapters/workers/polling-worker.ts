@@ -13,6 +13,15 @@ export interface PollingWorkerOptions {
   readonly drain?: () => Promise<void>;
   /** Longest `stop()` waits for `drain`, in ms (default 5000); what still runs then is the owner's to cut short. */
   readonly drainTimeoutMs?: number;
+  /**
+   * Milliseconds until the queue's next row falls due (undefined: none pending). When given, the
+   * idle wait lasts until then instead of `pollIntervalMs`, at least `pollIntervalMs` and at most
+   * `maxIdleMs`, and `wake()` (a local commit or a NOTIFY from another replica) cuts it short: an
+   * idle worker makes about two statements per `maxIdleMs` (docs/decisions.md § Performance).
+   */
+  readonly untilNextDueMs?: () => Promise<number | undefined>;
+  /** Longest idle wait with `untilNextDueMs`, in ms (a safety net for a lost notification). */
+  readonly maxIdleMs?: number;
 }
 
 /**
@@ -77,18 +86,35 @@ export class PollingWorker {
       } catch (error) {
         this.logger.error({ err: error, worker: this.name }, 'worker pass failed');
       }
-      if (this.running && claimed < this.options.batchSize && !this.woken) await this.idle();
+      if (!this.running || claimed >= this.options.batchSize || this.woken) continue;
+      const waitMs = await this.idleWaitMs();
+      // A wake during the look-up means new work: no sleeping through it.
+      if (this.running && !this.woken) await this.idle(waitMs);
     }
   }
 
-  private idle(): Promise<void> {
+  /** How long to sleep: the poll interval, or until the next row is due within [pollIntervalMs, maxIdleMs]. */
+  private async idleWaitMs(): Promise<number> {
+    const { pollIntervalMs, untilNextDueMs, maxIdleMs } = this.options;
+    if (!untilNextDueMs) return pollIntervalMs;
+    const max = Math.max(pollIntervalMs, maxIdleMs ?? pollIntervalMs);
+    try {
+      const until = await untilNextDueMs();
+      return until === undefined ? max : Math.min(max, Math.max(pollIntervalMs, until));
+    } catch (error) {
+      this.logger.error({ err: error, worker: this.name }, 'worker could not read its next due time');
+      return pollIntervalMs;
+    }
+  }
+
+  private idle(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.wakeUp = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.options.pollIntervalMs);
+      const timer = setTimeout(done, waitMs);
       this.wakeUp = done;
     });
   }
