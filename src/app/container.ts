@@ -27,6 +27,7 @@ import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persi
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
+import { BatchingUnitOfWork } from '../adapters/persistence/batching-unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
@@ -173,7 +174,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
-    uow, queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
+    // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
+    uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
     onPaymentMoved: (payment) => {
       metrics.paymentMoved(payment.status);
       webhookWorker.wake();
