@@ -265,13 +265,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   // Revocations sent while the connection was down were missed: drop every cached key.
   listener.onReconnect(() => cachedKeys.invalidate());
   // Work committed by any replica wakes this one's workers (docs/decisions.md § Performance): a
-  // payment change that leaves the payment movable wakes the payout worker, any payment change the
-  // delivery worker (its deliveries are written with it); other queues say which in WORK_DUE_CHANNEL.
+  // payment change that leaves the payment movable wakes the payout worker, a change with a webhook
+  // event the delivery worker (its deliveries are written with it); other queues say which in WORK_DUE_CHANNEL.
   listener.on(PAYMENT_EVENTS_CHANNEL, (payload) => {
     const notice = parsePaymentEventNotice(payload);
     if (!notice) return;
     if (!isFinal(notice.status as PaymentStatus)) payoutWorker.wake();
-    webhookWorker.wake();
+    // `payment.initiated` (status initiated) is never a webhook: no delivery to look for.
+    if (notice.status !== 'initiated') webhookWorker.wake();
   });
   listener.on(WORK_DUE_CHANNEL, (queue) => {
     if (queue === 'webhooks') webhookWorker.wake();
