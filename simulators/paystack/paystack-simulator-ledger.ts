@@ -6,7 +6,7 @@
  */
 
 /** What happens to a transfer after it is queued. */
-export type SimOutcome = 'success' | 'failed' | 'reversed' | 'pending';
+export type SimOutcome = 'success' | 'failed' | 'reversed' | 'reversed_unpaid' | 'pending';
 /** How its webhook is delivered. */
 export type SimCallback = 'normal' | 'delayed' | 'duplicated' | 'missing';
 /**
@@ -33,7 +33,8 @@ export interface SimPlan {
 
 /**
  * Fault modes by the account number's last two digits (documented in README "Going live" by the
- * integrator): 91 fails, 92 succeeds then is reversed, 93 no webhook, 94 webhook sent twice,
+ * integrator): 90 is reversed without succeeding first ("a transfer that couldn't be completed"),
+ * 91 fails, 92 succeeds then is reversed, 93 no webhook, 94 webhook sent twice,
  * 95 webhook delayed, 96 500 before recording, 97 500 after recording, 98 answer held
  * (recorded), 99 stays pending. Anything else succeeds with one prompt webhook.
  */
@@ -41,7 +42,7 @@ export function planFor(accountNumber: string, faults: SimFaults): SimPlan {
   const suffix = accountNumber.slice(-2);
   const plan: SimPlan = {
     submit: ({ '96': 'error_before', '97': 'error_after', '98': 'hold' } as Record<string, SimSubmit>)[suffix] ?? 'normal',
-    outcome: ({ '91': 'failed', '92': 'reversed', '99': 'pending' } as Record<string, SimOutcome>)[suffix] ?? 'success',
+    outcome: ({ '90': 'reversed_unpaid', '91': 'failed', '92': 'reversed', '99': 'pending' } as Record<string, SimOutcome>)[suffix] ?? 'success',
     callback: ({ '93': 'missing', '94': 'duplicated', '95': 'delayed' } as Record<string, SimCallback>)[suffix] ?? 'normal',
   };
   return {

@@ -124,6 +124,11 @@ export function listTransfers(state: SimulatorState, url: URL, res: ServerRespon
 function settle(state: SimulatorState, transfer: SimTransfer): void {
   if (transfer.plan.outcome === 'pending') return;
   later(state, state.resultDelayMs, () => {
+    if (transfer.plan.outcome === 'reversed_unpaid') {
+      transfer.gateway_response = 'Transfer could not be completed; amount returned (simulated)';
+      state.change(transfer, 'reversed');
+      return deliver(state, transfer, 'transfer.reversed');
+    }
     const failed = transfer.plan.outcome === 'failed';
     if (failed) transfer.gateway_response = 'Account could not be credited (simulated)';
     else transfer.transferred_at = new Date().toISOString();

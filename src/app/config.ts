@@ -3,6 +3,9 @@ import { API_KEY_PATTERN } from '../core/auth/api-key';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import type { ServerTimeouts } from '../adapters/http/http-server';
 import { weakSecretProblems } from './key-strength';
+import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
+import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
+import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -73,9 +76,32 @@ export const configSchema = z.object({
   // Production writes generated first-start keys here (mode 0600) instead of printing them (docs/decisions.md § Running it).
   KEYS_FILE: z.string().optional(),
   SHUTDOWN_GRACE_MS: int(0).max(300_000).default(10_000),
+  // The reconciliation worker (docs/decisions.md § Reconciliation): a payment provider_accepted for
+  // longer than STUCK_AFTER gets a status query, asked again every RECHECK while it stays pending.
+  RECONCILIATION_STUCK_AFTER_SECONDS: int(1).default(1800),
+  RECONCILIATION_RECHECK_SECONDS: int(1).default(900),
+  RECONCILIATION_POLL_INTERVAL_MS: int(10).default(60_000),
+  // Circuit breaker of each real payout provider (docs/decisions.md § Payout providers: routing and failover).
+  PROVIDER_BREAKER_FAILURES: int(1).max(1000).default(5),
+  PROVIDER_BREAKER_HALF_OPEN_MS: int(100).max(3_600_000).default(30_000),
+  PROVIDER_CALL_TIMEOUT_MS: int(100).max(300_000).default(60_000),
 });
 
-export type Config = z.infer<typeof configSchema>;
+/**
+ * The real payout providers' settings (README "Going live"; docs/providers.md), each parsed by its
+ * adapter's zod schema from its own variables (MPESA_*, MTN_MOMO_*, PAYSTACK_*). A provider whose
+ * variables are all unset is off (undefined).
+ */
+export interface PayoutProviderConfigs {
+  readonly mpesa?: MpesaConfig;
+  readonly mtnMomo?: MtnMomoConfig;
+  readonly paystack?: PaystackConfig;
+}
+
+export type Config = z.infer<typeof configSchema> & {
+  /** Real payout providers; none configured leaves live tenants without payouts (503 provider_unavailable). */
+  readonly payoutProviders: PayoutProviderConfigs;
+};
 
 /** A configuration the service refuses; its message lists every problem and never a secret's value. */
 export class ConfigError extends Error {}
@@ -94,7 +120,31 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // Guessable keys are refused where they guard real money (docs/decisions.md § Authentication, tenants and keys).
   const weak = parsed.data.NODE_ENV === 'production' ? weakSecretProblems(parsed.data) : [];
   if (weak.length > 0) throw new ConfigError(`Invalid configuration:\n${weak.map((p) => `✖ ${p}`).join('\n')}`);
-  return parsed.data;
+  return { ...parsed.data, payoutProviders: payoutProviderConfigs(cleaned) };
+}
+
+/**
+ * Reads every real provider's variables; a provider with partial or invalid settings stops the
+ * start. One ConfigError lists every such provider; the adapters' messages name variables, never
+ * values, so no secret reaches the log.
+ */
+function payoutProviderConfigs(env: Record<string, string | undefined>): PayoutProviderConfigs {
+  const problems: string[] = [];
+  const read = <T>(parse: () => T | undefined): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      problems.push((error as Error).message);
+      return undefined;
+    }
+  };
+  const configs = {
+    mpesa: read(() => parseMpesaConfig(env)),
+    mtnMomo: read(() => parseMtnMomoConfig(env)),
+    paystack: read(() => parsePaystackConfig(env)),
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `✖ ${p}`).join('\n')}`);
+  return Object.fromEntries(Object.entries(configs).filter(([, v]) => v !== undefined)) as PayoutProviderConfigs;
 }
 
 /** The HTTP server's timeouts from HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_KEEP_ALIVE_TIMEOUT_MS (ms). */

@@ -25,6 +25,7 @@ import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-to
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
+import { OperationsRepository } from '../adapters/persistence/operations.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
 import { BatchingUnitOfWork } from '../adapters/persistence/batching-unit-of-work';
@@ -32,7 +33,10 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
-import { SandboxOnlyRouting } from '../adapters/providers/sandbox-routing';
+import { CatalogRouting } from '../adapters/providers/catalog-routing';
+import { buildLivePayoutProviders, guardLivePayoutProviders } from './payout-providers';
+import { providerCallbacks } from './provider-callbacks';
+import { ProviderEventRepository } from '../adapters/persistence/provider-event.repository';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
 import { AesGcmSecretBox } from '../adapters/providers/secret-box';
@@ -60,6 +64,12 @@ import { AuthFailures } from '../adapters/access/auth-failures';
 import { BearerAccess } from '../adapters/access/bearer-access';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
+import { ReconciliationCheckRepository } from '../adapters/persistence/reconciliation-check.repository';
+import { routedProviderOfPayment, type ProviderOfPayment } from '../core/reconciliation/reconciliation-ports';
+import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payments';
+import type { ProviderRouting } from '../core/routing/provider-routing';
+import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
+import { reconciliationSources } from './reconciliation-sources';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -68,6 +78,8 @@ export interface Container {
   readonly http: Express;
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
+  /** Resolves payments stuck in provider_accepted by status queries (docs/decisions.md § Reconciliation). */
+  readonly reconciliationWorker: PollingWorker;
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -102,6 +114,14 @@ export interface ContainerOverrides {
   readonly provider?: PayoutProvider;
   readonly accountDirectory?: ApplicationDeps['accounts'];
   readonly issuerDirectory?: ApplicationDeps['issuers'];
+  /** Extra live payout providers beside the configured ones (tests: a scripted second provider for failover). */
+  readonly livePayoutProviders?: readonly PayoutProvider[];
+  /** Replaces provider routing altogether (a test serving live tenants through a scripted provider). */
+  readonly routing?: ProviderRouting;
+  /** Replaces how the reconciliation worker finds the provider that took a payment. */
+  readonly providerOfPayment?: ProviderOfPayment;
+  /** Payout providers reconciliation reports may read besides the sandbox one (real rails, or a test's). */
+  readonly reconciliationProviders?: readonly PayoutProvider[];
 }
 
 
@@ -142,9 +162,15 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
-  // The sandbox serves sandbox tenants only; live tenants wait for real rails (docs/decisions.md § Sandbox values).
+  // Real payout rails (README "Going live"): the providers the configuration turns on.
+  const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
+  const guarded = guardLivePayoutProviders([...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger);
+  // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: new SandboxOnlyRouting(provider, new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS)),
+    routing: overrides.routing ?? new CatalogRouting(
+      catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, guarded.providers, guarded.isHealthy,
+      config.PROVIDER_BREAKER_HALF_OPEN_MS,
+    ),
     environments: tenantSettings,
   };
 
@@ -181,7 +207,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       webhookWorker.wake();
     },
     onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
+    // Failovers (debug: the sandbox's accept delay answers retry too) and unknown submissions; reasons carry no personal data.
+    onSubmitted: (payment, providerName, outcome) => {
+      if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
+      if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
+    },
   };
+  // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
+  const callbacks = providerCallbacks(config.payoutProviders, { advance: advanceDeps, events: new ProviderEventRepository(em), logger });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
     onUnrouted: (customerId, reason) => logger.warn({ customerId, reason }, 'no KYC provider serves this customer; left pending'),
@@ -200,6 +233,20 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     untilNextDueMs: untilNextDue('payouts'),
     maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
+  const reconciliationChecks = new ReconciliationCheckRepository(em);
+  const providerOfPayment = overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps);
+  const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
+    ...advanceDeps, checks: reconciliationChecks, providers: providerOfPayment,
+    stuckAfterSeconds: config.RECONCILIATION_STUCK_AFTER_SECONDS, recheckSeconds: config.RECONCILIATION_RECHECK_SECONDS,
+    onChecked: (check) => {
+      metrics.reconciliationChecked(check.provider ?? 'none', check.outcome);
+      if (check.mismatch) {
+        metrics.reconciliationMismatch(check.provider ?? 'none', check.mismatch);
+        logger.warn({ ...check }, 'reconciliation mismatch: reported, not corrected');
+      } else if (check.movedTo) logger.info({ ...check }, 'stuck payment resolved by a status query');
+      else if (check.outcome === 'no_provider' || check.outcome === 'error') logger.warn({ ...check }, 'stuck payment could not be asked about; asking again later');
+    },
+  }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
   const application = createApplication({
     catalog,
@@ -211,6 +258,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     analytics: new AnalyticsRepository(em),
+    operations: new OperationsRepository(em),
     customers,
     findTenant,
     ...routingDeps,
@@ -244,6 +292,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
+    reconciliationChecks,
+    reconciliationReport: {
+      sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
+      records: reconciliationSources([provider, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])]),
+      onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
+    },
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
@@ -288,13 +342,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
+    callbacks: callbacks.endpoints,
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -305,6 +360,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
+        reconciliationWorker.start();
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
@@ -312,13 +368,15 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       shuttingDown = true;
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
+      await callbacks.drain();
       await listener.stop();
       await graphql.stop();
       await counters.close();
+      await live.close();
     },
   };
 }

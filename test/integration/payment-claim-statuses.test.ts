@@ -34,7 +34,7 @@ describe('payment queue: the statuses it claims come from the core state table',
       id: ids.next('pay'), tenantId, status, paymentMethod: 'MOMO', sourceCurrency: 'USDC', destinationCurrency: 'KES',
       country: 'KE', blockchain: 'SOLANA', amountStablecoin: '1', fiatAmount: '100', exchangeRate: '100', payoutFee: '0',
       accountName: 'a', accountNumber: '254700000000', paymentCode: 'MPESA', businessNumber: null, reference: `r-${randomUUID()}`,
-      refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, failureReason: null,
+      refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null,
       nextActionAt: due, attempts: 0, acceptedAt: null, createdAt: now, updatedAt: now,
     }));
     await orm.em.fork().insertMany('Payment', payments);

@@ -46,6 +46,18 @@ export interface CallResult {
 export interface TestServiceOptions {
   /** The service's logger (a captured pino destination); silent by default. */
   readonly logger?: Logger;
+  /** Listen on this port (e.g. from freePort(), when callback URLs must be known before start); random by default. */
+  readonly port?: number;
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 /**
@@ -66,6 +78,8 @@ export async function startTestService(
     SANDBOX_RESULT_DELAY_MS: '50',
     WORKER_POLL_INTERVAL_MS: '20',
     WEBHOOK_POLL_INTERVAL_MS: '20',
+    // Its passes find nothing unless a suite shortens RECONCILIATION_STUCK_AFTER_SECONDS; a short poll keeps /health's heartbeat fresh.
+    RECONCILIATION_POLL_INTERVAL_MS: '200',
     // Tests poll hard; the limit itself is tested with a tiny value of its own.
     RATE_LIMIT_PER_MINUTE: '100000',
     // Suites send many bad keys from 127.0.0.1; the throttle is tested with a small value of its own.
@@ -79,7 +93,7 @@ export async function startTestService(
   const container = buildContainer(config, database.orm, logger, overrides);
   await container.startWorkers();
   const server: Server = await new Promise((resolve) => {
-    const s = createHttpServer(container.http, httpTimeouts(config), logger).listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(container.http, httpTimeouts(config), logger).listen(options.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   container.graphql.attach(server);
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

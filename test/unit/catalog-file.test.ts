@@ -144,3 +144,16 @@ describe('loadCatalog rejects bad reference data with a readable message', () =>
     expect(() => loadCatalog(path.join(dir, 'absent.json'))).toThrow(path.join(dir, 'absent.json'));
   });
 });
+
+describe('the payout routing table', () => {
+  it('ships a route for each real provider', () => {
+    const routes = loadCatalog(SOURCE).payoutRoutes;
+    expect(new Set(routes.flatMap((r) => r.providers))).toEqual(new Set(['mpesa', 'mtn_momo', 'paystack']));
+  });
+
+  it('refuses a route for a method the country does not offer, a code it does not list, or a provider named twice', () => {
+    expect(failure(variant((c) => c.payoutRoutes.push({ country: 'NG', method: 'MOMO', providers: ['mpesa'] })))).toMatch(/NG offers no MOMO/);
+    expect(failure(variant((c) => c.payoutRoutes.push({ country: 'KE', method: 'MOMO', codes: ['MTN'], providers: ['mpesa'] })))).toMatch(/MTN is not a MOMO code of KE/);
+    expect(failure(variant((c) => c.payoutRoutes.push({ country: 'KE', method: 'BANK', providers: ['paystack', 'paystack'] })))).toMatch(/listed twice/);
+  });
+});

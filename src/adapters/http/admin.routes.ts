@@ -13,6 +13,7 @@ import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
 import { sendShapeA } from './http-errors';
 import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
+import { reconciliationRoutes } from './reconciliation.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -154,7 +155,10 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     defineRoute<undefined, undefined, { paymentId: string }>({
       ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment', summary: "Any tenant's payment",
       params: z.object({ paymentId: z.string().max(64) }),
-      responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({ tenantId: z.string() }) }, ...AUTH_ERRORS, ...NOT_FOUND },
+      responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({
+        tenantId: z.string(),
+        provider: z.string().nullable().meta({ description: 'The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission' }),
+      }) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.getPayment(req.params.paymentId);
         if (!result.ok) return fail(res, result);
@@ -175,5 +179,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
         res.json(result.value);
       },
     }),
+    ...reconciliationRoutes(admin),
   ];
 }

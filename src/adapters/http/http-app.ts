@@ -26,6 +26,7 @@ import type { BearerAccess } from '../access/bearer-access';
 import type { ProxyTrust } from '../access/client-address';
 import { loggedUrl, requestLog } from './request-log';
 import { inputProblem } from '../contract/input-guards';
+import { providerCallbackRouter, type CallbackEndpoint } from './provider-callback.routes';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -46,6 +47,8 @@ export interface HttpAppDeps {
    * authenticates before the body is read, `http` serves the parsed request.
    */
   readonly graphql?: { readonly gate: RequestHandler; readonly http: RequestHandler; readonly dashboard: RequestHandler };
+  /** Payout provider callbacks (built in src/app from the configured providers), outside tenant auth; none when absent. */
+  readonly callbacks?: readonly CallbackEndpoint[];
 }
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
@@ -71,6 +74,7 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   app.use(helmet({ contentSecurityPolicy: false }));
   app.set('etag', false);
   const json = express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] });
+  if (deps.callbacks && deps.callbacks.length > 0) app.use(providerCallbackRouter(deps.callbacks, deps.trustProxy, deps.logger));
 
   for (const route of routes) {
     const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];

@@ -17,6 +17,8 @@ const PATCHABLE: Record<keyof PaymentPatch, string> = {
   nextActionAt: 'next_action_at',
   acceptedAt: 'accepted_at',
   updatedAt: 'updated_at',
+  provider: 'provider',
+  submittedAt: 'submitted_at',
 };
 
 /**

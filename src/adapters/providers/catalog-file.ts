@@ -38,6 +38,14 @@ export const catalogSchema = z.strictObject({
     name: z.string().min(1),
     deeplinkTemplate: z.string().includes('{token}', { message: 'must contain {token}' }),
   })).min(1),
+  // Live payout routing (docs/decisions.md § Payout providers: routing and failover).
+  payoutRoutes: z.array(z.strictObject({
+    country: countryCode,
+    method: z.enum(PAYMENT_METHODS),
+    codes: z.array(z.string().min(1)).min(1).optional(),
+    providers: z.array(z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a provider name such as mpesa')).min(1)
+      .refine((names) => new Set(names).size === names.length, 'a provider is listed twice'),
+  })).default([]),
   walletIssuers: z.array(z.strictObject({
     key: z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a lower-case key such as issuer_a'),
     country: z.string().min(1),
@@ -57,6 +65,16 @@ export const catalogSchema = z.strictObject({
     if (clash) ctx.addIssue({ code: 'custom', message: `dialCode ${code} of ${country} is a prefix of ${clash[0]}'s ${clash[1]}` });
   }
   const duplicated = (values: string[]) => values.filter((v, i) => values.indexOf(v) !== i);
+  for (const row of catalog.payoutRoutes) {
+    const offer = catalog.countries[row.country]?.methods[row.method];
+    if (!offer) {
+      ctx.addIssue({ code: 'custom', message: `payoutRoutes: ${row.country} offers no ${row.method}` });
+      continue;
+    }
+    for (const code of row.codes ?? []) {
+      if (!offer.codes.includes(code)) ctx.addIssue({ code: 'custom', message: `payoutRoutes: ${code} is not a ${row.method} code of ${row.country}` });
+    }
+  }
   for (const key of duplicated(catalog.walletIssuers.map((i) => i.key))) ctx.addIssue({ code: 'custom', message: `wallet issuer ${key} is listed twice` });
   for (const code of duplicated(catalog.resolutionBankCodes)) ctx.addIssue({ code: 'custom', message: `resolution bank code ${code} is listed twice` });
 });

@@ -31,6 +31,9 @@ export class SandboxPayoutProvider implements PayoutProvider {
   }
 
   async status(payment: Payment): Promise<StatusOutcome> {
+    // Stateless: a payment it has not accepted yet (a worker stopped mid-submit) was never taken,
+    // and submitting it again gives the same answer.
+    if (payment.status === 'initiated') return { kind: 'not_found' };
     const acceptedAt = (payment.acceptedAt ?? payment.updatedAt).getTime();
     const wait = acceptedAt + this.delays.resultDelayMs - this.clock.now().getTime();
     if (wait > 0) return { kind: 'pending', afterMs: wait };

@@ -77,6 +77,19 @@ export interface Acquirer {
 }
 
 /**
+ * One row of the payout routing table (docs/decisions.md § Payout providers: routing and failover):
+ * payments to `country` by `method`, with one of `codes` as paymentCode (operator or bank code; no
+ * `codes` means every code the method offers there), go to `providers` in that order. Provider
+ * names are `PayoutProvider.name` values (`mpesa`, `mtn_momo`, `paystack`).
+ */
+export interface PayoutRouteRow {
+  readonly country: CountryCode;
+  readonly method: PaymentMethod;
+  readonly codes?: readonly string[];
+  readonly providers: readonly string[];
+}
+
+/**
  * The corridor catalog (docs/decisions.md § Corridor catalog): reference data loaded from a validated data file at boot.
  * Reference rates are units of fiat per 1 stablecoin, decimal strings.
  */
@@ -93,6 +106,8 @@ export interface Catalog {
   readonly acquirers: readonly Acquirer[];
   /** The payment processor values of transfer requests (OpenAPI createTransferRequest: a single value). */
   readonly paymentProcessors: readonly string[];
+  /** Which live payout providers carry which corridor, in order (empty: no live payouts anywhere). */
+  readonly payoutRoutes: readonly PayoutRouteRow[];
 }
 
 /** The corridor of `country`, or undefined when the catalog does not serve it. */
@@ -106,4 +121,15 @@ export function soleCountryOf(catalog: Catalog, currency: FiatCurrency): Country
     (code) => catalog.countries[code]?.currency === currency,
   );
   return matches.length === 1 ? matches[0] : undefined;
+}
+
+/**
+ * The provider names the routing table lists for a payment to `country` by `method` with
+ * `paymentCode`, in order: the first row naming the code wins, else the first row for the method
+ * without codes; empty when no row matches (docs/decisions.md § Payout providers: routing and failover).
+ */
+export function routedProviderNames(catalog: Catalog, country: CountryCode, method: PaymentMethod, paymentCode: string): readonly string[] {
+  const rows = catalog.payoutRoutes.filter((row) => row.country === country && row.method === method);
+  const exact = rows.find((row) => row.codes?.includes(paymentCode));
+  return (exact ?? rows.find((row) => row.codes === undefined))?.providers ?? [];
 }

@@ -1,40 +1,19 @@
-import type { Clock, IdGenerator } from '../shared/clock';
-import { err, ok, type Result } from '../shared/result';
-import type { UnitOfWork } from '../shared/unit-of-work';
 import type { Payment } from './payment';
-import type { PaymentQueue, PaymentReader } from './payment-ports';
-import { isFinal, transition, type PaymentMove } from './payment-state';
-import { toPaymentView } from './payment-view';
-import { LEDGER_MOVES } from '../ledger/ledger';
-import type { StatusOutcome, SubmitOutcome } from './payout-provider';
-import { payoutRoute, UNROUTED_RECHECK_MS, type RoutingDeps } from '../routing/provider-routing';
+import type { PaymentMove } from './payment-state';
+import type { PayoutProvider, StatusOutcome } from './payout-provider';
+import type { ProviderReport } from './provider-report';
+import { applyMove, patchPayment, reschedule, type AdvanceDeps } from './payment-moves';
+import { namedPayoutProvider, payoutRoute, UNROUTED_RECHECK_MS } from '../routing/provider-routing';
 
-/** Ports and settings of the payout worker and of provider results; routing picks each payment's provider. */
-export interface AdvanceDeps extends RoutingDeps {
-  readonly uow: UnitOfWork;
-  readonly queue: PaymentQueue;
-  readonly payments: PaymentReader;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  /** How long a claimed payment stays leased to one worker, in milliseconds. */
-  readonly leaseMs: number;
-  /** Called after a move commits, with the payment as it now is. */
-  readonly onPaymentMoved?: (payment: Payment) => void;
-  /** Called when no provider serves a due payment (it is left as it is and looked at again later), e.g. to log it. */
-  readonly onUnrouted?: (payment: Payment, reason: string) => void;
-}
-
-/** Details a move records: the provider's reference on acceptance, a reason on failure or refund. */
-export interface MoveDetails {
-  readonly providerRef?: string;
-  readonly failureReason?: string;
-}
+export { applyMove, type AdvanceDeps, type MoveDetails } from './payment-moves';
 
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** How soon an unknown submission or an unexpected `not_found` is looked at again, in milliseconds. */
+const UNSETTLED_RECHECK_MS = 5_000;
 
 /**
  * One pass of the payout worker (docs/decisions.md § Payments: states and events): claims up to `limit` due payments and advances each
- * through the provider. Returns how many were claimed. Never throws for one payment's provider
+ * through its provider. Returns how many were claimed. Never throws for one payment's provider
  * fault: that payment is rescheduled with exponential back-off.
  */
 export async function processDuePayments(deps: AdvanceDeps, limit: number): Promise<number> {
@@ -46,106 +25,120 @@ export async function processDuePayments(deps: AdvanceDeps, limit: number): Prom
 
 async function advancePayment(deps: AdvanceDeps, payment: Payment): Promise<void> {
   try {
-    const route = await payoutRoute(deps, payment.tenantId, payment);
-    if (route.kind === 'unavailable') {
-      // Never handed to a provider that does not serve its tenant (a live tenant's payment to the
-      // sandbox): it stays in its state, reported, until a provider serves it (docs/decisions.md § Sandbox values).
-      deps.onUnrouted?.(payment, route.reason);
+    if (payment.status === 'initiated' && payment.submittedAt === null) return await submitWithFailover(deps, payment);
+    // Handed to a provider (a submission under way or accepted): only that provider is asked, by a
+    // status query, never a second submission (docs/decisions.md § Payout providers: never pay twice).
+    const provider = await providerOf(deps, payment);
+    if (!provider) {
+      deps.onUnrouted?.(payment, `its payout provider ${payment.provider ?? '(none)'} is not configured`);
       return await reschedule(deps, payment, UNROUTED_RECHECK_MS);
     }
-    if (payment.status === 'initiated') {
-      await applySubmit(deps, payment, await route.provider.submit(payment));
-    } else if (payment.status === 'provider_accepted') {
-      await applyStatus(deps, payment, await route.provider.status(payment));
-    }
+    await applyOutcome(deps, payment, await provider.status(payment));
   } catch {
+    // A submit that threw may have been sent: its marker stays, so the next look is a status query.
     const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(payment.attempts, 16));
     await reschedule(deps, payment, backoff);
   }
 }
 
-/** How soon an unknown submission or an unexpected `not_found` is looked at again, in milliseconds. */
-const UNSETTLED_RECHECK_MS = 5_000;
-
-async function applySubmit(deps: AdvanceDeps, payment: Payment, outcome: SubmitOutcome): Promise<void> {
-  switch (outcome.kind) {
-    case 'retry':
-      return reschedule(deps, payment, outcome.afterMs);
-    // Only the sandbox serves payments today, and it always answers; real rails resolve an unknown
-    // submission with a status query before any resubmission.
-    case 'unknown':
-      return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
-    case 'accepted':
-      await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
-      return;
-    case 'rejected':
-      await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
-  }
+/** The provider that has the payment: its recorded one, else (a sandbox payment from before providers were recorded) its route's first. */
+async function providerOf(deps: AdvanceDeps, payment: Payment): Promise<PayoutProvider | undefined> {
+  if (payment.provider) return namedPayoutProvider(deps, payment.tenantId, payment.provider);
+  const route = await payoutRoute(deps, payment.tenantId, payment);
+  return route.kind === 'providers' ? route.providers[0] : undefined;
 }
 
-async function applyStatus(deps: AdvanceDeps, payment: Payment, outcome: StatusOutcome): Promise<void> {
+/**
+ * Submits a payment no provider has (docs/decisions.md § Payout providers: routing and failover):
+ * the routed providers in order, each after a durable submission marker naming it. `retry` (the
+ * provider certainly did not take it, or its circuit is open) clears the marker and moves to the
+ * next provider; `unknown` keeps the marker and stops: the next look is a status query at that same
+ * provider; `accepted` and `rejected` are applied. When every provider said `retry`, it waits for
+ * the shortest of their delays.
+ */
+async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<void> {
+  const route = await payoutRoute(deps, payment.tenantId, payment);
+  if (route.kind === 'unavailable') {
+    // Never handed to a provider that does not serve its tenant (a live tenant's payment to the
+    // sandbox): it stays in its state, reported, until a provider serves it (docs/decisions.md § Sandbox values).
+    deps.onUnrouted?.(payment, route.reason);
+    return reschedule(deps, payment, route.retryAfterMs ?? UNROUTED_RECHECK_MS);
+  }
+  let waitMs: number | undefined;
+  let current = payment;
+  for (const provider of route.providers) {
+    const marked = await patchPayment(deps, current, { provider: provider.name, submittedAt: deps.clock.now() });
+    if (!marked) return;
+    const outcome = await provider.submit(marked);
+    deps.onSubmitted?.(marked, provider.name, outcome);
+    switch (outcome.kind) {
+      case 'accepted':
+        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
+        return;
+      case 'rejected':
+        await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
+        return;
+      case 'unknown':
+        return reschedule(deps, marked, UNSETTLED_RECHECK_MS);
+      case 'retry': {
+        const cleared = await patchPayment(deps, marked, { submittedAt: null });
+        if (!cleared) return;
+        current = cleared;
+        waitMs = Math.min(waitMs ?? outcome.afterMs, outcome.afterMs);
+      }
+    }
+  }
+  await reschedule(deps, current, waitMs ?? UNSETTLED_RECHECK_MS);
+}
+
+/**
+ * Applies what a payment's own provider says about it, from a status query or a callback
+ * (docs/decisions.md § Payments: states and events, § Payout providers: never pay twice). For a
+ * payment still `initiated` (a submission whose outcome was unknown), evidence that the provider has
+ * it (a reference, success, refund) first accepts it; its failure rejects it (nothing left);
+ * `not_found` clears the marker and submits again; `pending` without a reference waits. For an
+ * accepted payment the outcome moves it on. Each move applies at most once (applyMove).
+ */
+async function applyOutcome(deps: AdvanceDeps, payment: Payment, outcome: StatusOutcome): Promise<void> {
+  if (payment.status === 'initiated') {
+    if (outcome.kind === 'not_found') {
+      const cleared = await patchPayment(deps, payment, { submittedAt: null });
+      return cleared ? submitWithFailover(deps, cleared) : undefined;
+    }
+    if (outcome.kind === 'failed') return void (await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }));
+    const ref = 'providerRef' in outcome ? outcome.providerRef : undefined;
+    if (outcome.kind === 'pending' && ref === undefined) return reschedule(deps, payment, outcome.afterMs);
+    const accepted = await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined });
+    if (!accepted.ok) return;
+    payment = accepted.value;
+  }
+  if (payment.status !== 'provider_accepted') return;
+  const moves: Record<Exclude<StatusOutcome['kind'], 'pending' | 'not_found'>, PaymentMove> = { succeeded: 'complete', failed: 'fail', refunded: 'refund' };
   switch (outcome.kind) {
     case 'pending':
       return reschedule(deps, payment, outcome.afterMs);
     // An accepted payout the provider does not know is an anomaly for reconciliation, never a move.
     case 'not_found':
       return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
-    case 'succeeded':
-      await applyMove(deps, payment.id, 'complete', {});
-      return;
-    case 'failed':
-    case 'refunded':
-      await applyMove(deps, payment.id, outcome.kind === 'failed' ? 'fail' : 'refund', { failureReason: outcome.reason });
+    default:
+      await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failureReason: outcome.reason } : {});
   }
 }
 
-async function reschedule(deps: AdvanceDeps, payment: Payment, afterMs: number): Promise<void> {
-  const at = new Date(deps.clock.now().getTime() + Math.max(0, afterMs));
-  await deps.uow.transact(async (tx) => {
-    await tx.payments.update(payment.id, payment.status, { nextActionAt: at });
-    return ok(undefined);
-  });
-}
+/** What applyProviderReport did with a report. */
+export type ReportVerdict = 'applied' | 'unknown_payment' | 'other_provider' | 'final';
 
 /**
- * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
- * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
- * are ignored, so a result delivered twice or out of order is applied at most once.
- * Used by the payout worker (with what the provider answered) and by the admin simulation.
- * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
+ * Applies a verified provider callback (docs/decisions.md § Payout providers: callbacks): only to a
+ * payment that provider has (its recorded provider), and only while the payment can still move, so
+ * a duplicate or late callback changes nothing a second time. Errors are not values here: a
+ * throw is a storage fault, and the payment's next status query settles it anyway.
  */
-export async function applyMove(
-  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved'>,
-  paymentId: string,
-  move: PaymentMove,
-  details: MoveDetails,
-): Promise<Result<Payment, 'not_found' | 'invalid_transition'>> {
-  const current = await deps.payments.findById(paymentId);
-  if (!current) return err('not_found', `payment ${paymentId} not found`);
-  const rule = transition(current.status, move);
-  if (!rule.ok) return rule;
-  const now = deps.clock.now();
-  const moved = await deps.uow.transact<Payment, 'invalid_transition'>(async (tx) => {
-    const updated = await tx.payments.update(paymentId, rule.value.from, {
-      status: rule.value.to,
-      updatedAt: now,
-      nextActionAt: isFinal(rule.value.to) ? null : now,
-      ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
-      ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
-    });
-    if (!updated) return err('invalid_transition', 'the payment moved concurrently');
-    await tx.outbox.append({
-      id: deps.ids.uuid(), tenantId: updated.tenantId, type: rule.value.event, entityId: updated.id,
-      payload: { ...toPaymentView(updated) }, createdAt: now,
-    });
-    const posted = await tx.ledger.post({
-      tenantId: updated.tenantId, currency: updated.sourceCurrency, amount: updated.amountStablecoin,
-      ...LEDGER_MOVES[move], paymentId: updated.id, at: now,
-    });
-    // The status guard above already makes a move apply once; the ledger's unique (payment, kind) backs it.
-    if (posted !== 'posted') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: ${posted}`);
-    return ok(updated);
-  });
-  if (moved.ok) deps.onPaymentMoved?.(moved.value);
-  return moved;
+export async function applyProviderReport(deps: AdvanceDeps, report: ProviderReport): Promise<ReportVerdict> {
+  const payment = await deps.payments.findById(report.paymentId);
+  if (!payment) return 'unknown_payment';
+  if (payment.provider !== report.provider) return 'other_provider';
+  if (payment.status !== 'initiated' && payment.status !== 'provider_accepted') return 'final';
+  await applyOutcome(deps, payment, report.outcome);
+  return 'applied';
 }

@@ -90,7 +90,7 @@ export async function createMoneyOut(
   const key = idempotencyKey.toLowerCase();
   const fingerprint = deps.fingerprintOf(canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() }));
   // Looked up before the transaction, which must not wait for a second pooled connection.
-  const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod });
+  const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod, paymentCode: valid.value.paymentCode });
 
   const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
     const lock = await tx.idempotency.lock(tenantId, key);
@@ -155,6 +155,8 @@ async function insertPayment(
     optionalIssuerFee: command.optionalIssuerFee,
     quoteId: command.quoteId ?? null,
     providerRef: null,
+    provider: null,
+    submittedAt: null,
     failureReason: null,
     nextActionAt: now,
     attempts: 0,

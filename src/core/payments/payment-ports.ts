@@ -14,7 +14,7 @@ export interface NewPaymentWrite {
 
 /** Columns a move or a reschedule may change. */
 export type PaymentPatch = Partial<
-  Pick<Payment, 'status' | 'providerRef' | 'failureReason' | 'nextActionAt' | 'acceptedAt' | 'updatedAt'>
+  Pick<Payment, 'status' | 'providerRef' | 'failureReason' | 'nextActionAt' | 'acceptedAt' | 'updatedAt' | 'provider' | 'submittedAt'>
 >;
 
 /** Port: payment reads outside a transaction. Tenant-scoped: another tenant's id is not found. */

@@ -36,6 +36,18 @@ export class Payment {
   optionalIssuerFee!: IssuerFeeOption;
   quoteId!: string | null;
   providerRef!: string | null;
+  /**
+   * The payout provider (`PayoutProvider.name`) this payment was last handed to, and once accepted
+   * the one that has it: its status queries and callbacks go there. Admin views only, never the
+   * issuer's Payment shape (docs/decisions.md § Payout providers: routing and failover).
+   */
+  provider!: string | null;
+  /**
+   * Submission marker: set, durably, before a submit call to `provider` and cleared only when that
+   * provider certainly did not take it. While set on an `initiated` payment, the next step is a
+   * status query at `provider`, never a new submission (docs/decisions.md § Payout providers: never pay twice).
+   */
+  submittedAt!: Date | null;
   failureReason!: string | null;
   nextActionAt!: Date | null;
   /** Times a worker has claimed this payment; drives the back-off after provider faults. */

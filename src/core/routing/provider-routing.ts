@@ -11,19 +11,38 @@ export type Routed<P> =
   | { readonly kind: 'provider'; readonly provider: P }
   | { readonly kind: 'unavailable'; readonly reason: string };
 
-/** A payout corridor as routing sees it: where the money goes and how. */
+/** A payout corridor as routing sees it: where the money goes, how, and through which operator or bank. */
 export interface PayoutCorridor {
   readonly country: CountryCode;
   readonly paymentMethod: PaymentMethod;
+  /** The operator code (MOMO, PAYBILL, TILL) or bank code (BANK) of the payment, as the catalog lists it. */
+  readonly paymentCode: string;
 }
 
 /**
+ * The payout providers that may carry a corridor's payment, in the order to try them
+ * (docs/decisions.md § Payout providers: routing and failover), or why none may.
+ */
+export type PayoutRouted =
+  | { readonly kind: 'providers'; readonly providers: readonly [PayoutProvider, ...PayoutProvider[]] }
+  /** `retryAfterMs`: when configured providers refuse calls for now (open circuits), how soon to look again. */
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly retryAfterMs?: number };
+
+/**
  * Port: which provider serves a tenant's environment (docs/decisions.md § Customers and KYC,
- * § Sandbox values). The sandbox providers serve sandbox tenants only; live tenants are
- * `unavailable` until real rails implement this port. Pure decisions, no I/O.
+ * § Sandbox values, § Payout providers: routing and failover). The sandbox providers serve sandbox
+ * tenants only and never live ones; live tenants get the real providers the catalog's routing
+ * table names for the corridor, configured and healthy, or `unavailable`. Pure decisions, no I/O.
  */
 export interface ProviderRouting {
-  payoutProviderFor(environment: TenantEnvironment, corridor: PayoutCorridor): Routed<PayoutProvider>;
+  /** The providers to try for a new payment of `corridor`, first choice first. */
+  payoutProvidersFor(environment: TenantEnvironment, corridor: PayoutCorridor): PayoutRouted;
+  /**
+   * The provider named `name` (`PayoutProvider.name`) when it serves `environment`, healthy or not:
+   * status queries and callbacks of a payment go to the provider that has it. Undefined when no
+   * such provider is configured for that environment.
+   */
+  payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined;
   /** `country`: ISO 3166-1 alpha-2 of the customer. */
   kycProviderFor(environment: TenantEnvironment, country: string): Routed<KycProvider>;
 }
@@ -42,12 +61,18 @@ export interface RoutingDeps {
 /** How long work no provider serves (a pre-existing live payment or customer) waits before a worker looks again, in milliseconds. */
 export const UNROUTED_RECHECK_MS = 60 * 60_000;
 
-const UNKNOWN_TENANT: Routed<never> = { kind: 'unavailable', reason: 'unknown tenant' };
+const UNKNOWN_TENANT = { kind: 'unavailable', reason: 'unknown tenant' } as const;
 
-/** The payout provider for a tenant's payment in `corridor`; `unavailable` also for an unknown tenant. */
-export async function payoutRoute(deps: RoutingDeps, tenantId: string, corridor: PayoutCorridor): Promise<Routed<PayoutProvider>> {
+/** The payout providers for a tenant's payment in `corridor`, in order; `unavailable` also for an unknown tenant. */
+export async function payoutRoute(deps: RoutingDeps, tenantId: string, corridor: PayoutCorridor): Promise<PayoutRouted> {
   const environment = await deps.environments.environmentOf(tenantId);
-  return environment ? deps.routing.payoutProviderFor(environment, corridor) : UNKNOWN_TENANT;
+  return environment ? deps.routing.payoutProvidersFor(environment, corridor) : UNKNOWN_TENANT;
+}
+
+/** The provider named `name` serving the tenant's environment; undefined for an unknown tenant or provider. */
+export async function namedPayoutProvider(deps: RoutingDeps, tenantId: string, name: string): Promise<PayoutProvider | undefined> {
+  const environment = await deps.environments.environmentOf(tenantId);
+  return environment ? deps.routing.payoutProviderNamed(environment, name) : undefined;
 }
 
 /** The KYC provider for a tenant's customer of `country`; `unavailable` also for an unknown tenant. */

@@ -1,0 +1,53 @@
+import { routedProviderNames, type Catalog } from '../../core/catalog/catalog';
+import type { KycProvider } from '../../core/customers/customer';
+import type { PayoutProvider } from '../../core/payments/payout-provider';
+import type {
+  PayoutCorridor, PayoutRouted, ProviderRouting, Routed, TenantEnvironment,
+} from '../../core/routing/provider-routing';
+
+const NO_LIVE_KYC: Routed<never> = { kind: 'unavailable', reason: 'no KYC provider serves live tenants yet' };
+
+/**
+ * Routing by the catalog's routing table (docs/decisions.md § Payout providers: routing and
+ * failover). Sandbox tenants always get the sandbox providers, whatever the table says; live tenants
+ * never do: they get the live providers the table lists for the corridor that are configured and,
+ * per `isHealthy` (the circuit breakers), not refusing calls, in the table's order. A live corridor
+ * with none is `unavailable`, which the money-out answers with 503 before anything is held.
+ * `live` are the configured real providers, by `PayoutProvider.name`.
+ */
+export class CatalogRouting implements ProviderRouting {
+  private readonly live: ReadonlyMap<string, PayoutProvider>;
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly sandbox: { readonly payouts: PayoutProvider; readonly kyc: KycProvider },
+    live: readonly PayoutProvider[],
+    private readonly isHealthy: (name: string) => boolean = () => true,
+    /** How soon to look again when every routed provider is unhealthy, in milliseconds. */
+    private readonly unhealthyRecheckMs = 30_000,
+  ) {
+    this.live = new Map(live.map((provider) => [provider.name, provider]));
+  }
+
+  payoutProvidersFor(environment: TenantEnvironment, corridor: PayoutCorridor): PayoutRouted {
+    if (environment === 'sandbox') return { kind: 'providers', providers: [this.sandbox.payouts] };
+    const names = routedProviderNames(this.catalog, corridor.country, corridor.paymentMethod, corridor.paymentCode);
+    const where = `${corridor.paymentMethod} ${corridor.paymentCode} in ${corridor.country}`;
+    if (names.length === 0) return { kind: 'unavailable', reason: `no live payout provider is routed for ${where}` };
+    const configured = names.map((name) => this.live.get(name)).filter((p): p is PayoutProvider => p !== undefined);
+    if (configured.length === 0) return { kind: 'unavailable', reason: `no payout provider routed for ${where} is configured` };
+    const healthy = configured.filter((provider) => this.isHealthy(provider.name));
+    const [first, ...rest] = healthy;
+    if (!first) return { kind: 'unavailable', reason: `every payout provider for ${where} is failing; retry later`, retryAfterMs: this.unhealthyRecheckMs };
+    return { kind: 'providers', providers: [first, ...rest] };
+  }
+
+  payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {
+    if (environment === 'sandbox') return name === this.sandbox.payouts.name ? this.sandbox.payouts : undefined;
+    return this.live.get(name);
+  }
+
+  kycProviderFor(environment: TenantEnvironment, _country: string): Routed<KycProvider> {
+    return environment === 'sandbox' ? { kind: 'provider', provider: this.sandbox.kyc } : NO_LIVE_KYC;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Logger } from 'pino';
+import { MpesaPayoutProvider } from '../adapters/providers/mpesa/mpesa-payout-provider';
+import { MtnMomoClient } from '../adapters/providers/mtn-momo/mtn-momo-client';
+import { MtnMomoPayoutProvider } from '../adapters/providers/mtn-momo/mtn-momo-payout-provider';
+import { PaystackClient } from '../adapters/providers/paystack/paystack-client';
+import { PaystackPayoutProvider } from '../adapters/providers/paystack/paystack-payout-provider';
+import type { PayoutProvider } from '../core/payments/payout-provider';
+import type { Clock } from '../core/shared/clock';
+import { BreakerPayoutProvider, type BreakerSettings } from '../adapters/providers/provider-breaker';
+import type { Config, PayoutProviderConfigs } from './config';
+
+/** The real payout providers the configuration turns on, with what else their adapters offer. */
+export interface LivePayoutProviders {
+  /** Every configured provider, by `PayoutProvider.name`. */
+  readonly providers: readonly PayoutProvider[];
+  readonly mpesa?: MpesaPayoutProvider;
+  readonly mtnMomo?: MtnMomoPayoutProvider;
+  readonly paystack?: { readonly provider: PaystackPayoutProvider; readonly client: PaystackClient };
+  /** Closes their HTTP connection pools. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the real payout providers from their configurations (README "Going live"). Logs which
+ * are on and where they point, never a credential.
+ */
+export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: Clock, logger: Logger): LivePayoutProviders {
+  const mpesa = configs.mpesa ? MpesaPayoutProvider.create(configs.mpesa) : undefined;
+  const mtnClient = configs.mtnMomo ? new MtnMomoClient(configs.mtnMomo, clock) : undefined;
+  const mtnMomo = configs.mtnMomo && mtnClient ? new MtnMomoPayoutProvider(configs.mtnMomo, mtnClient) : undefined;
+  const paystackClient = configs.paystack ? new PaystackClient(configs.paystack) : undefined;
+  const paystack = paystackClient ? { provider: new PaystackPayoutProvider(paystackClient), client: paystackClient } : undefined;
+  const providers = [mpesa, mtnMomo, paystack?.provider].filter((p): p is NonNullable<typeof p> => p !== undefined);
+  if (providers.length > 0) {
+    logger.info({
+      providers: {
+        ...(configs.mpesa ? { mpesa: configs.mpesa.baseUrl } : {}),
+        ...(configs.mtnMomo ? { mtn_momo: `${configs.mtnMomo.baseUrl} (${configs.mtnMomo.targetEnvironment})` } : {}),
+        ...(configs.paystack ? { paystack: `${configs.paystack.baseUrl} (${configs.paystack.mode})` } : {}),
+      },
+    }, 'live payout providers configured');
+  }
+  return {
+    providers, mpesa, mtnMomo, paystack,
+    async close() {
+      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close()]);
+    },
+  };
+}
+
+/**
+ * Each live provider behind its own circuit breaker (docs/decisions.md § Payout providers: routing
+ * and failover), with `isHealthy` for routing. Opening and closing are logged at warn and info.
+ */
+export function guardLivePayoutProviders(
+  providers: readonly PayoutProvider[],
+  config: Pick<Config, 'PROVIDER_BREAKER_FAILURES' | 'PROVIDER_BREAKER_HALF_OPEN_MS' | 'PROVIDER_CALL_TIMEOUT_MS'>,
+  logger: Logger,
+): { readonly providers: readonly BreakerPayoutProvider[]; isHealthy(name: string): boolean } {
+  const settings: BreakerSettings = {
+    consecutiveFailures: config.PROVIDER_BREAKER_FAILURES,
+    halfOpenAfterMs: config.PROVIDER_BREAKER_HALF_OPEN_MS,
+    callTimeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
+  };
+  const guarded = providers.map((provider) => new BreakerPayoutProvider(provider, settings, {
+    onOpen: (name) => logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it'),
+    onClose: (name) => logger.info({ provider: name }, 'payout provider circuit closed'),
+  }));
+  const byName = new Map(guarded.map((provider) => [provider.name, provider]));
+  return { providers: guarded, isHealthy: (name) => byName.get(name)?.healthy ?? false };
+}

@@ -1,0 +1,120 @@
+import type { Logger } from 'pino';
+import type { CallbackAnswer, CallbackEndpoint } from '../adapters/http/provider-callback.routes';
+import { parseMpesaCallback } from '../adapters/providers/mpesa/mpesa-callbacks';
+import { parseMtnMomoCallback } from '../adapters/providers/mtn-momo/mtn-momo-callbacks';
+import { parsePaystackCallback } from '../adapters/providers/paystack/paystack-callbacks';
+import { applyProviderReport, type AdvanceDeps } from '../core/payments/advance-payment';
+import type { ProviderEventLog } from '../core/payments/provider-event';
+import type { ProviderReport } from '../core/payments/provider-report';
+import type { PayoutProviderConfigs } from './config';
+
+/** What the callback endpoints need: the payout use case's ports, the provider-events table, a logger. */
+export interface CallbackDeps {
+  readonly advance: AdvanceDeps;
+  readonly events: ProviderEventLog;
+  readonly logger: Logger;
+}
+
+/** The callback endpoints and a way to wait for the reports they are still applying (at shutdown). */
+export interface ProviderCallbacks {
+  readonly endpoints: readonly CallbackEndpoint[];
+  drain(): Promise<void>;
+}
+
+/**
+ * The callback routes of the configured providers (docs/decisions.md § Payout providers: callbacks;
+ * README "Going live" lists the URLs to register):
+ * - `POST /callbacks/mpesa/{secret}/{kind}/{paymentId}`: Daraja ResultURL and QueueTimeOutURL;
+ *   path secret and MPESA_CALLBACK_ALLOWED_IPS;
+ * - `PUT|POST /callbacks/mtn-momo/{secret}`: MTN's `X-Callback-Url`; path secret and
+ *   MTN_MOMO_CALLBACK_ALLOWED_IPS. MTN does not sign, so its word only triggers an immediate status
+ *   query (`GET` on the transfer), which decides;
+ * - `POST /callbacks/paystack`: transfer webhooks, `x-paystack-signature` and PAYSTACK_WEBHOOK_ALLOWED_IPS.
+ * A verified callback is stored raw (sealed) in `provider_events`, answered, and then applied
+ * through the payout use case, where a duplicate or late one changes nothing; a refused one is
+ * logged (provider, reason, source address; never the body) and answered with the adapter's status.
+ */
+export function providerCallbacks(configs: PayoutProviderConfigs, deps: CallbackDeps): ProviderCallbacks {
+  const inFlight = new Set<Promise<void>>();
+  const json = (status: number, body: unknown): CallbackAnswer => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
+  const text = (status: number, body: string): CallbackAnswer => ({ status, contentType: 'text/plain', body });
+
+  /** Stores a verified callback, then applies `applied` (its report unless given) once the provider has its answer. */
+  async function accept(
+    provider: string, rawBody: Buffer, report: ProviderReport | null, answer: CallbackAnswer, applied: ProviderReport | null = report,
+  ): Promise<CallbackAnswer> {
+    const id = deps.advance.ids.uuid();
+    await deps.events.record({
+      id, provider, paymentId: report?.paymentId ?? null, providerEventId: report?.providerEventId?.slice(0, 200) ?? null,
+      outcome: report?.outcome.kind ?? null, verdict: report ? 'received' : 'not_ours', rawBody: rawBody.toString('utf8'),
+      receivedAt: deps.advance.clock.now(),
+    });
+    if (report && applied) {
+      const applying = (async () => {
+        const verdict = await applyProviderReport(deps.advance, applied);
+        await deps.events.setVerdict(id, verdict);
+        deps.logger.info({ provider, paymentId: report.paymentId, outcome: report.outcome.kind, providerEventId: report.providerEventId, verdict }, 'provider callback');
+      })().catch((error: unknown) => {
+        // The payment's status queries settle it anyway.
+        deps.logger.error({ err: error, provider, paymentId: report.paymentId }, 'provider callback not applied; status queries will settle it');
+      }).finally(() => inFlight.delete(applying));
+      inFlight.add(applying);
+    }
+    return answer;
+  }
+  const refused = (provider: string, reason: string, remoteAddress: string, answer: CallbackAnswer): CallbackAnswer => {
+    deps.logger.warn({ provider, reason, remoteAddress }, 'provider callback refused');
+    return answer;
+  };
+
+  const endpoints: CallbackEndpoint[] = [];
+  const mpesa = configs.mpesa;
+  if (mpesa) {
+    endpoints.push({
+      method: 'post', path: '/callbacks/mpesa/:secret/:kind/:paymentId',
+      handle: async (input) => {
+        const parsed = parseMpesaCallback({
+          headers: input.headers, rawBody: input.rawBody, remoteAddress: input.remoteAddress,
+          pathSecret: input.params.secret, kind: input.params.kind ?? '', paymentId: input.params.paymentId ?? '',
+        }, mpesa);
+        if (!parsed.ok) return refused('mpesa', parsed.refusal, input.remoteAddress, json(parsed.ack.status, parsed.ack.body));
+        return accept('mpesa', input.rawBody, parsed.report, json(parsed.ack.status, parsed.ack.body));
+      },
+    });
+  }
+  const mtn = configs.mtnMomo;
+  if (mtn) {
+    for (const method of ['put', 'post'] as const) {
+      endpoints.push({
+        method, path: '/callbacks/mtn-momo/:secret',
+        handle: async (input) => {
+          const parsed = parseMtnMomoCallback({ headers: input.headers, rawBody: input.rawBody, remoteAddress: input.remoteAddress, pathSecret: input.params.secret }, mtn);
+          if (!parsed.ok) return refused('mtn_momo', parsed.refusal, input.remoteAddress, text(parsed.ack.status, parsed.ack.body));
+          // Unsigned: confirmed by a status query before anything moves.
+          const confirm: ProviderReport = { ...parsed.report, outcome: { kind: 'pending', afterMs: 0 } };
+          return accept('mtn_momo', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body), confirm);
+        },
+      });
+    }
+  }
+  const paystack = configs.paystack;
+  if (paystack) {
+    endpoints.push({
+      method: 'post', path: '/callbacks/paystack',
+      handle: async (input) => {
+        const parsed = parsePaystackCallback(
+          { headers: input.headers, rawBody: input.rawBody, remoteAddress: input.remoteAddress },
+          { secretKey: paystack.secretKey, allowedIps: paystack.webhookAllowedIps },
+        );
+        if (!parsed.ok) return refused('paystack', parsed.reason, input.remoteAddress, text(parsed.ack.status, parsed.ack.body));
+        return accept('paystack', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body));
+      },
+    });
+  }
+  return {
+    endpoints,
+    async drain() {
+      await Promise.all([...inFlight]);
+    },
+  };
+}

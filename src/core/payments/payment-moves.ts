@@ -1,0 +1,91 @@
+import type { Clock, IdGenerator } from '../shared/clock';
+import { err, ok, type Result } from '../shared/result';
+import type { UnitOfWork } from '../shared/unit-of-work';
+import type { Payment } from './payment';
+import type { PaymentPatch, PaymentQueue, PaymentReader } from './payment-ports';
+import { isFinal, transition, type PaymentMove } from './payment-state';
+import { toPaymentView } from './payment-view';
+import { LEDGER_MOVES } from '../ledger/ledger';
+import type { SubmitOutcome } from './payout-provider';
+import type { RoutingDeps } from '../routing/provider-routing';
+
+/** Ports and settings of the payout worker and of provider results; routing picks each payment's provider. */
+export interface AdvanceDeps extends RoutingDeps {
+  readonly uow: UnitOfWork;
+  readonly queue: PaymentQueue;
+  readonly payments: PaymentReader;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** How long a claimed payment stays leased to one worker, in milliseconds. */
+  readonly leaseMs: number;
+  /** Called after a move commits, with the payment as it now is. */
+  readonly onPaymentMoved?: (payment: Payment) => void;
+  /** Called when no provider serves a due payment (it is left as it is and looked at again later), e.g. to log it. */
+  readonly onUnrouted?: (payment: Payment, reason: string) => void;
+  /** Called after each submit call with the provider's name and its outcome, e.g. to log failovers and unknown outcomes. */
+  readonly onSubmitted?: (payment: Payment, provider: string, outcome: SubmitOutcome) => void;
+}
+
+/** Details a move records: the provider's reference on acceptance, a reason on failure or refund. */
+export interface MoveDetails {
+  readonly providerRef?: string;
+  readonly failureReason?: string;
+}
+
+/** Moves a payment's next look `afterMs` milliseconds ahead, while it is still in its status. */
+export async function reschedule(deps: Pick<AdvanceDeps, 'uow' | 'clock'>, payment: Payment, afterMs: number): Promise<void> {
+  const at = new Date(deps.clock.now().getTime() + Math.max(0, afterMs));
+  await patchPayment(deps, payment, { nextActionAt: at });
+}
+
+/**
+ * Writes `patch` in a transaction of its own, committed when this resolves, only while the payment
+ * is still in its status. Returns the payment as written, or undefined when it moved meanwhile.
+ */
+export async function patchPayment(deps: Pick<AdvanceDeps, 'uow'>, payment: Payment, patch: PaymentPatch): Promise<Payment | undefined> {
+  const written = await deps.uow.transact<Payment | undefined, never>(async (tx) => ok(await tx.payments.update(payment.id, payment.status, patch)));
+  return written.ok ? written.value : undefined;
+}
+
+/**
+ * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
+ * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
+ * are ignored, so a result delivered twice or out of order is applied at most once.
+ * Used by the payout worker (with what the provider answered), provider callbacks and the admin simulation.
+ * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
+ */
+export async function applyMove(
+  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved'>,
+  paymentId: string,
+  move: PaymentMove,
+  details: MoveDetails,
+): Promise<Result<Payment, 'not_found' | 'invalid_transition'>> {
+  const current = await deps.payments.findById(paymentId);
+  if (!current) return err('not_found', `payment ${paymentId} not found`);
+  const rule = transition(current.status, move);
+  if (!rule.ok) return rule;
+  const now = deps.clock.now();
+  const moved = await deps.uow.transact<Payment, 'invalid_transition'>(async (tx) => {
+    const updated = await tx.payments.update(paymentId, rule.value.from, {
+      status: rule.value.to,
+      updatedAt: now,
+      nextActionAt: isFinal(rule.value.to) ? null : now,
+      ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
+      ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
+    });
+    if (!updated) return err('invalid_transition', 'the payment moved concurrently');
+    await tx.outbox.append({
+      id: deps.ids.uuid(), tenantId: updated.tenantId, type: rule.value.event, entityId: updated.id,
+      payload: { ...toPaymentView(updated) }, createdAt: now,
+    });
+    const posted = await tx.ledger.post({
+      tenantId: updated.tenantId, currency: updated.sourceCurrency, amount: updated.amountStablecoin,
+      ...LEDGER_MOVES[move], paymentId: updated.id, at: now,
+    });
+    // The status guard above already makes a move apply once; the ledger's unique (payment, kind) backs it.
+    if (posted !== 'posted') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: ${posted}`);
+    return ok(updated);
+  });
+  if (moved.ok) deps.onPaymentMoved?.(moved.value);
+  return moved;
+}

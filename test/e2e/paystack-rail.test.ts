@@ -1,0 +1,145 @@
+import { startPaystackSimulator, type PaystackSimulator } from '../../simulators/paystack/paystack-simulator';
+import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
+import { backupProvider, catalogWithRoutes, eventTypes, ledgerKinds, settled, storedCallbacks } from '../support/provider-e2e';
+import { eventually, startTestService, type TestService } from '../support/test-service';
+
+const SUCCEEDED = ['payment.initiated', 'payment.processing', 'payment.succeeded'];
+
+/**
+ * A live tenant's bank payouts in Nigeria through the service to the Paystack simulator over real
+ * HTTP (docs/providers.md § Paystack Transfers): signed webhooks to /callbacks/paystack, verify as
+ * the fallback, and the simulator's fault modes by account number.
+ */
+describe('Paystack rail, end to end', () => {
+  let sim: PaystackSimulator;
+  let service: TestService;
+  let admin: string;
+  let apiKey: string;
+  beforeAll(async () => {
+    sim = await startPaystackSimulator({ resultDelayMs: 50, delayedCallbackMs: 300 });
+    service = await startTestService({
+      PAYSTACK_SECRET_KEY: sim.secretKey, PAYSTACK_BASE_URL: sim.url, PAYSTACK_RESPONSE_TIMEOUT_MS: '800',
+    });
+    sim.setWebhookUrl(`${service.baseUrl}/callbacks/paystack`);
+    admin = await service.newAdminKey();
+    ({ apiKey } = await liveTenant(service, admin));
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  it('success: accepted, then settled by the signed webhook; the provider shows to admins only', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('10'));
+    const payment = await settled(service, admin, id, 'succeeded');
+    expect(payment).toMatchObject({ provider: 'paystack', providerRef: expect.stringMatching(/^TRF_/) });
+    const issuerView = await service.call('GET', `/v1/payments/${id}`, { apiKey });
+    expect(issuerView.body).not.toHaveProperty('provider');
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'settle']);
+    await eventually(async () => ((await storedCallbacks(service, id)).some((e) => e.outcome === 'succeeded') ? true : undefined));
+  });
+
+  it('failure after acceptance: failed, the amount returned', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('91'));
+    const payment = await settled(service, admin, id, 'failed');
+    expect(payment.failureReason).toMatch(/Paystack transfer failed/);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+  });
+
+  it('reversal: refunded, with the ledger return', async () => {
+    const before = (await service.call('GET', '/v1/balances', { apiKey })).body;
+    const id = await moneyOut(service, apiKey, ngBankBody('90'));
+    const payment = await settled(service, admin, id, 'refunded');
+    expect(payment.failureReason).toMatch(/reversed/);
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing', 'payment.refunded']);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+    const after = (await service.call('GET', '/v1/balances', { apiKey })).body;
+    const usdc = (b: Array<{ currency: string; inTransit: string; held: string }>) => b.find((x) => x.currency === 'USDC')!;
+    expect([usdc(after).held, usdc(after).inTransit]).toEqual([usdc(before).held, usdc(before).inTransit]);
+  });
+
+  it('a duplicated webhook is stored twice and applied once', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('94'));
+    await settled(service, admin, id, 'succeeded');
+    await eventually(async () => ((await storedCallbacks(service, id)).length === 2 ? true : undefined));
+    expect((await storedCallbacks(service, id)).map((e) => e.outcome)).toEqual(['succeeded', 'succeeded']);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'settle']);
+  });
+
+  it('a lost webhook: the payment is settled by polling verify', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('93'));
+    await settled(service, admin, id, 'succeeded');
+    expect(await storedCallbacks(service, id)).toEqual([]);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+  });
+
+  it('a submit that times out (no webhook either) is resolved by a status query, never a second transfer', async () => {
+    const posts = sim.requestCount('POST /transfer');
+    sim.setFaults({ submit: 'hold', callback: 'missing' });
+    let id: string;
+    try {
+      id = await moneyOut(service, apiKey, ngBankBody('10'));
+      await settled(service, admin, id, 'succeeded', 20_000);
+    } finally {
+      sim.setFaults({});
+      sim.release();
+    }
+    expect(await storedCallbacks(service, id)).toEqual([]);
+    expect(sim.transfers().filter((t) => t.reference === id.toLowerCase())).toHaveLength(1);
+    expect(sim.requestCount('POST /transfer') - posts).toBe(1);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+  });
+
+  it('refuses webhooks with a wrong signature, storing nothing', async () => {
+    const res = await fetch(`${service.baseUrl}/callbacks/paystack`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-paystack-signature': 'ab'.repeat(64) },
+      body: JSON.stringify({ event: 'transfer.success', data: {} }),
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('Paystack rail: breaker and failover', () => {
+  let sim: PaystackSimulator;
+  let service: TestService;
+  let admin: string;
+  const backup = backupProvider();
+  beforeAll(async () => {
+    sim = await startPaystackSimulator({ resultDelayMs: 50 });
+    service = await startTestService({
+      PAYSTACK_SECRET_KEY: sim.secretKey, PAYSTACK_BASE_URL: sim.url,
+      CATALOG_PATH: catalogWithRoutes((routes) => {
+        routes.find((r) => r.country === 'NG' && r.method === 'BANK')!.providers = ['paystack', 'backup'];
+      }),
+      PROVIDER_BREAKER_FAILURES: '2', PROVIDER_BREAKER_HALF_OPEN_MS: '600000',
+    }, { livePayoutProviders: [backup] });
+    admin = await service.newAdminKey();
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  it('a refusal before processing fails over at once; consecutive ones open the breaker and routing skips Paystack', async () => {
+    const { apiKey } = await liveTenant(service, admin);
+    sim.setFaults({ submit: 'insufficient_balance' });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await moneyOut(service, apiKey, ngBankBody('10'));
+      ids.push(id);
+      expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'backup', providerRef: `BKP_${id.slice(4)}` });
+    }
+    // Two refusals opened the circuit: the third payment never reached Paystack.
+    expect(sim.requestCount('POST /transfer')).toBe(2);
+    expect(sim.transfers()).toEqual([]);
+    expect(backup.submitted).toEqual(ids);
+    // A corridor Paystack alone serves is refused before the hold while its circuit is open.
+    const za = await service.call('POST', '/v1/payments/moneyout', {
+      apiKey, headers: { 'idempotency-key': crypto.randomUUID() },
+      body: ngBankBody('10', { country: 'ZA', destinationCurrency: 'ZAR', paymentCode: '632005', fiatAmount: '1000' }),
+    });
+    expect([za.status, za.body.code]).toEqual([503, 'provider_unavailable']);
+  });
+});

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { loadConfig, ConfigError } from '../../src/app/config';
+import { loadCatalog } from '../../src/adapters/providers/catalog-file';
+import { CatalogRouting } from '../../src/adapters/providers/catalog-routing';
+import type { KycProvider } from '../../src/core/customers/customer';
+import type { PayoutProvider } from '../../src/core/payments/payout-provider';
+import type { PayoutCorridor } from '../../src/core/routing/provider-routing';
+
+const catalog = loadCatalog(path.resolve(__dirname, '../../data/corridors.json'));
+const named = (name: string): PayoutProvider => ({
+  name,
+  submit: async () => ({ kind: 'retry', afterMs: 1 }),
+  status: async () => ({ kind: 'not_found' }),
+});
+const sandbox = { payouts: named('sandbox'), kyc: { check: async () => ({ kind: 'pending', afterMs: 1 }) } as unknown as KycProvider };
+const corridor = (country: string, paymentMethod: string, paymentCode: string) => ({ country, paymentMethod, paymentCode }) as PayoutCorridor;
+const names = (routed: ReturnType<CatalogRouting['payoutProvidersFor']>) =>
+  routed.kind === 'providers' ? routed.providers.map((p) => p.name) : routed.reason;
+
+describe('payout routing by the catalog table', () => {
+  const all = [named('mpesa'), named('mtn_momo'), named('paystack')];
+
+  it('sandbox tenants always get the sandbox, live tenants never do', () => {
+    const routing = new CatalogRouting(catalog, sandbox, all);
+    for (const c of [corridor('KE', 'MOMO', 'MPESA'), corridor('NG', 'BANK', '058'), corridor('TZ', 'MOMO', 'TIGO')]) {
+      expect(names(routing.payoutProvidersFor('sandbox', c))).toEqual(['sandbox']);
+      expect(names(routing.payoutProvidersFor('live', c))).not.toContain('sandbox');
+    }
+    expect(routing.payoutProviderNamed('live', 'sandbox')).toBeUndefined();
+    expect(routing.payoutProviderNamed('sandbox', 'mpesa')).toBeUndefined();
+    expect(routing.payoutProviderNamed('live', 'paystack')?.name).toBe('paystack');
+  });
+
+  it('maps (country, method, operator or bank code) to the providers the table lists', () => {
+    const routing = new CatalogRouting(catalog, sandbox, all);
+    expect(names(routing.payoutProvidersFor('live', corridor('KE', 'MOMO', 'MPESA')))).toEqual(['mpesa']);
+    expect(names(routing.payoutProvidersFor('live', corridor('KE', 'PAYBILL', 'MPESA')))).toEqual(['mpesa']);
+    expect(names(routing.payoutProvidersFor('live', corridor('UG', 'MOMO', 'MTN')))).toEqual(['mtn_momo']);
+    expect(names(routing.payoutProvidersFor('live', corridor('NG', 'BANK', '058')))).toEqual(['paystack']);
+    // No row for the operator: unavailable, with a reason naming the corridor.
+    expect(names(routing.payoutProvidersFor('live', corridor('KE', 'MOMO', 'AIRTEL')))).toMatch(/no live payout provider is routed for MOMO AIRTEL in KE/);
+  });
+
+  it('a routed provider that is not configured, or not healthy, is skipped; none left is unavailable', () => {
+    const table = { ...catalog, payoutRoutes: [{ country: 'NG', method: 'BANK', providers: ['paystack', 'backup'] }] } as typeof catalog;
+    const route = corridor('NG', 'BANK', '058');
+    expect(names(new CatalogRouting(table, sandbox, [named('mpesa')]).payoutProvidersFor('live', route))).toMatch(/is configured/);
+    expect(names(new CatalogRouting(table, sandbox, [named('backup'), named('paystack')]).payoutProvidersFor('live', route))).toEqual(['paystack', 'backup']);
+    const open = new Set(['paystack']);
+    const routing = new CatalogRouting(table, sandbox, [named('paystack'), named('backup')], (name) => !open.has(name));
+    expect(names(routing.payoutProvidersFor('live', route))).toEqual(['backup']);
+    open.add('backup');
+    expect(names(routing.payoutProvidersFor('live', route))).toMatch(/failing/);
+    // Status queries still reach a provider whose breaker is open.
+    expect(routing.payoutProviderNamed('live', 'paystack')?.name).toBe('paystack');
+  });
+});
+
+describe('provider configuration at start', () => {
+  const base = { WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+
+  it('no provider variables: no live provider; a complete one is on', () => {
+    expect(loadConfig(base).payoutProviders).toEqual({});
+    const config = loadConfig({ ...base, PAYSTACK_SECRET_KEY: 'sk_test_abc123', PAYSTACK_BASE_URL: 'http://127.0.0.1:1' });
+    expect(Object.keys(config.payoutProviders)).toEqual(['paystack']);
+  });
+
+  it('partial credentials stop the start with every problem named and no secret value', () => {
+    const secret = 'very-secret-consumer-value';
+    let message = '';
+    try {
+      loadConfig({ ...base, MPESA_CONSUMER_SECRET: secret, MTN_MOMO_API_KEY: 'another-secret-value', PAYSTACK_BASE_URL: 'http://127.0.0.1:1' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/M-Pesa is partly configured: set MPESA_BASE_URL/);
+    expect(message).toMatch(/MTN MoMo is partly configured: missing MTN_MOMO_BASE_URL/);
+    expect(message).toMatch(/Paystack is partly configured: set PAYSTACK_SECRET_KEY/);
+    expect(message).not.toContain(secret);
+    expect(message).not.toContain('another-secret-value');
+  });
+});
