@@ -9,7 +9,9 @@ import { Decimal } from '../../src/core/shared/money';
 /** A tenant's six USDC accounts (balance and counter-accounts, docs/decisions.md § Ledger), read from the database. */
 async function accountsOf(service: TestService, tenantId: string): Promise<Record<string, string>> {
   const rows = await service.database.orm.em.fork().getConnection().execute(
-    `select kind, to_char(balance, 'FM999999990.000000') as balance from ledger_accounts where tenant_id = ? and currency = 'USDC' order by kind`, [tenantId]);
+    // An account's balance is the sum of its balance slots (docs/decisions.md § Ledger).
+    `select kind, to_char(sum(balance), 'FM999999990.000000') as balance from ledger_accounts
+      where tenant_id = ? and currency = 'USDC' group by kind order by kind`, [tenantId]);
   return Object.fromEntries((rows as { kind: string; balance: string }[]).map((r) => [r.kind, r.balance]));
 }
 
