@@ -14,6 +14,9 @@ interface Pending {
 
 class Refused extends Error {}
 
+/** Longest a batch waits for a row lock before it gives up and its units run alone. */
+const LOCK_TIMEOUT_MS = 100;
+
 /**
  * UnitOfWork for the payout worker (docs/decisions.md § Performance): the units of work asked for
  * while one batch runs are queued and run together, one after another, in ONE PostgreSQL
@@ -23,11 +26,13 @@ class Refused extends Error {}
  * back and every unit runs again alone through `single` (each with its own transaction, as
  * without batching), so a refusal never undoes or blocks another unit's write. Units are plain
  * database work (the worker's guarded moves and reschedules), safe to run again after a rollback.
- * One batch at a time: two batches of one process never lock balance slots against each other.
+ * Up to `maxLanes` batches run at once; a batch that waits more than LOCK_TIMEOUT_MS for a row lock
+ * (another batch holding a balance slot it needs, possibly while waiting for one of its own) gives
+ * up and its units run alone, so batches never deadlock for long.
  */
 export class BatchingUnitOfWork implements UnitOfWork {
   private queue: Pending[] = [];
-  private draining = false;
+  private lanes = 0;
 
   constructor(
     private readonly em: EntityManager,
@@ -35,14 +40,16 @@ export class BatchingUnitOfWork implements UnitOfWork {
     private readonly clock: Clock,
     private readonly single: UnitOfWork,
     /** Most units in one transaction. */
-    private readonly maxBatch = 100,
+    private readonly maxBatch = 50,
+    /** Most batches running at once, each in its own transaction on its own connection. */
+    private readonly maxLanes = 4,
   ) {}
 
   transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>> {
     return new Promise<Result<T, C>>((resolve, reject) => {
       this.queue.push({ work: work as Work, resolve: resolve as (r: Result<unknown, string>) => void, reject });
-      if (!this.draining) {
-        this.draining = true;
+      if (this.lanes < this.maxLanes) {
+        this.lanes += 1;
         // After the current tick, so the units a pass starts together land in one batch.
         setImmediate(() => void this.drain());
       }
@@ -53,7 +60,7 @@ export class BatchingUnitOfWork implements UnitOfWork {
     try {
       while (this.queue.length > 0) await this.run(this.queue.splice(0, this.maxBatch));
     } finally {
-      this.draining = false;
+      this.lanes -= 1;
     }
   }
 
@@ -62,6 +69,10 @@ export class BatchingUnitOfWork implements UnitOfWork {
     const results: Result<unknown, string>[] = [];
     try {
       await this.em.fork().transactional(async (tem) => {
+        // Batches running side by side may want each other's balance slots in opposite orders: a
+        // short lock wait fails the batch instead (each unit then runs alone) rather than waiting
+        // for PostgreSQL's deadlock detection.
+        await tem.execute(`set local lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
         const tx = contextFor(tem, this.ids, this.clock);
         for (const unit of batch) {
           const result = await unit.work(tx);
