@@ -44,3 +44,24 @@ describe('PollingWorker idle waits (docs/decisions.md § Performance)', () => {
     expect(passes).toBeGreaterThan(3);
   });
 });
+
+describe('PollingWorker heartbeat', () => {
+  it('reads as alive while it sleeps after a pass, and as its last pass while a pass hangs', async () => {
+    let passes = 0;
+    let hang!: () => void;
+    const worker = new PollingWorker('t', async () => {
+      passes += 1;
+      if (passes === 2) await new Promise<void>((r) => { hang = r; });
+      return 0;
+    }, { pollIntervalMs: 10, batchSize: 5, maxIdleMs: 60_000, untilNextDueMs: async () => undefined }, pino({ level: 'silent' }));
+    worker.start();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(Date.now() - worker.lastPassAt!.getTime()).toBeLessThan(50);
+    worker.wake();
+    await new Promise((r) => setTimeout(r, 200));
+    // The second pass hangs: the heartbeat stays at the end of the first.
+    expect(Date.now() - worker.lastPassAt!.getTime()).toBeGreaterThanOrEqual(150);
+    hang();
+    await worker.stop();
+  });
+});

@@ -35,8 +35,18 @@ export class PollingWorker {
   private loop?: Promise<void>;
   private wakeUp?: () => void;
   private woken = false;
-  /** When the last pass finished (a heartbeat for /health), or undefined before the first. */
-  lastPassAt?: Date;
+  private lastPass?: Date;
+  /** True while the loop sleeps after a pass that succeeded: waiting for work, not stuck. */
+  private resting = false;
+
+  /**
+   * A heartbeat for /health: when the last pass finished, or now while the loop sleeps after a
+   * successful pass (with `untilNextDueMs` it may sleep for `maxIdleMs`, and a sleeping loop is
+   * waiting for work, not stuck); undefined before the first pass.
+   */
+  get lastPassAt(): Date | undefined {
+    return this.lastPass && this.resting ? new Date() : this.lastPass;
+  }
 
   constructor(
     readonly name: string,
@@ -79,17 +89,23 @@ export class PollingWorker {
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      let passed = false;
       this.woken = false;
       try {
         claimed = await this.pass(this.options.batchSize);
-        this.lastPassAt = new Date();
+        this.lastPass = new Date();
+        passed = true;
       } catch (error) {
         this.logger.error({ err: error, worker: this.name }, 'worker pass failed');
       }
       if (!this.running || claimed >= this.options.batchSize || this.woken) continue;
       const waitMs = await this.idleWaitMs();
       // A wake during the look-up means new work: no sleeping through it.
-      if (this.running && !this.woken) await this.idle(waitMs);
+      if (this.running && !this.woken) {
+        this.resting = passed;
+        await this.idle(waitMs);
+        this.resting = false;
+      }
     }
   }
 
