@@ -9,6 +9,7 @@ import { IdempotencyTxStore } from './idempotency.store';
 import { OutboxTxWriter } from './outbox.writer';
 import { PaymentTxRepository } from './payment.repository';
 import { QuoteMikroRepository } from './quote.repository';
+import { OnchainRefundTxStore } from './onchain-refund.repository';
 
 class Rollback extends Error {}
 
@@ -41,5 +42,6 @@ export function contextFor(em: EntityManager, ids: IdGenerator, clock: Clock): T
     ledger: new LedgerTxStore(em, ids),
     customers: new CustomerTxRepository(em),
     deposits: new DepositTxStore(em),
+    refunds: new OnchainRefundTxStore(em),
   };
 }
