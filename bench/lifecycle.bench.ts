@@ -63,7 +63,7 @@ const settings = {
 };
 
 async function main(): Promise<number> {
-  const perTarget = 2 * (settings.durationS + settings.warmupS) + IDLE_WINDOW_S + 90;
+  const perTarget = 2 * (settings.durationS + settings.warmupS) + IDLE_WINDOW_S + 100;
   const watchdog = setTimeout(() => {
     process.stderr.write('bench:lifecycle: watchdog expired, aborting\n');
     process.exit(2);
@@ -198,8 +198,9 @@ async function idleTransactionsPerS(db: BenchDatabase): Promise<number> {
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    // Backends flush their counts about once a second: settle first, so the window sees idle work only.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // A backend that goes idle flushes its counts up to 10 s later (PostgreSQL's idle stats
+    // interval): settle past that, so the window counts idle work only, not the load's tail.
+    await new Promise((r) => setTimeout(r, 12_000));
     const commits = async () => {
       await client.query('select pg_stat_clear_snapshot()');
       return Number((await client.query<{ n: string }>('select xact_commit as n from pg_stat_database where datname = $1', [dbName])).rows[0]?.n);

@@ -36,6 +36,7 @@ export const configSchema = z.object({
   WORKER_POLL_INTERVAL_MS: int(10).default(200),
   WORKER_BATCH_SIZE: int(1).max(1000).default(50),
   WORKER_LEASE_MS: int(100).default(30_000),
+  WORKER_MAX_IDLE_MS: int(10).default(30_000),
   BODY_LIMIT: z.string().default('1mb'),
   AUTH_CACHE_TTL_MS: int(0).max(60_000).default(5000),
   RATE_LIMIT_PER_MINUTE: int(0).default(600),

@@ -9,7 +9,10 @@ import { TenantRepository } from '../adapters/persistence/tenant.repository';
 import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
 import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
 import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
-import { API_KEY_REVOKED_CHANNEL } from '../adapters/persistence/notify-channels';
+import { API_KEY_REVOKED_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
+import { WorkDueRepository, type WorkQueue } from '../adapters/persistence/work-due.repository';
+import { isFinal } from '../core/payments/payment-state';
+import type { PaymentStatus } from '../core/payments/payment';
 import { PgNotificationListener } from '../adapters/notifications/notification-listener';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
@@ -25,6 +28,7 @@ import { PaymentListRepository } from '../adapters/persistence/payment-list.repo
 import { OperationsRepository } from '../adapters/persistence/operations.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
+import { BatchingUnitOfWork } from '../adapters/persistence/batching-unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
@@ -143,6 +147,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
   const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, logger);
   const queueDepths = new QueueDepthRepository(em);
+  // Workers sleep until their queue's next row is due or a NOTIFY wakes them (docs/decisions.md § Performance).
+  const workDue = new WorkDueRepository(em);
+  const untilNextDue = (queue: WorkQueue) => async () => {
+    const at = await workDue.nextDueAt(queue);
+    return at ? at.getTime() - clock.now().getTime() : undefined;
+  };
   const refunds = new OnchainRefundReadRepository(em);
   const metrics = new Metrics({ depths: () => queueDepths.depths() }, { pendingTotals: () => refunds.pendingTotals() });
   const secrets = new AesGcmSecretBox(secretKey);
@@ -187,10 +197,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
     batchSize: config.WEBHOOK_BATCH_SIZE,
     drain: () => dispatcher.idle(),
+    untilNextDueMs: untilNextDue('webhooks'),
+    maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
 
   const advanceDeps: AdvanceDeps = {
-    uow, queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
+    // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
+    uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
     onPaymentMoved: (payment) => {
       metrics.paymentMoved(payment.status);
       webhookWorker.wake();
@@ -212,10 +225,15 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       webhookWorker.wake();
     },
     onProviderError: (customerId, error) => logger.warn({ err: error, customerId }, 'KYC provider failed; asking again later'),
-  }, n), { pollIntervalMs: config.WORKER_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
+  }, n), {
+    pollIntervalMs: config.WORKER_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE,
+    untilNextDueMs: untilNextDue('kyc'), maxIdleMs: config.WORKER_MAX_IDLE_MS,
+  }, logger);
   const payoutWorker = new PollingWorker('payouts', (n) => processDuePayments(advanceDeps, n), {
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
+    untilNextDueMs: untilNextDue('payouts'),
+    maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
   const reconciliationChecks = new ReconciliationCheckRepository(em);
   const providerOfPayment = overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps);
@@ -302,6 +320,22 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // Revocations sent while the connection was down were missed: drop every cached key.
   listener.onReconnect(() => cachedKeys.invalidate());
+  // Work committed by any replica wakes this one's workers (docs/decisions.md § Performance): a
+  // payment change that leaves the payment movable wakes the payout worker, a change with a webhook
+  // event the delivery worker (its deliveries are written with it); other queues say which in WORK_DUE_CHANNEL.
+  listener.on(PAYMENT_EVENTS_CHANNEL, (payload) => {
+    const notice = parsePaymentEventNotice(payload);
+    if (!notice) return;
+    if (!isFinal(notice.status as PaymentStatus)) payoutWorker.wake();
+    // `payment.initiated` (status initiated) is never a webhook: no delivery to look for.
+    if (notice.status !== 'initiated') webhookWorker.wake();
+  });
+  listener.on(WORK_DUE_CHANNEL, (queue) => {
+    if (queue === 'webhooks') webhookWorker.wake();
+    if (queue === 'kyc') kycWorker.wake();
+  });
+  // Notifications sent while the connection was down were missed: every worker looks once.
+  listener.onReconnect(() => [payoutWorker, webhookWorker, kycWorker].forEach((w) => w.wake()));
   let shuttingDown = false;
   const database = databaseProbe(orm, '0.5.0');
   const http = createHttpApp({

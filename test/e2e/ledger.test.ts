@@ -75,7 +75,8 @@ describe('balances ledger', () => {
     expect(await usdc(apiKey)).toEqual({ currency: 'USDC', available, held: '0.000000', inTransit: '0.000000' });
     // Where the money went: paid out (settled) or given back (refunded, or available again when never sent).
     expect(await accountsOf(service, tenantId)).toEqual({
-      available, held: '0.000000', in_transit: '0.000000', funding: '-100.000000', ...counter,
+      // refund_pending holds live tenants' onchain refunds only: a sandbox tenant's stays at zero.
+      available, held: '0.000000', in_transit: '0.000000', funding: '-100.000000', refund_pending: '0.000000', ...counter,
     });
     const txs = await service.call('GET', '/v1/balances/transactions?limit=2', { apiKey });
     expect(txs.body[0]).toMatchObject({ paymentId: res.body.id, amount: '12.115416', ...last });
@@ -225,6 +226,7 @@ describe('provider results applied through applyMove', () => {
     const accounts = await accountsOf(quiet, tenantId);
     expect(accounts).toEqual({
       funding: '-1000.000000',
+      refund_pending: '0.000000',
       ...Object.fromEntries(Object.entries(expected).map(([kind, units]) => [kind, fromMicro(units)])),
     });
   });

@@ -3,6 +3,7 @@ import type { Customer, CustomerStore, CustomerTxStore, KycStatus } from '../../
 import { decodeCursor, encodeCursor } from './keyset-cursor';
 import { idNumberHashInput, type PersonalDataBox } from '../providers/personal-data-box';
 import { CustomerSchema } from './schemas/customer.schema';
+import { WORK_DUE_CHANNEL } from './notify-channels';
 
 /**
  * Customers on PostgreSQL (CustomerStore port), tenant-scoped reads. The id number is sealed by
@@ -14,7 +15,11 @@ export class CustomerRepository implements CustomerStore {
   async insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'> {
     const idNumberHash = this.box.keyedHash('id-number', idNumberHashInput(customer.idType, customer.idNumber));
     try {
-      await this.em.fork().insert(CustomerSchema, { ...customer, idNumberHash });
+      await this.em.fork().transactional(async (tem) => {
+        await tem.insert(CustomerSchema, { ...customer, idNumberHash });
+        // Its KYC check is due now: wake the KYC workers of every replica at commit (docs/decisions.md § Performance).
+        await tem.execute(`select pg_notify(?, 'kyc')`, [WORK_DUE_CHANNEL]);
+      });
       return 'inserted';
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) return 'duplicate_external_id';

@@ -23,15 +23,17 @@ export class IdempotencyTxStore implements IdempotencyStore {
   constructor(private readonly em: EntityManager, private readonly clock: Clock) {}
 
   async lock(tenantId: string, key: string): Promise<IdempotencyLock> {
-    const [lock] = await this.em.execute<{ locked: boolean }[]>(
-      'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
-      [`idem:${tenantId}:${key}`],
-    );
+    // Two statements in one round trip (one simple query): each takes its own snapshot, so the
+    // lookup, which runs after the lock is held, sees what the previous holder committed. When the
+    // lock is busy the lookup's answer is ignored.
+    const platform = this.em.getPlatform();
+    const [[lock], [row]] = await this.em.execute<[{ locked: boolean }[], IdempotencyRow[]]>([
+      platform.formatQuery('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked', [`idem:${tenantId}:${key}`]),
+      platform.formatQuery(
+        'select fingerprint, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where tenant_id = ? and key = ? and expires_at > ?',
+        [tenantId, key, this.clock.now()]),
+    ].join(';\n'));
     if (!lock?.locked) return { kind: 'busy' };
-    const [row] = await this.em.execute<IdempotencyRow[]>(
-      'select fingerprint, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where tenant_id = ? and key = ? and expires_at > ?',
-      [tenantId, key, this.clock.now()],
-    );
     return {
       kind: 'free',
       record: row && {

@@ -10,6 +10,13 @@ import type { OutboxEvent } from '../../core/events/outbox-event';
 export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
 /**
+ * NOTIFY channel telling every replica's workers that a queue got work due now (docs/decisions.md
+ * § Performance): the payload names the queue (`webhooks`, `kyc`). Payment changes need none: their
+ * PAYMENT_EVENTS_CHANNEL notice wakes the payout and webhook workers.
+ */
+export const WORK_DUE_CHANNEL = 'work_due';
+
+/**
  * PostgreSQL NOTIFY channel of committed payment changes (docs/decisions.md § GraphQL): the outbox
  * writer notifies it inside the transaction that changes a payment, so every replica's listener
  * hears it when, and only if, that transaction commits.

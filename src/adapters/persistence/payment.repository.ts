@@ -8,6 +8,7 @@ import { LedgerTxStore, ledgerPostStatement } from './ledger.repository';
 import { outboxStatement } from './outbox.writer';
 import { PaymentSchema } from './schemas/payment.schema';
 import { insertStatement } from './raw-insert';
+import { rowReader } from './raw-read';
 
 const PATCHABLE: Record<keyof PaymentPatch, string> = {
   status: 'status',
@@ -20,16 +21,26 @@ const PATCHABLE: Record<keyof PaymentPatch, string> = {
   submittedAt: 'submitted_at',
 };
 
-/** Payment reads outside transactions (PaymentReader port), each on a fresh fork. */
+/**
+ * Payment reads outside transactions (PaymentReader port): one statement on the ORM's connection,
+ * rows read by `rowReader`, no unit of work (a hot path: docs/decisions.md § Performance).
+ */
 export class PaymentReadRepository implements PaymentReader {
-  constructor(private readonly em: EntityManager) {}
+  private readonly read: (row: Record<string, unknown>) => Payment;
+
+  constructor(private readonly em: EntityManager) {
+    this.read = rowReader(em, PaymentSchema);
+  }
 
   async findForTenant(tenantId: string, paymentId: string): Promise<Payment | undefined> {
-    return (await this.em.fork().findOne(PaymentSchema, { id: paymentId, tenantId })) ?? undefined;
+    const [row] = await this.em.getConnection().execute<Record<string, unknown>[]>(
+      'select * from payments where id = ? and tenant_id = ?', [paymentId, tenantId]);
+    return row ? this.read(row) : undefined;
   }
 
   async findById(paymentId: string): Promise<Payment | undefined> {
-    return (await this.em.fork().findOne(PaymentSchema, { id: paymentId })) ?? undefined;
+    const [row] = await this.em.getConnection().execute<Record<string, unknown>[]>('select * from payments where id = ?', [paymentId]);
+    return row ? this.read(row) : undefined;
   }
 }
 
@@ -67,7 +78,7 @@ export class PaymentTxRepository implements PaymentStore {
       `update payments set ${sets} where id = ? and status = ? returning *`,
       [...entries.map(([, v]) => v), paymentId, expectedStatus],
     );
-    return rows[0] ? this.em.map(PaymentSchema, rows[0]) : undefined;
+    return rows[0] ? rowReader(this.em, PaymentSchema)(rows[0]) : undefined;
   }
 }
 
@@ -77,8 +88,7 @@ export class PaymentQueueRepository implements PaymentQueue {
 
   /** See PaymentQueue.claimDue; only payments in a status the state table can still move (MOVABLE_STATUSES) are claimed. */
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Payment[]> {
-    const em = this.em.fork();
-    const rows = await em.execute<Record<string, unknown>[]>(
+    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>(
       `update payments set next_action_at = ?, attempts = attempts + 1
         where id in (select id from payments
                       where next_action_at <= ? and status in (${MOVABLE_STATUSES.map(() => '?').join(', ')})
@@ -86,6 +96,6 @@ export class PaymentQueueRepository implements PaymentQueue {
         returning *`,
       [leaseUntil, now, ...MOVABLE_STATUSES, limit],
     );
-    return rows.map((row) => em.map(PaymentSchema, row));
+    return rows.map(rowReader(this.em, PaymentSchema));
   }
 }

@@ -32,7 +32,8 @@ export class MikroUnitOfWork implements UnitOfWork {
   }
 }
 
-function contextFor(em: EntityManager, ids: IdGenerator, clock: Clock): TransactionContext {
+/** The repositories of one transaction's manager (the unit of work's and the batching one's). */
+export function contextFor(em: EntityManager, ids: IdGenerator, clock: Clock): TransactionContext {
   return {
     payments: new PaymentTxRepository(em, ids),
     idempotency: new IdempotencyTxStore(em, clock),

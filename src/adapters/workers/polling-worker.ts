@@ -13,6 +13,15 @@ export interface PollingWorkerOptions {
   readonly drain?: () => Promise<void>;
   /** Longest `stop()` waits for `drain`, in ms (default 5000); what still runs then is the owner's to cut short. */
   readonly drainTimeoutMs?: number;
+  /**
+   * Milliseconds until the queue's next row falls due (undefined: none pending). When given, the
+   * idle wait lasts until then instead of `pollIntervalMs`, at least `pollIntervalMs` and at most
+   * `maxIdleMs`, and `wake()` (a local commit or a NOTIFY from another replica) cuts it short: an
+   * idle worker makes about two statements per `maxIdleMs` (docs/decisions.md § Performance).
+   */
+  readonly untilNextDueMs?: () => Promise<number | undefined>;
+  /** Longest idle wait with `untilNextDueMs`, in ms (a safety net for a lost notification). */
+  readonly maxIdleMs?: number;
 }
 
 /**
@@ -26,8 +35,18 @@ export class PollingWorker {
   private loop?: Promise<void>;
   private wakeUp?: () => void;
   private woken = false;
-  /** When the last pass finished (a heartbeat for /health), or undefined before the first. */
-  lastPassAt?: Date;
+  private lastPass?: Date;
+  /** True while the loop sleeps after a pass that succeeded: waiting for work, not stuck. */
+  private resting = false;
+
+  /**
+   * A heartbeat for /health: when the last pass finished, or now while the loop sleeps after a
+   * successful pass (with `untilNextDueMs` it may sleep for `maxIdleMs`, and a sleeping loop is
+   * waiting for work, not stuck); undefined before the first pass.
+   */
+  get lastPassAt(): Date | undefined {
+    return this.lastPass && this.resting ? new Date() : this.lastPass;
+  }
 
   constructor(
     readonly name: string,
@@ -70,25 +89,48 @@ export class PollingWorker {
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      let passed = false;
       this.woken = false;
       try {
         claimed = await this.pass(this.options.batchSize);
-        this.lastPassAt = new Date();
+        this.lastPass = new Date();
+        passed = true;
       } catch (error) {
         this.logger.error({ err: error, worker: this.name }, 'worker pass failed');
       }
-      if (this.running && claimed < this.options.batchSize && !this.woken) await this.idle();
+      if (!this.running || claimed >= this.options.batchSize || this.woken) continue;
+      const waitMs = await this.idleWaitMs();
+      // A wake during the look-up means new work: no sleeping through it.
+      if (this.running && !this.woken) {
+        this.resting = passed;
+        await this.idle(waitMs);
+        this.resting = false;
+      }
     }
   }
 
-  private idle(): Promise<void> {
+  /** How long to sleep: the poll interval, or until the next row is due within [pollIntervalMs, maxIdleMs]. */
+  private async idleWaitMs(): Promise<number> {
+    const { pollIntervalMs, untilNextDueMs, maxIdleMs } = this.options;
+    if (!untilNextDueMs) return pollIntervalMs;
+    const max = Math.max(pollIntervalMs, maxIdleMs ?? pollIntervalMs);
+    try {
+      const until = await untilNextDueMs();
+      return until === undefined ? max : Math.min(max, Math.max(pollIntervalMs, until));
+    } catch (error) {
+      this.logger.error({ err: error, worker: this.name }, 'worker could not read its next due time');
+      return pollIntervalMs;
+    }
+  }
+
+  private idle(waitMs: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         this.wakeUp = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.options.pollIntervalMs);
+      const timer = setTimeout(done, waitMs);
       this.wakeUp = done;
     });
   }
