@@ -31,7 +31,7 @@ export interface PayoutClientOptions {
   readonly baseUrl: string;
   /** An API key, `sk_sandbox_...` or `sk_live_...`; sent as `Authorization: Bearer <key>` on every request. */
   readonly apiKey: string;
-  /** Retries of 409 `idempotency_key_in_use`, 429 and 503 (see retry.ts); `{ maxAttempts: 1 }` turns them off. */
+  /** Retries of 409 `idempotency_key_in_use`, 429, 503 and of a keyed request's network failure (see retry.ts); `{ maxAttempts: 1 }` turns them off. */
   readonly retry?: RetryPolicy;
   /** Timer, randomness and clock of the retries (tests replace them). */
   readonly retryEffects?: RetryEffects;

@@ -43,10 +43,13 @@ export class ApiError extends PayoutGatewayError {
   readonly shape = 'A' as const;
   /** The value to branch on, e.g. `idempotency_key_reused` (422) or `rate_limited` (429). */
   readonly code: ApiErrorCode;
+  /** The body's `details` when it carries any (e.g. which fields a validation error is about); undefined otherwise. */
+  readonly details: unknown;
 
   constructor(status: number, body: ShapeA, requestId?: string, retryAfterSeconds?: number) {
     super(body.message, status, body, requestId, retryAfterSeconds);
     this.code = body.code as ApiErrorCode;
+    this.details = body.details;
   }
 }
 
@@ -104,7 +107,7 @@ export class UnexpectedResponseError extends PayoutGatewayError {
 /** Every error class {@link toPayoutGatewayError} returns. */
 export type AnyPayoutGatewayError = ApiError | LegacyPayoutError | ResolutionError | FxError | UnexpectedResponseError;
 
-interface ShapeA { statusCode: number; message: string; code: string }
+interface ShapeA { statusCode: number; message: string; code: string; details?: unknown }
 interface ShapeB { error: { code: string }; message: string; statusCode: number; details?: Record<string, unknown> }
 interface ShapeC { message: string; error: string; details: string; statusCode: number }
 interface ShapeD { error: number; message: string; details?: Record<string, unknown> }

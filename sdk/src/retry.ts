@@ -71,7 +71,9 @@ export async function isRetryable(response: Response): Promise<boolean> {
 /**
  * Wraps a fetch function with the retries above. The request is cloned before each attempt, so
  * its body and headers (the `Idempotency-Key` included) are sent again unchanged; the last answer
- * is returned whatever it is, and errors thrown by `fetchImpl` (network failures) are not retried.
+ * is returned whatever it is. A network failure (`fetchImpl` throws) is retried, after the
+ * backoff, only for a request that carries an `Idempotency-Key`: the service may have acted on a
+ * request whose answer was lost, and only the key makes sending it again safe.
  */
 export function withRetries(
   fetchImpl: (request: Request) => Promise<Response>,
@@ -85,8 +87,16 @@ export function withRetries(
   const now = effects.now ?? Date.now;
   return async (request) => {
     const template = request.clone();
+    const keyed = request.headers.has('idempotency-key');
     for (let attempt = 1; ; attempt++) {
-      const response = await fetchImpl(attempt === 1 ? request : template.clone());
+      let response: Response;
+      try {
+        response = await fetchImpl(attempt === 1 ? request : template.clone());
+      } catch (error) {
+        if (!keyed || attempt >= maxAttempts || request.signal.aborted) throw error;
+        await sleep(backoffMs(attempt, policy, random), request.signal);
+        continue;
+      }
       if (attempt >= maxAttempts || !(await isRetryable(response))) return response;
       const told = retryAfterMs(response.headers.get('retry-after'), now());
       const delay = told ?? backoffMs(attempt, policy, random);

@@ -78,19 +78,40 @@ describe('SDK retries (409 idempotency_key_in_use, 429, 503)', () => {
     expect(waits).toEqual([]);
   });
 
-  it('never retries other answers (400, 422, 500) nor network errors', async () => {
+  it('never retries other answers (400, 422, 500)', async () => {
     for (const [status, code] of [[400, 'validation_error'], [422, 'insufficient_balance'], [500, 'internal_error']] as const) {
       const server = scripted(json(status, shapeA(status, code)), json(201, {}));
       expect((await withRetries(server.fetch, {}, recordedSleeps())(post())).status).toBe(status);
       expect(server.seen).toHaveLength(1);
     }
+  });
+
+  it('retries a network failure only for a request that carries an Idempotency-Key, with the same key', async () => {
+    const keys: Array<string | null> = [];
     let calls = 0;
-    const failing = async () => {
+    const flaky = async (request: Request) => {
       calls += 1;
+      keys.push(request.headers.get('idempotency-key'));
+      if (calls < 3) throw new TypeError('fetch failed');
+      return json(201, { id: 'pay_1' })();
+    };
+    const { waits, sleep } = recordedSleeps();
+    expect((await withRetries(flaky, { baseDelayMs: 100 }, { sleep, random: () => 0 })(post())).status).toBe(201);
+    expect(keys).toEqual(Array(3).fill('7f1c4c1e-33d4-4c8e-9d0e-3f3c7b9f1a2b'));
+    expect(waits).toEqual([50, 100]);
+
+    calls = 0;
+    const unkeyed = new Request('http://api.test/v1/webhooks/register', { method: 'POST', body: '{}' });
+    await expect(withRetries(flaky, {}, recordedSleeps())(unkeyed)).rejects.toThrow('fetch failed');
+    expect(calls).toBe(1);
+
+    let attempts = 0;
+    const down = async () => {
+      attempts += 1;
       throw new TypeError('fetch failed');
     };
-    await expect(withRetries(failing, {}, recordedSleeps())(post())).rejects.toThrow('fetch failed');
-    expect(calls).toBe(1);
+    await expect(withRetries(down, { maxAttempts: 2 }, recordedSleeps())(post())).rejects.toThrow('fetch failed');
+    expect(attempts).toBe(2);
   });
 
   it('an abort while waiting ends the call with the abort reason', async () => {

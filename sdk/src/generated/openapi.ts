@@ -585,6 +585,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/reconciliation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Compare our payments sent to a provider in a window with the provider's records: missing at the provider, status and amount mismatches */
+        get: operations["reconciliationReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/reconciliation/findings": {
         parameters: {
             query?: never;
@@ -1231,6 +1248,76 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             revokedAt: string | null;
+        };
+        ReconciliationReport: {
+            /** @enum {string} */
+            provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** Format: date-time */
+            generatedAt: string;
+            /** @description Our payments sent to the provider and created in [from, to) */
+            compared: number;
+            /** @description Ours, sent to the provider, with no record there */
+            missingAtProvider: {
+                paymentId: string;
+                tenantId: string;
+                /** @enum {string} */
+                status: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
+                /**
+                 * @description Exact decimal amount as a string
+                 * @example 11.622583
+                 */
+                fiatAmount: string;
+                currency: string;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+            /** @description A different state at the provider (pending there is provider_accepted here) */
+            statusMismatches: {
+                paymentId: string;
+                tenantId: string;
+                /** @enum {string} */
+                ourStatus: "initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded";
+                /**
+                 * @description What the provider's status means for the payment
+                 * @enum {string}
+                 */
+                providerOutcome: "pending" | "succeeded" | "failed" | "refunded";
+                /** @description The provider's own status word */
+                providerStatus: string;
+            }[];
+            /** @description Paid out in another amount or currency (providers whose records carry amounts: Paystack) */
+            amountMismatches: {
+                paymentId: string;
+                tenantId: string;
+                /**
+                 * @description Exact decimal amount as a string
+                 * @example 11.622583
+                 */
+                ourAmount: string;
+                ourCurrency: string;
+                /**
+                 * @description Exact decimal amount as a string
+                 * @example 11.622583
+                 */
+                providerAmount: string;
+                providerCurrency: string;
+            }[];
+            /** @description Provider records of our payment ids that we do not count as sent to it in the window (list APIs only) */
+            atProviderOnly: {
+                paymentId: string;
+                /** @description null: no such payment here */
+                ourStatus: ("initiated" | "provider_accepted" | "succeeded" | "failed" | "refunded") | null;
+                /**
+                 * @description What the provider's status means for the payment
+                 * @enum {string}
+                 */
+                providerOutcome: "pending" | "succeeded" | "failed" | "refunded";
+                providerStatus: string;
+            }[];
         };
         ReconciliationFinding: {
             paymentId: string;
@@ -3640,6 +3727,8 @@ export interface operations {
                          */
                         payoutFee: string;
                         tenantId: string;
+                        /** @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission */
+                        provider: string | null;
                     };
                 };
             };
@@ -3764,6 +3853,77 @@ export interface operations {
             };
             /** @description Too many requests (rate_limited) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+        };
+    };
+    reconciliationReport: {
+        parameters: {
+            query: {
+                provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack";
+                /** @description Start of the window (inclusive), ISO 8601 UTC: payments created from then */
+                from: string;
+                /** @description End of the window (exclusive), at most 31 days after from */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report; reads only, corrects nothing. At most 5000 payments per window (more: 400, narrow it) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationReport"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorA"];
+                };
+            };
+            /** @description provider_unavailable: the provider is not configured here or its records could not be read */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
