@@ -43,7 +43,7 @@ export class CustomerResolver {
    * duplicate_customer (externalId already used by this tenant).
    */
   @Mutation(() => CustomerType, { description: 'Register a wallet user; KYC starts pending (REST: POST /v1/customers)' })
-  async createCustomer(@Arg('input', () => CreateCustomerInput) input: CreateCustomerInput, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
+  async createCustomer(@Arg('input', () => CreateCustomerInput, { description: 'The wallet user to register' }) input: CreateCustomerInput, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
     const command = parseInput(CreateCustomerBody, { ...input }, 'input');
     return valueOf(await ctx.app.createCustomer(ctx.tenantId, command), CUSTOMER_ERRORS);
   }
