@@ -171,7 +171,7 @@ async function main(): Promise<number> {
   all.sort((x, y) => x - y);
   last.sort((x, y) => x - y);
   const statuses = (report.samples[0] ?? []).map((m) => JSON.parse(m).payload.data.paymentUpdated.status);
-  const correct = statuses.length === commits.length && statuses.every((s, i) => s === ['initiated', 'provider_accepted', 'succeeded'][i % 3]);
+  const correct = statuses.length === commits.length && statuses.every((s, i) => s === ['INITIATED', 'PROVIDER_ACCEPTED', 'SUCCEEDED'][i % 3]);
 
   const ratio = gqlLoad.rps / restLoad.rps;
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);

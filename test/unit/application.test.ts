@@ -39,7 +39,7 @@ describe('createApplication', () => {
       quoteTtlSeconds: 60,
       webhooks: {
         insertUnderCap: async () => false, listForTenant: async (t) => (calls.push(`webhooks ${t}`), []), delete: async () => false,
-        listEvents: async (t) => (calls.push(`events ${t}`), { entries: [], cursors: [] }), findEvent: async () => undefined, retryEvent: async () => undefined,
+        listEvents: async (t) => (calls.push(`events ${t}`), { entries: [], cursors: [] }), retryEvent: async () => undefined, findEvent: async () => undefined,
       },
       targets: { refusal: async () => undefined },
       secrets: { newSecret: () => 'whsec_x', seal: (s) => s, open: (s) => s },
@@ -77,13 +77,13 @@ describe('createApplication', () => {
 
   it('passes each read to its port with the caller\'s tenant', async () => {
     expect(await app.getBalances(TENANT)).toEqual([BALANCE]);
-    expect(await app.listPayments(TENANT, { first: 3 })).toEqual(ok({ entries: [], hasNextPage: false }));
-    expect(await app.listLedgerTransactions(TENANT, 5, 'c')).toEqual(ok({ entries: [] }));
+    expect(await app.listPayments(TENANT, { first: 3 })).toEqual(ok({ entries: [], hasNextPage: false, hasPreviousPage: false }));
+    expect(await app.listLedgerTransactions(TENANT, 5, 'c')).toEqual(ok({ entries: [], cursors: [] }));
     expect(await app.listLedgerTransactions(TENANT, 5, 'bad')).toEqual(err('validation_error', 'cursor is not valid', { field: 'cursor' }));
     expect(await app.analyticsSummary(TENANT, { from: new Date(0), to: new Date(1), groupBy: 'method' })).toEqual(ok([]));
     expect(await app.listWebhooks(TENANT)).toEqual([]);
-    expect(await app.listWebhookEvents(TENANT, { limit: 1 })).toEqual(ok({ entries: [] }));
-    expect(await app.listCustomers(TENANT, 2)).toEqual(ok({ entries: [] }));
+    expect(await app.listWebhookEvents(TENANT, { limit: 1 })).toEqual(ok({ entries: [], cursors: [] }));
+    expect(await app.listCustomers(TENANT, 2)).toEqual(ok({ entries: [], cursors: [] }));
     expect(calls).toEqual([
       `balances ${TENANT}`, `list ${TENANT} 3`, `transactions ${TENANT} 5 c`, `transactions ${TENANT} 5 bad`, `summary ${TENANT} method`,
       `webhooks ${TENANT}`, `events ${TENANT}`, `customers ${TENANT}`,

@@ -1,5 +1,5 @@
 import {
-  deleteWebhook, listWebhookEvents, listWebhooks, registerWebhook, retryWebhookEvent, type WebhookDeps,
+  deleteWebhook, getWebhookEvent, listWebhookEvents, listWebhooks, registerWebhook, retryWebhookEvent, type WebhookDeps,
 } from '../../src/core/webhooks/manage-webhooks';
 import { isActiveRegistration, receivesEvent, refusedPort, toWebhookView, WebhookRegistration, type WebhookEventEntry } from '../../src/core/webhooks/webhook';
 import type { EventLogQuery, WebhookRepository } from '../../src/core/webhooks/webhook-ports';
@@ -136,9 +136,14 @@ describe('webhook management on fakes', () => {
 
   it('pages the event log, and turns a bad cursor into validation_error on cursor', async () => {
     const query = { limit: 10, status: 'failed' as const };
-    expect(await listWebhookEvents(deps, 'ten_A', query)).toEqual(ok({ entries: [ENTRY], nextCursor: 'next' }));
+    expect(await listWebhookEvents(deps, 'ten_A', query)).toEqual(ok({ entries: [ENTRY], cursors: ['next'], nextCursor: 'next' }));
     expect(webhooks.queries).toEqual([query]);
     expect(await listWebhookEvents(deps, 'ten_A', { limit: 10, cursor: 'bad' })).toEqual(err('validation_error', 'cursor is not valid', { field: 'cursor' }));
+  });
+
+  it("reads one entry of the tenant's event log; an unknown one is not_found", async () => {
+    expect(await getWebhookEvent(deps, 'ten_A', ENTRY.id)).toEqual(ok(ENTRY));
+    expect(await getWebhookEvent(deps, 'ten_A', 'd-unknown')).toEqual(err('not_found', 'Webhook event not found'));
   });
 
   it('schedules a retry now and wakes the delivery worker; an unknown entry is not_found and wakes nothing', async () => {

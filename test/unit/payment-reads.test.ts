@@ -31,7 +31,10 @@ describe('getPayment and listPayments', () => {
     const lister = {
       listForTenant: async (_tenant: string, query: PaymentListQuery) => {
         asked.push(query);
-        return query.after === 'forged' ? 'bad_cursor' as const : query.after === 'end' ? { entries: [], hasNextPage: false, hasPreviousPage: false } : { entries: [{ payment, cursor: 'c1' }, { payment, cursor: 'c2' }], hasNextPage: true, hasPreviousPage: false };
+        if (query.after === 'forged') return 'bad_cursor' as const;
+        return query.after === 'end'
+          ? { entries: [], hasNextPage: false, hasPreviousPage: true }
+          : { entries: [{ payment, cursor: 'c1' }, { payment, cursor: 'c2' }], hasNextPage: true, hasPreviousPage: false };
       },
     };
     const query = { first: 2, filter: { status: ['initiated' as const], reference: 'r'.repeat(128), createdFrom: new Date(0), createdTo: new Date(1) } };
@@ -39,7 +42,7 @@ describe('getPayment and listPayments', () => {
       entries: [{ node: toPaymentView(payment), cursor: 'c1' }, { node: toPaymentView(payment), cursor: 'c2' }], hasNextPage: true, hasPreviousPage: false, endCursor: 'c2',
     }));
     expect(asked).toEqual([query]);
-    expect(await listPayments({ paymentList: lister }, TENANT, { first: 100, after: 'end' })).toEqual(ok({ entries: [], hasNextPage: false, hasPreviousPage: false }));
+    expect(await listPayments({ paymentList: lister }, TENANT, { first: 100, after: 'end' })).toEqual(ok({ entries: [], hasNextPage: false, hasPreviousPage: true }));
     expect(await listPayments({ paymentList: lister }, TENANT, { first: 1, after: 'forged' })).toEqual(err('validation_error', 'after is not a valid cursor', { field: 'after' }));
   });
 
@@ -49,11 +52,24 @@ describe('getPayment and listPayments', () => {
     ['first 1.5', { first: 1.5 }, 'first must be an integer from 1 to 100', 'first'],
     ['a reference of 129', { first: 1, filter: { reference: 'r'.repeat(129) } }, 'reference must be at most 128 characters', 'reference'],
     ['an empty range', { first: 1, filter: { createdFrom: new Date(5), createdTo: new Date(5) } }, 'createdFrom must be before createdTo', 'createdFrom'],
+    ['after paging backward', { first: 1, direction: 'backward', after: 'c1' }, 'after cannot be used when paging backward', 'after'],
+    ['before paging forward', { first: 1, before: 'c1' }, 'before cannot be used when paging forward', 'before'],
   ] as [string, PaymentListQuery, string, string][])('refuses %s without asking the store', async (_name, query, message, field) => {
     let asked = 0;
     const lister = { listForTenant: async () => (asked++, { entries: [], hasNextPage: false, hasPreviousPage: false }) };
     expect(await listPayments({ paymentList: lister }, TENANT, query)).toEqual(err('validation_error', message, { field }));
     expect(asked).toBe(0);
+  });
+
+  it('pages backward with before, naming before when its cursor is not valid', async () => {
+    const asked: PaymentListQuery[] = [];
+    const lister = {
+      listForTenant: async (_tenant: string, query: PaymentListQuery) => (asked.push(query), query.before === 'forged' ? 'bad_cursor' as const : { entries: [], hasNextPage: true, hasPreviousPage: false }),
+    };
+    expect(await listPayments({ paymentList: lister }, TENANT, { first: 2, direction: 'backward', before: 'c1' })).toEqual(ok({ entries: [], hasNextPage: true, hasPreviousPage: false }));
+    expect(asked).toEqual([{ first: 2, direction: 'backward', before: 'c1' }]);
+    expect(await listPayments({ paymentList: lister }, TENANT, { first: 2, direction: 'backward', before: 'forged' }))
+      .toEqual(err('validation_error', 'before is not a valid cursor', { field: 'before' }));
   });
 
   it('accepts an open-ended range', async () => {

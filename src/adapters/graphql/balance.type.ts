@@ -28,7 +28,7 @@ export const LedgerAccountEnum = enumOf(
  */
 @ObjectType('Balance', { description: 'Stablecoin balance: available to spend, held by initiated payouts, in transit to the provider (REST: GET /v1/balances)' })
 export class BalanceType implements BalanceView {
-  @Field(() => StablecoinEnum)
+  @Field(() => StablecoinEnum, { description: 'The stablecoin of this balance' })
   currency!: BalanceView['currency'];
 
   @Field(() => DecimalScalar, { description: 'Spendable now, scale 6' })
@@ -48,22 +48,22 @@ export class BalanceType implements BalanceView {
  */
 @ObjectType('LedgerTransaction', { description: 'One ledger transaction: amount moved from one account to another (REST: GET /v1/balances/transactions)', implements: NodeInterface })
 export class LedgerTransactionType implements LedgerTransactionView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'ldg_-prefixed ULID' })
   id!: string;
 
-  @Field(() => LedgerTransactionKindEnum)
+  @Field(() => LedgerTransactionKindEnum, { description: 'Why the money moved' })
   kind!: LedgerTransactionView['kind'];
 
-  @Field(() => StablecoinEnum)
+  @Field(() => StablecoinEnum, { description: 'The stablecoin moved' })
   currency!: LedgerTransactionView['currency'];
 
   @Field(() => DecimalScalar, { description: 'Positive, scale 6' })
   amount!: string;
 
-  @Field(() => LedgerAccountEnum)
+  @Field(() => LedgerAccountEnum, { description: 'Account debited' })
   from!: LedgerTransactionView['from'];
 
-  @Field(() => LedgerAccountEnum)
+  @Field(() => LedgerAccountEnum, { description: 'Account credited' })
   to!: LedgerTransactionView['to'];
 
   @Field(() => String, { nullable: true, description: 'The money-out that moved it; null for deposits' })
@@ -72,7 +72,7 @@ export class LedgerTransactionType implements LedgerTransactionView {
   @Field(() => String, { nullable: true, description: 'For deposits: <blockchain>:<onchain hash>; null otherwise' })
   txHash!: string | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When it was posted' })
   createdAt!: string;
 }
 

@@ -17,7 +17,7 @@ import { parseInput, valueOf } from './graphql-errors';
 export class CustomerResolver {
   /** One customer, equal to REST GET /v1/customers/{id}. Errors: not_found (also another tenant's), validation_error (id over 64 characters). */
   @Query(() => CustomerType, { nullable: true, description: 'One customer of yours (REST: GET /v1/customers/{customerId}); null with a not_found error in errors when you have none with this id' })
-  async customer(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
+  async customer(@Arg('id', () => ID, { description: 'cus_-prefixed id' }) id: string, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
     const customerId = parseInput(CustomerParams.shape.customerId, id, 'args.id');
     return valueOf(await ctx.app.getCustomer(ctx.tenantId, customerId), CUSTOMER_ERRORS);
   }
@@ -43,7 +43,7 @@ export class CustomerResolver {
    * duplicate_customer (externalId already used by this tenant).
    */
   @Mutation(() => CustomerType, { description: 'Register a wallet user; KYC starts pending (REST: POST /v1/customers)' })
-  async createCustomer(@Arg('input', () => CreateCustomerInput) input: CreateCustomerInput, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
+  async createCustomer(@Arg('input', () => CreateCustomerInput, { description: 'The wallet user to register' }) input: CreateCustomerInput, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
     const command = parseInput(CreateCustomerBody, { ...input }, 'input');
     return valueOf(await ctx.app.createCustomer(ctx.tenantId, command), CUSTOMER_ERRORS);
   }

@@ -23,10 +23,10 @@ export class CustomerType implements CustomerView {
   @Field(() => String, { description: 'Your own id for this user; unique per tenant' })
   externalId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Given name, as registered' })
   firstName!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Family name, as registered' })
   lastName!: string;
 
   @Field(() => String, { description: 'ISO 3166-1 alpha-2, upper case' })
@@ -35,19 +35,19 @@ export class CustomerType implements CustomerView {
   @Field(() => String, { description: 'YYYY-MM-DD' })
   dateOfBirth!: string;
 
-  @Field(() => IdTypeEnum)
+  @Field(() => IdTypeEnum, { description: 'Kind of identity document' })
   idType!: CustomerView['idType'];
 
   @Field(() => String, { description: 'Last four characters of the document number (the rest is never shown)' })
   idNumberLast4!: string;
 
-  @Field(() => KycStatusEnum)
+  @Field(() => KycStatusEnum, { description: 'Where KYC stands' })
   kycStatus!: CustomerView['kycStatus'];
 
   @Field(() => String, { nullable: true, description: 'Why KYC was rejected; null otherwise' })
   kycReason!: string | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the customer was registered' })
   createdAt!: string;
 
   @Field(() => DateTimeISOResolver, { description: 'Changes when KYC is decided' })

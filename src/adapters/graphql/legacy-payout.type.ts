@@ -53,7 +53,7 @@ type _LegacyPayoutInputTie = NoDrift<FieldDrift<LegacyPayoutInput, typeof Legacy
 /** Result of `legacyPayout` (OpenAPI legacyPayout), plus whether it replayed an earlier payout with this reference. */
 @ObjectType('LegacyPayoutResult', { description: 'Answer of legacyPayout: the payment it created or replayed' })
 export class LegacyPayoutResultType {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Always true: a refused payout is an error in errors' })
   success!: boolean;
 
   @Field(() => String, { description: 'The payment id: read it with payment(id) or watch it with paymentUpdated' })

@@ -11,6 +11,6 @@ export class MeType {
   @Field(() => ID, { description: 'key_-prefixed id of the API key in use (what an admin revokes)' })
   keyId!: string;
 
-  @Field(() => ApiKeyScopeEnum)
+  @Field(() => ApiKeyScopeEnum, { description: 'What the key may do' })
   scope!: ApiKeyScope;
 }

@@ -15,7 +15,7 @@ export class OperationsResolver {
     nullable: true,
     description: 'One payment of yours with its history: each state it reached, when, and why; null with a not_found error in errors when you have none with this id',
   })
-  async paymentTimeline(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<PaymentTimeline> {
+  async paymentTimeline(@Arg('id', () => ID, { description: 'pay_-prefixed id' }) id: string, @Ctx() ctx: GraphqlContext): Promise<PaymentTimeline> {
     return valueOf(await ctx.app.paymentTimeline(ctx.tenantId, id), READ_ERRORS);
   }
 

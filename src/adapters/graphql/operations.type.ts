@@ -33,10 +33,10 @@ export class PaymentTimelineEntryType implements PaymentTimelineEntry {
 /** A payment with its history, oldest entry first. */
 @ObjectType('PaymentTimeline', { description: 'A payment of yours with every state it reached, oldest first' })
 export class PaymentTimelineType implements PaymentTimeline {
-  @Field(() => PaymentType)
+  @Field(() => PaymentType, { description: 'The payment as it is now' })
   payment!: PaymentView;
 
-  @Field(() => [PaymentTimelineEntryType])
+  @Field(() => [PaymentTimelineEntryType], { description: 'Every state it reached, oldest first' })
   events!: PaymentTimelineEntryType[];
 }
 
@@ -46,10 +46,10 @@ export class WebhookHealthType implements WebhookHealthView {
   @Field(() => ID, { description: 'uuid of the registration' })
   webhookId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Endpoint that receives signed POST requests' })
   url!: string;
 
-  @Field(() => WebhookStatusEnum)
+  @Field(() => WebhookStatusEnum, { description: 'ACTIVE, or DISABLED after the endpoint answered 410 Gone' })
   status!: RegistrationStatus;
 
   @Field(() => Boolean, { description: 'Deliveries are failing or retrying, or the endpoint was disabled (410 Gone)' })
@@ -67,6 +67,6 @@ export class WebhookHealthType implements WebhookHealthView {
   @Field(() => String, { nullable: true, description: 'Error of the newest failed attempt of a delivery not delivered, e.g. "HTTP 500"' })
   lastError!: string | null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When lastError happened; null without one' })
   lastErrorAt!: string | null;
 }

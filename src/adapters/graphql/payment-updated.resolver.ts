@@ -21,8 +21,8 @@ export class PaymentUpdatedResolver {
   })
   paymentUpdated(
     @Root() view: PaymentView,
-    @Arg('paymentId', () => ID, { nullable: true }) _paymentId?: string | null,
-    @Arg('status', () => [PaymentStatusEnum], { nullable: true }) _status?: PaymentStatus[] | null,
+    @Arg('paymentId', () => ID, { nullable: true, description: 'Only this payment (pay_…)' }) _paymentId?: string | null,
+    @Arg('status', () => [PaymentStatusEnum], { nullable: true, description: 'Only changes to one of these statuses' }) _status?: PaymentStatus[] | null,
   ): PaymentView {
     return view;
   }

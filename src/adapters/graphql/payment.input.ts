@@ -97,7 +97,7 @@ type _MoneyOutInputTie = NoDrift<FieldDrift<MoneyOutInput, typeof MoneyOutBody>>
 /** Result of `createMoneyOut`: the payment, and whether this answer replays an earlier request with the same key. */
 @ObjectType('CreateMoneyOutPayload', { description: 'Answer of createMoneyOut: the payment, and whether this answer replays an earlier request' })
 export class CreateMoneyOutPayload {
-  @Field(() => PaymentType)
+  @Field(() => PaymentType, { description: 'The payment created, or the one this key created first' })
   payment!: PaymentView;
 
   @Field(() => Boolean, { description: 'True when the idempotency key was already used with this request (REST: Idempotent-Replayed)' })

@@ -16,13 +16,13 @@ export class PaymentType implements PaymentView {
   @Field(() => ID, { description: 'pay_-prefixed ULID' })
   id!: string;
 
-  @Field(() => PaymentStatusEnum)
+  @Field(() => PaymentStatusEnum, { description: 'Where the payment stands' })
   status!: PaymentView['status'];
 
-  @Field(() => PaymentMethodEnum)
+  @Field(() => PaymentMethodEnum, { description: 'How the recipient is paid' })
   paymentMethod!: PaymentView['paymentMethod'];
 
-  @Field(() => StablecoinEnum)
+  @Field(() => StablecoinEnum, { description: 'Stablecoin that funds the payment' })
   sourceCurrency!: PaymentView['sourceCurrency'];
 
   @Field(() => DecimalScalar, { description: 'Total stablecoin amount charged (scale 6)' })
@@ -31,7 +31,7 @@ export class PaymentType implements PaymentView {
   @Field(() => DecimalScalar, { description: 'Fiat amount the recipient receives' })
   fiatAmount!: string;
 
-  @Field(() => FiatCurrencyEnum)
+  @Field(() => FiatCurrencyEnum, { description: 'Currency the recipient receives' })
   destinationCurrency!: PaymentView['destinationCurrency'];
 
   @Field(() => String, { nullable: true, description: 'Provider transaction id; null until the provider accepts' })
@@ -40,10 +40,10 @@ export class PaymentType implements PaymentView {
   @Field(() => String, { nullable: true, description: "Caller's own reference, as supplied" })
   reference!: string | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the payment was created' })
   createdAt!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When its status last changed' })
   updatedAt!: string;
 
   @Field(() => String, { nullable: true, description: 'Why it failed or was refunded; null otherwise' })

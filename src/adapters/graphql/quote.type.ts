@@ -25,28 +25,28 @@ export class QuoteType {
   @Field(() => Int, { description: 'Unix seconds at which the quote expires' })
   expiryTimestamp!: number;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the quote expires (expiryTimestamp as a date-time)' })
   expiresAt!: Date;
 
-  @Field(() => DecimalScalar)
+  @Field(() => DecimalScalar, { description: 'The fiat amount quoted, at its currency\'s scale' })
   fiatAmount!: string;
 
-  @Field(() => FiatCurrencyEnum)
+  @Field(() => FiatCurrencyEnum, { description: 'The fiat currency quoted' })
   sourceCurrency!: string;
 
-  @Field(() => StablecoinEnum)
+  @Field(() => StablecoinEnum, { description: 'The stablecoin quoted' })
   destinationCurrency!: string;
 
-  @Field(() => PaymentMethodEnum)
+  @Field(() => PaymentMethodEnum, { description: 'The payment method priced' })
   paymentMethod!: string;
 
-  @Field(() => CountryEnum, { nullable: true })
+  @Field(() => CountryEnum, { nullable: true, description: 'The country priced; null when not given' })
   country!: string | null;
 
-  @Field(() => BlockchainEnum)
+  @Field(() => BlockchainEnum, { description: 'The chain priced' })
   blockchain!: string;
 
-  @Field(() => IssuerFeeOptionEnum)
+  @Field(() => IssuerFeeOptionEnum, { description: 'Whether the optional issuer fee is included' })
   optionalIssuerFee!: string;
 }
 

@@ -24,7 +24,7 @@ export class BankType {
   @Field(() => String, { description: 'Code to send as a bank payment\'s bank code' })
   bankCode!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the bank' })
   bankName!: string;
 }
 
@@ -34,7 +34,7 @@ export class MomoResolutionType {
   @Field(() => Boolean, { description: 'Whether the account resolved; when false, message says why' })
   valid!: boolean;
 
-  @Field(() => MomoResolutionTypeEnum)
+  @Field(() => MomoResolutionTypeEnum, { description: 'What was checked' })
   type!: MomoKind;
 
   @Field(() => String, { description: 'Registered name for paybill or till; empty for momo and when not valid' })
@@ -59,7 +59,7 @@ export class BankAccountResolutionType {
   @Field(() => String, { description: "The account's id at its bank" })
   accountId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the account holder' })
   accountName!: string;
 }
 
@@ -70,13 +70,13 @@ export class BankAccountResolutionType {
  */
 @ObjectType('IdentifierResolution', { description: 'Wallet address of a username at an issuer (REST: POST /id/resolve)' })
 export class IdentifierResolutionType {
-  @Field(() => IdentifierStatusEnum)
+  @Field(() => IdentifierStatusEnum, { description: 'Whether the username resolved' })
   status!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The username resolved, as sent' })
   username!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The wallet issuer, as sent' })
   issuer!: string;
 
   @Field(() => String, { description: 'What the address receives: a fiat it auto-converts to (NGN, ZAR, KES) or a stablecoin (USDC, USDT)' })

@@ -15,7 +15,7 @@ const ERRORS: Record<TransferErrorCode, GraphqlErrorCode> = { validation_error: 
 export class TransferRequestResolver {
   /** Stores a transfer request and returns its deeplink. Errors: validation_error, duplicate_reference. */
   @Mutation(() => TransferRequestLinkType, { description: 'Create a transfer request (REST: POST /tx/createTransferRequest)' })
-  async createTransferRequest(@Arg('input', () => TransferRequestInput) input: TransferRequestInput, @Ctx() ctx: GraphqlContext): Promise<TransferRequestLinkType> {
+  async createTransferRequest(@Arg('input', () => TransferRequestInput, { description: 'The transfer request to store' }) input: TransferRequestInput, @Ctx() ctx: GraphqlContext): Promise<TransferRequestLinkType> {
     const command = parseInput(TransferRequestBody, { ...input }, 'input');
     return valueOf(await ctx.app.createTransferRequest(ctx.tenantId, command), ERRORS);
   }

@@ -74,28 +74,28 @@ export class TransferRequestLinkType {
 /** A stored transfer request as REST's GET /tx/transferRequests/{reference} returns it. */
 @ObjectType('TransferRequest', { description: 'A request for a payer to transfer an amount to a recipient wallet (REST: GET /tx/transferRequests/{reference})' })
 export class TransferRequestType {
-  @Field(() => String)
+  @Field(() => String, { description: 'Your unique reference for it' })
   reference!: string;
 
-  @Field(() => TransferRequestStatusEnum)
+  @Field(() => TransferRequestStatusEnum, { description: 'PENDING until the link expires, then EXPIRED' })
   status!: TransferRequestStatus;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The deeplink the payer opens' })
   link!: string;
 
   @Field(() => DecimalScalar, { description: 'Amount with 2 decimal places, in currency' })
   amount!: string;
 
-  @Field(() => TransferCurrencyEnum)
+  @Field(() => TransferCurrencyEnum, { description: 'Currency of amount' })
   currency!: TransferCurrency;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Acquirer key from the catalog' })
   acquirerMerchantName!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Recipient wallet address' })
   recipient!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When it was created' })
   createdAt!: string;
 
   @Field(() => DateTimeISOResolver, { description: 'When the link stops being valid' })

@@ -45,10 +45,10 @@ export class WebhookType implements WebhookView {
   @Field(() => [WebhookEventTypeEnum], { description: EVENTS_DESCRIPTION })
   events!: WebhookEventType[];
 
-  @Field(() => WebhookStatusEnum)
+  @Field(() => WebhookStatusEnum, { description: 'ACTIVE, or DISABLED after the endpoint answered 410 Gone' })
   status!: RegistrationStatus;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When it was registered' })
   createdAt!: string;
 }
 
@@ -110,10 +110,10 @@ export class WebhookEventEntryType implements WebhookEventEntry {
   @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due; null unless pending' })
   nextRetryAt!: string | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When the event was logged for this registration' })
   createdAt!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISOResolver, { description: 'When it was last attempted or rescheduled' })
   updatedAt!: string;
 }
 
