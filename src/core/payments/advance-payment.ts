@@ -73,7 +73,7 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
     deps.onSubmitted?.(marked, provider.name, outcome);
     switch (outcome.kind) {
       case 'accepted':
-        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
+        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef, nextLookAfterMs: outcome.recheckAfterMs });
         return;
       case 'rejected':
         await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
@@ -105,12 +105,16 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, outcome: Status
       const cleared = await patchPayment(deps, payment, { submittedAt: null });
       return cleared ? submitWithFailover(deps, cleared) : undefined;
     }
-    if (outcome.kind === 'failed') return void (await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }));
     const ref = 'providerRef' in outcome ? outcome.providerRef : undefined;
     if (outcome.kind === 'pending' && ref === undefined) return reschedule(deps, payment, outcome.afterMs);
-    const accepted = await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined });
-    if (!accepted.ok) return;
-    payment = accepted.value;
+    const moved = outcome.kind === 'failed'
+      ? await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason })
+      : await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined });
+    if (moved.ok && outcome.kind === 'failed') return;
+    // Lost a race with the submission's own acceptance: carry on from the payment as it now is.
+    const current = moved.ok ? moved.value : await deps.payments.findById(payment.id);
+    if (!current) return;
+    payment = current;
   }
   if (payment.status !== 'provider_accepted') return;
   const moves: Record<Exclude<StatusOutcome['kind'], 'pending' | 'not_found'>, PaymentMove> = { succeeded: 'complete', failed: 'fail', refunded: 'refund' };
