@@ -29,7 +29,7 @@ import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
-import { buildLivePayoutProviders, guardLivePayoutProviders } from './payout-providers';
+import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
 import { providerCallbacks } from './provider-callbacks';
 import { ProviderEventRepository } from '../adapters/persistence/provider-event.repository';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
@@ -236,6 +236,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     maxRegistrationsPerTenant: config.WEBHOOK_MAX_REGISTRATIONS_PER_TENANT,
     onDeliveryScheduled: () => webhookWorker.wake(),
     accounts: overrides.accountDirectory ?? new SandboxAccountDirectory(),
+    liveAccounts: liveAccountDirectory(live),
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
   });

@@ -8,6 +8,9 @@ import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock } from '../core/shared/clock';
 import { BreakerPayoutProvider, type BreakerSettings } from '../adapters/providers/provider-breaker';
 import type { Config, PayoutProviderConfigs } from './config';
+import { PaystackAccountDirectory } from '../adapters/providers/paystack/paystack-account-directory';
+import type { LiveAccountDirectory } from '../core/resolution/resolution-ports';
+import { err } from '../core/shared/result';
 
 /** The real payout providers the configuration turns on, with what else their adapters offer. */
 export interface LivePayoutProviders {
@@ -68,4 +71,26 @@ export function guardLivePayoutProviders(
   }));
   const byName = new Map(guarded.map((provider) => [provider.name, provider]));
   return { providers: guarded, isHealthy: (name) => byName.get(name)?.healthy ?? false };
+}
+
+/**
+ * The live tenants' account directory (docs/decisions.md § Payout providers: routing and failover):
+ * Paystack's bank list, and its account-name resolution for the banks that list covers; a bank it
+ * does not list is `upstream_unavailable`, never a sandbox answer. Undefined without Paystack.
+ */
+export function liveAccountDirectory(live: LivePayoutProviders): LiveAccountDirectory | undefined {
+  if (!live.paystack) return undefined;
+  const paystack = new PaystackAccountDirectory(live.paystack.client);
+  return {
+    banks: (country) => paystack.banks(country),
+    merchant: (type, accountNumber) => paystack.merchant(type, accountNumber),
+    mobileWallet: (country, phoneNumber) => paystack.mobileWallet(country, phoneNumber),
+    async bankAccount(query) {
+      const country = query.currency === 'NGN' ? 'NG' : 'KE';
+      if (!(await paystack.coversBank(country, query.bankCode))) {
+        return err('upstream_unavailable', `No live directory covers bank ${query.bankCode} in ${country}`);
+      }
+      return paystack.bankAccount(query);
+    },
+  };
 }

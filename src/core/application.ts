@@ -25,6 +25,7 @@ import {
 import type { WebhookEventEntry, WebhookView } from './webhooks/webhook';
 import type { EventLogQuery } from './webhooks/webhook-ports';
 import { listBanks } from './resolution/list-banks';
+import type { AccountDirectory, LiveAccountDirectory } from './resolution/resolution-ports';
 import type { BankAccountResolution, IdentifierResolution, MomoResolution, MomoResolveErrorCode, ResolveErrorCode } from './resolution/resolution';
 import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolveQuery } from './resolution/resolve-bank-account';
 import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQuery } from './resolution/resolve-identifier';
@@ -34,6 +35,8 @@ import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './reso
 export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, CustomerDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
+  /** The live tenants' account directory and bank list (a real provider's); none leaves live lookups `upstream_unavailable`. */
+  readonly liveAccounts?: LiveAccountDirectory;
   /** The tenant's payments, paginated (GraphQL `payments`). */
   readonly paymentList: PaymentLister;
   readonly keys: ApiKeyReader;
@@ -69,10 +72,27 @@ export interface Application {
   deleteWebhook(tenantId: string, webhookId: string): Promise<Result<void, WebhookErrorCode>>;
   listWebhookEvents(tenantId: string, query: EventLogQuery): Promise<Result<{ entries: WebhookEventEntry[]; nextCursor?: string }, WebhookErrorCode>>;
   retryWebhookEvent(tenantId: string, deliveryId: string): Promise<Result<WebhookEventEntry, WebhookErrorCode>>;
-  listBanks(country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
-  resolveMomo(query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
-  resolveBankAccount(query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
+  /** The tenant's environment picks the directory: live tenants never reach the sandbox ones. */
+  listBanks(tenantId: string, country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
+  resolveMomo(tenantId: string, query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
+  resolveBankAccount(tenantId: string, query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
   resolveIdentifier(query: IdentifierResolveQuery): Promise<Result<IdentifierResolution, ResolveErrorCode>>;
+}
+
+const NO_LIVE_DIRECTORY: AccountDirectory = {
+  merchant: async () => err('upstream_unavailable', 'no live account directory serves this lookup'),
+  mobileWallet: async () => err('upstream_unavailable', 'no live account directory serves this lookup'),
+  bankAccount: async () => err('upstream_unavailable', 'no live account directory serves this lookup'),
+};
+
+/**
+ * The account directory of a tenant's environment (docs/decisions.md § Payout providers: routing
+ * and failover): the sandbox one for sandbox tenants; for live tenants the live one, or none
+ * (`upstream_unavailable`), never the sandbox's answers.
+ */
+async function accountsFor(deps: ApplicationDeps, tenantId: string): Promise<AccountDirectory> {
+  if ((await deps.environments.environmentOf(tenantId)) !== 'live') return deps.accounts;
+  return deps.liveAccounts ?? NO_LIVE_DIRECTORY;
 }
 
 /** Binds the use cases to `deps`. */
@@ -102,9 +122,12 @@ export function createApplication(deps: ApplicationDeps): Application {
     deleteWebhook: (tenantId, webhookId) => deleteWebhook(deps, tenantId, webhookId),
     listWebhookEvents: (tenantId, query) => listWebhookEvents(deps, tenantId, query),
     retryWebhookEvent: (tenantId, deliveryId) => retryWebhookEvent(deps, tenantId, deliveryId),
-    listBanks: async (country) => listBanks(deps.catalog, country),
-    resolveMomo: (query) => resolveMomo(deps, query),
-    resolveBankAccount: (query) => resolveBankAccount(deps, query),
+    listBanks: async (tenantId, country) => {
+      const live = (await deps.environments.environmentOf(tenantId)) === 'live';
+      return listBanks(deps.catalog, country, live ? deps.liveAccounts : undefined);
+    },
+    resolveMomo: async (tenantId, query) => resolveMomo({ ...deps, accounts: await accountsFor(deps, tenantId) }, query),
+    resolveBankAccount: async (tenantId, query) => resolveBankAccount({ ...deps, accounts: await accountsFor(deps, tenantId) }, query),
     resolveIdentifier: (query) => resolveIdentifier(deps, query),
   };
 }

@@ -1,4 +1,5 @@
 import { startPaystackSimulator, type PaystackSimulator } from '../../simulators/paystack/paystack-simulator';
+import { holderName } from '../../simulators/paystack/paystack-simulator-ledger';
 import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
 import { backupProvider, catalogWithRoutes, eventTypes, ledgerKinds, settled, storedCallbacks } from '../support/provider-e2e';
 import { eventually, startTestService, type TestService } from '../support/test-service';
@@ -90,6 +91,29 @@ describe('Paystack rail, end to end', () => {
     expect(sim.transfers().filter((t) => t.reference === id.toLowerCase())).toHaveLength(1);
     expect(sim.requestCount('POST /transfer') - posts).toBe(1);
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+  });
+
+  it('a live tenant\'s bank list and account resolution come from Paystack; a sandbox tenant keeps the sandbox ones', async () => {
+    const live = await service.call('GET', '/v1/account/banks?country=NG', { apiKey });
+    expect(live.status).toBe(200);
+    // Access Bank (044) is in Paystack's list, not in the catalog's.
+    expect(live.body).toContainEqual({ bankCode: '044', bankName: 'Access Bank' });
+    const sandbox = await service.newTenant();
+    const catalogList = await service.call('GET', '/v1/account/banks?country=NG', { apiKey: sandbox.apiKey });
+    expect(catalogList.body).not.toContainEqual({ bankCode: '044', bankName: 'Access Bank' });
+
+    const resolve = (key: string, accountNumber: string) => service.call('POST', '/account/resolve', {
+      apiKey: key, body: { accountNumber, currency: 'NGN', paymentType: 'bank', bankCode: '058' },
+    });
+    const asked = () => sim.requestCount('GET /bank/resolve');
+    const before = asked();
+    const resolved = await resolve(apiKey, '0123456710');
+    expect([resolved.status, resolved.body.accountName, asked() - before]).toEqual([200, holderName('0123456710'), 1]);
+    expect((await resolve(sandbox.apiKey, '0123456710')).status).toBe(200);
+    expect(asked() - before).toBe(1);
+    // Mobile-money look-ups have no live directory: refused, not simulated.
+    const momo = await service.call('POST', '/momo/resolve', { apiKey, body: { type: 'paybill', accountNumber: '123456' } });
+    expect(momo.status).toBe(502);
   });
 
   it('refuses webhooks with a wrong signature, storing nothing', async () => {
