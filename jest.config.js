@@ -6,6 +6,8 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,
+  // The SDK's examples import it by its package name, as an integrator would.
+  moduleNameMapper: { '^@payout-gateway/sdk$': '<rootDir>/sdk/src/index.ts' },
   transform: {
     '^.+\\.ts$': ['@swc/jest', {
       jsc: {

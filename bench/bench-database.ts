@@ -30,13 +30,12 @@ export interface BenchDatabase {
 
 /** Opens the fresh database `name` (default `payout_bench`; another name keeps benchmarks that run together apart). */
 export async function openBenchDatabase(poolMax: number, name = BENCH_DATABASE): Promise<BenchDatabase> {
-  let embedded: EmbeddedDatabase | undefined;
+  let embedded: (() => Promise<void>) | undefined;
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    embedded = await startEmbeddedDatabase({
-      dataDir: path.resolve(__dirname, '../.data/bench'), port: EMBEDDED_PORT, databaseName: 'postgres',
-    });
-    serverUrl = embedded.url;
+    const shared = await useEmbedded();
+    embedded = shared.release;
+    serverUrl = shared.url;
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -55,11 +54,11 @@ export async function openBenchDatabase(poolMax: number, name = BENCH_DATABASE):
       checkpoint: () => withClient(url.toString(), async (c) => void (await c.query('checkpoint'))),
       async close() {
         await database.close();
-        await embedded?.stop();
+        await embedded?.();
       },
     };
   } catch (error) {
-    await embedded?.stop();
+    await embedded?.();
     throw error;
   }
 }
@@ -72,4 +71,36 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   } finally {
     await client.end();
   }
+}
+
+/** The embedded server, started once and shared by every bench database open at the same time (one port). */
+let embeddedServer: { server: Promise<EmbeddedDatabase>; users: number } | undefined;
+
+async function useEmbedded(): Promise<{ url: string; release: () => Promise<void> }> {
+  embeddedServer ??= {
+    server: startEmbeddedDatabase({ dataDir: path.resolve(__dirname, '../.data/bench'), port: EMBEDDED_PORT, databaseName: 'postgres' }),
+    users: 0,
+  };
+  const shared = embeddedServer;
+  shared.users += 1;
+  let server: EmbeddedDatabase;
+  try {
+    server = await shared.server;
+  } catch (error) {
+    embeddedServer = undefined;
+    throw error;
+  }
+  let released = false;
+  return {
+    url: server.url,
+    async release() {
+      if (released) return;
+      released = true;
+      shared.users -= 1;
+      if (shared.users === 0 && embeddedServer === shared) {
+        embeddedServer = undefined;
+        await server.stop();
+      }
+    },
+  };
 }

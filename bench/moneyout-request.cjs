@@ -1,19 +1,36 @@
 'use strict';
 /**
- * autocannon `setupRequest` for the money-out benchmark (bench/moneyout.bench.ts): gives every
- * request a fresh Idempotency-Key (uuid) and a fresh `reference` (replacing __REFERENCE__ in the
- * body template), so each one creates a new payment instead of replaying a stored response.
+ * autocannon `setupRequest` for the money-out and lifecycle benchmarks (bench/load.ts). A POST gets
+ * a fresh Idempotency-Key (uuid) and a fresh `reference` (replacing __REFERENCE__ in the body
+ * template), so each one creates a new payment instead of replaying a stored response; a GET reads
+ * a payment id picked at random from BENCH_PAYMENT_IDS (replacing __ID__ in the path). With
+ * BENCH_API_KEYS set, each request carries one of those issuer keys, picked at random.
+ * The environment is read on every request, not at load time: with BENCH_WORKERS=0 this module
+ * is loaded once in the bench's own thread, before the later runs set their keys.
  * Plain CommonJS because autocannon `require`s it inside its worker thread, where ts-node is absent.
- * Not run on its own: `npm run bench:moneyout`.
+ * Not run on its own.
  */
 const { randomUUID } = require('node:crypto');
 
-// Comma-separated issuer keys to spread the load over several tenants (set by the bench).
-const keys = (process.env.BENCH_API_KEYS || '').split(',').filter(Boolean);
+const lists = new Map();
+/** The comma-separated list in `name`, split once per distinct value. */
+function listOf(name) {
+  const raw = process.env[name] || '';
+  let list = lists.get(raw);
+  if (!list) lists.set(raw, (list = raw.split(',').filter(Boolean)));
+  return list;
+}
+
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
 
 module.exports = function setupRequest(request) {
+  const keys = listOf('BENCH_API_KEYS');
+  if (keys.length > 0) request.headers.authorization = `Bearer ${pick(keys)}`;
+  if (request.method === 'GET') {
+    request.path = request.path.replace('__ID__', pick(listOf('BENCH_PAYMENT_IDS')));
+    return request;
+  }
   request.headers['Idempotency-Key'] = randomUUID();
-  if (keys.length > 0) request.headers.authorization = `Bearer ${keys[Math.floor(Math.random() * keys.length)]}`;
   request.body = request.body.replace('__REFERENCE__', `ref-${randomUUID()}`);
   return request;
 };

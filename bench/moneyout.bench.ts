@@ -1,7 +1,7 @@
 /**
  * Money-out throughput benchmark: POST /v1/payments/moneyout on the real service versus a raw
  * express 5 + pg baseline doing the same three inserts in one transaction (bench/raw-server.ts),
- * on the same fresh PostgreSQL database `payout_bench`, both with a pool of 10 connections.
+ * each on its own fresh PostgreSQL database (`payout_bench`, `payout_bench_raw`), both with a pool of 10 connections.
  * Each target gets a 2 s warm-up, then a measured autocannon run; every request carries a fresh
  * Idempotency-Key and reference. Prints req/s, p50/p99 latency and non-2xx counts per target, the
  * service/raw ratios and the targets (throughput ratio >= 0.8, p99 <= 1.5x raw).
@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { moneyOutBody } from '../test/support/test-service';
 import { openBenchDatabase, type BenchDatabase } from './bench-database';
-import { runLoad, type LoadSummary } from './load';
+import { runLoad, tooManyFailures, type LoadSummary } from './load';
 import { startRawServer, type RawServer } from './raw-server';
 import { SERVICE_ENV, startServiceServer, type ServiceServer } from './service-server';
 
@@ -47,11 +47,14 @@ async function main(): Promise<number> {
   watchdog.unref();
 
   let db: BenchDatabase | undefined;
+  let rawDb: BenchDatabase | undefined;
   let raw: RawServer | undefined;
   let service: ServiceServer | undefined;
   try {
+    // Each target on its own fresh database: neither measures on the other's rows.
+    rawDb = await openBenchDatabase(POOL_MAX, 'payout_bench_raw');
     db = await openBenchDatabase(POOL_MAX);
-    raw = await startRawServer(db.url, POOL_MAX);
+    raw = await startRawServer(rawDb.url, POOL_MAX);
     service = await startServiceServer(db.database, db.url, POOL_MAX, tenants);
 
     const bodyTemplate = JSON.stringify(moneyOutBody({ reference: '__REFERENCE__' }));
@@ -60,7 +63,7 @@ async function main(): Promise<number> {
     await expectCreated('service', service.baseUrl, bodyTemplate, auth);
 
     console.log('money-out benchmark: POST /v1/payments/moneyout');
-    console.log(`  database: PostgreSQL ${db.version}, ${db.where}, fresh database payout_bench, pool ${POOL_MAX} per server`);
+    console.log(`  database: PostgreSQL ${db.version}, ${db.where}, fresh databases payout_bench (service) and payout_bench_raw, pool ${POOL_MAX} per server`);
     console.log(`  load: ${connections} connections, ${WARMUP_S} s warm-up + ${durationS} s measured per target, ` +
       `autocannon ${workers > 0 ? `in ${workers} worker thread(s)` : 'on the main thread'}, fresh Idempotency-Key and reference per request`);
     console.log(`  service: ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}: ` +
@@ -68,40 +71,40 @@ async function main(): Promise<number> {
     console.log('  raw: express 5 + pg.Pool, 3 inserts (idempotency_keys, payments, outbox_events) in one transaction, no validation/auth/ledger');
 
     const load = { bodyTemplate, headers: auth, connections, durationS, warmupS: WARMUP_S, workers };
-    await db.checkpoint();
+    await rawDb.checkpoint();
     const rawResult = await runLoad({ ...load, url: raw.baseUrl });
     await db.checkpoint();
     const serviceResult = await runLoad({ ...load, url: service.baseUrl });
-    // Same load spread over many issuers: each tenant's balance row is locked from its hold to
-    // commit, so one tenant's payouts serialise on it while different tenants' do not.
+    // Same load spread over many issuers: each tenant's balance rows are locked from its hold to
+    // commit, so one tenant's payouts may serialise on them while different tenants' do not.
     await db.checkpoint();
-    process.env.BENCH_API_KEYS = service.apiKeys.join(',');
-    const spreadResult = await runLoad({ ...load, url: service.baseUrl });
-    delete process.env.BENCH_API_KEYS;
+    const spreadResult = await runLoad({ ...load, url: service.baseUrl, apiKeys: service.apiKeys });
 
     console.log('');
     report('raw    ', rawResult);
     report('service', serviceResult);
     report(`service, ${tenants} tenants`, spreadResult);
     const ratio = serviceResult.reqPerSec / rawResult.reqPerSec;
-    const p99Ratio = rawResult.p99Ms > 0 ? serviceResult.p99Ms / rawResult.p99Ms : Number.NaN;
+    // autocannon reports whole milliseconds: a p99 under 1 ms counts as 1 ms rather than dividing by 0.
+    const p99Ratio = Math.max(1, serviceResult.p99Ms) / Math.max(1, rawResult.p99Ms);
     console.log(`ratio: ${ratio.toFixed(2)}`);
-    console.log(`p99 ratio: ${Number.isNaN(p99Ratio) ? 'n/a (raw p99 is 0 ms)' : p99Ratio.toFixed(2)}`);
+    console.log(`p99 ratio: ${p99Ratio.toFixed(2)}`);
     console.log(`ratio, ${tenants} tenants: ${(spreadResult.reqPerSec / rawResult.reqPerSec).toFixed(2)}  ` +
-      `p99 ratio, ${tenants} tenants: ${(spreadResult.p99Ms / Math.max(1, rawResult.p99Ms)).toFixed(2)}`);
-    console.log(`target throughput ratio >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`);
-    console.log(`target p99 <= ${TARGET_P99_FACTOR}x raw: ${p99Ratio <= TARGET_P99_FACTOR ? 'PASS' : 'MISS'}`);
-
-    const bad = [rawResult, serviceResult, spreadResult].filter((r) => (r.non2xx + r.errors) > MAX_BAD_FRACTION * Math.max(1, r.responses + r.errors));
+      `p99 ratio, ${tenants} tenants: ${(Math.max(1, spreadResult.p99Ms) / Math.max(1, rawResult.p99Ms)).toFixed(2)}`);
+    // Verdicts only for meaningful figures: a run with failed requests says nothing about speed.
+    const bad = [rawResult, serviceResult, spreadResult].filter((r) => tooManyFailures(r, MAX_BAD_FRACTION));
     if (bad.length > 0) {
       console.log(`FAILED: more than ${MAX_BAD_FRACTION * 100}% of the responses were not 2xx; the figures above are not meaningful`);
       return 1;
     }
+    console.log(`target throughput ratio >= ${TARGET_RATIO}: ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`);
+    console.log(`target p99 <= ${TARGET_P99_FACTOR}x raw: ${p99Ratio <= TARGET_P99_FACTOR ? 'PASS' : 'MISS'}`);
     return 0;
   } finally {
     await service?.close().catch((e) => console.error('closing the service failed:', e));
     await raw?.close().catch((e) => console.error('closing the raw server failed:', e));
     await db?.close().catch((e) => console.error('closing the database failed:', e));
+    await rawDb?.close().catch((e) => console.error('closing the raw database failed:', e));
   }
 }
 

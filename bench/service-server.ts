@@ -35,16 +35,25 @@ export interface ServiceServer {
   readonly apiKey: string;
   /** Issuer keys of every benchmark tenant (`tenants` of them), in clear. */
   readonly apiKeys: string[];
+  /** The tenant of each key of `apiKeys`, same order. */
+  readonly tenantIds: string[];
   /** The wired service, for benchmarks that time its use cases without HTTP. */
   readonly container: Container;
   /** Stops the HTTP server and the container; the database is closed by its owner. */
   close(): Promise<void>;
 }
 
-/** Starts the service on `database` (already migrated, opened with the pool size given in `poolMax`). */
-export async function startServiceServer(database: Database, databaseUrl: string, poolMax: number, tenants = 1): Promise<ServiceServer> {
+/**
+ * Starts the service on `database` (already migrated, opened with the pool size given in `poolMax`),
+ * with `tenants` funded tenants; `env` overrides SERVICE_ENV (e.g. the lifecycle benchmark turns the
+ * workers on and the sandbox delays off).
+ */
+export async function startServiceServer(
+  database: Database, databaseUrl: string, poolMax: number, tenants = 1, env: Record<string, string> = {},
+): Promise<ServiceServer> {
   const config = loadConfig({
     ...SERVICE_ENV,
+    ...env,
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     PORT: '0',
@@ -56,10 +65,12 @@ export async function startServiceServer(database: Database, databaseUrl: string
   await container.startWorkers();
 
   const apiKeys: string[] = [];
+  const tenantIds: string[] = [];
   for (let i = 0; i < tenants; i++) {
     const tenant = newTenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
     const apiKey = generateApiKey('sandbox');
     apiKeys.push(apiKey);
+    tenantIds.push(tenant.id);
     await container.tenants.createTenantWithKeys(tenant, [
       storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
     ]);
@@ -76,6 +87,7 @@ export async function startServiceServer(database: Database, databaseUrl: string
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     apiKey: apiKeys[0]!,
     apiKeys,
+    tenantIds,
     container,
     async close() {
       await new Promise<void>((resolve) => {

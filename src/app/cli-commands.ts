@@ -11,7 +11,7 @@ export interface CliFlag {
   /** Placeholder shown in help, e.g. `ten_...`. */
   readonly value: string;
   readonly help: string;
-  /** The REST field it fills (params or body), named in errors as the flag. */
+  /** The REST field it fills (params, query or body), named in errors as the flag. */
   readonly field: string;
   /** Shown in brackets in the usage line; the route's schema decides what is really required. */
   readonly optional: boolean;
@@ -20,6 +20,7 @@ export interface CliFlag {
 /** The route input a command builds from its flags, before the route's schemas check it. */
 export interface RouteInput {
   readonly params?: Record<string, unknown>;
+  readonly query?: Record<string, unknown>;
   readonly body?: Record<string, unknown>;
 }
 
@@ -32,7 +33,7 @@ export interface CliCommand {
   /** Builds the route input from flags; words such as `default` and `none` become null here. */
   input(values: FlagValues): RouteInput;
   /** Runs the use case with input the route's schemas accepted; resolves with its Result. */
-  run(admin: AdminApplication, input: { params: any; body: any }): Promise<{ ok: true; value?: unknown } | { ok: false; code: string; message: string }>;
+  run(admin: AdminApplication, input: { params: any; query: any; body: any }): Promise<{ ok: true; value?: unknown } | { ok: false; code: string; message: string }>;
 }
 
 const flag = (name: string, value: string, field: string, help: string): CliFlag => ({ name, value, field, help, optional: !help.endsWith('(required)') });
@@ -114,6 +115,16 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     input: (v) => ({ params: given({ tenantId: v.tenant }), body: given({ currency: v.currency, amount: v.amount, blockchain: v.blockchain, txHash: v['tx-hash'] }) }),
     run: (admin, { params, body }) => admin.recordDeposit(params.tenantId, body),
   },
+  {
+    name: 'reconciliation:report', operationId: 'reconciliationReport',
+    flags: [
+      flag('provider', 'sandbox|mpesa|mtn_momo|paystack', 'provider', 'The provider (required)'),
+      flag('from', '2026-11-01T00:00:00Z', 'from', 'Window start, inclusive (required)'),
+      flag('to', '2026-11-02T00:00:00Z', 'to', 'Window end, exclusive (required)'),
+    ],
+    input: (v) => ({ query: given({ provider: v.provider, from: v.from, to: v.to }) }),
+    run: (admin, { query }) => admin.reconciliationReport(query.provider, { from: new Date(query.from), to: new Date(query.to) }),
+  },
 ];
 
 /** The admin routes by operationId, for their schemas and summaries only (no handler is ever called). */
@@ -133,15 +144,15 @@ export function routeOf(command: CliCommand): RouteSpec<any, any, any> {
 }
 
 /**
- * Checks `values` with the route's params and body schemas; on failure, one line per problem naming
+ * Checks `values` with the route's params, query and body schemas; on failure, one line per problem naming
  * the flag (`--rate-limit: Too big: expected number to be <=100000`). Pure apart from reading the table.
  */
-export function validateFlags(command: CliCommand, values: FlagValues): { ok: true; input: { params: any; body: any } } | { ok: false; problems: string[] } {
+export function validateFlags(command: CliCommand, values: FlagValues): { ok: true; input: { params: any; query: any; body: any } } | { ok: false; problems: string[] } {
   const route = routeOf(command);
   const raw = command.input(values);
   const problems: string[] = [];
-  const parsed: Record<'params' | 'body', unknown> = { params: undefined, body: undefined };
-  for (const part of ['params', 'body'] as const) {
+  const parsed: Record<'params' | 'query' | 'body', unknown> = { params: undefined, query: undefined, body: undefined };
+  for (const part of ['params', 'query', 'body'] as const) {
     const schema = route[part];
     if (!schema) continue;
     const result = schema.safeParse(raw[part] ?? {});
@@ -155,7 +166,7 @@ export function validateFlags(command: CliCommand, values: FlagValues): { ok: tr
       }
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, input: parsed as { params: any; body: any } };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, input: parsed as { params: any; query: any; body: any } };
 }
 
 /** Help for one command: usage line, the route it mirrors, and its flags. */

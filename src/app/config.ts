@@ -75,6 +75,11 @@ export const configSchema = z.object({
   // Production writes generated first-start keys here (mode 0600) instead of printing them (docs/decisions.md § Running it).
   KEYS_FILE: z.string().optional(),
   SHUTDOWN_GRACE_MS: int(0).max(300_000).default(10_000),
+  // The reconciliation worker (docs/decisions.md § Reconciliation): a payment provider_accepted for
+  // longer than STUCK_AFTER gets a status query, asked again every RECHECK while it stays pending.
+  RECONCILIATION_STUCK_AFTER_SECONDS: int(1).default(1800),
+  RECONCILIATION_RECHECK_SECONDS: int(1).default(900),
+  RECONCILIATION_POLL_INTERVAL_MS: int(10).default(60_000),
   // Circuit breaker of each real payout provider (docs/decisions.md § Payout providers: routing and failover).
   PROVIDER_BREAKER_FAILURES: int(1).max(1000).default(5),
   PROVIDER_BREAKER_HALF_OPEN_MS: int(100).max(3_600_000).default(30_000),

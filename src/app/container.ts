@@ -22,6 +22,7 @@ import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-to
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
+import { OperationsRepository } from '../adapters/persistence/operations.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
@@ -59,6 +60,12 @@ import { AuthFailures } from '../adapters/access/auth-failures';
 import { BearerAccess } from '../adapters/access/bearer-access';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import { memoryCounterStore, redisCounterStore } from '../adapters/access/counter-store';
+import { ReconciliationCheckRepository } from '../adapters/persistence/reconciliation-check.repository';
+import { routedProviderOfPayment, type ProviderOfPayment } from '../core/reconciliation/reconciliation-ports';
+import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payments';
+import type { ProviderRouting } from '../core/routing/provider-routing';
+import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
+import { reconciliationSources } from './reconciliation-sources';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -67,6 +74,8 @@ export interface Container {
   readonly http: Express;
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
+  /** Resolves payments stuck in provider_accepted by status queries (docs/decisions.md § Reconciliation). */
+  readonly reconciliationWorker: PollingWorker;
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -103,6 +112,12 @@ export interface ContainerOverrides {
   readonly issuerDirectory?: ApplicationDeps['issuers'];
   /** Extra live payout providers beside the configured ones (tests: a scripted second provider for failover). */
   readonly livePayoutProviders?: readonly PayoutProvider[];
+  /** Replaces provider routing altogether (a test serving live tenants through a scripted provider). */
+  readonly routing?: ProviderRouting;
+  /** Replaces how the reconciliation worker finds the provider that took a payment. */
+  readonly providerOfPayment?: ProviderOfPayment;
+  /** Payout providers reconciliation reports may read besides the sandbox one (real rails, or a test's). */
+  readonly reconciliationProviders?: readonly PayoutProvider[];
 }
 
 
@@ -142,7 +157,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const guarded = guardLivePayoutProviders([...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger);
   // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
-    routing: new CatalogRouting(
+    routing: overrides.routing ?? new CatalogRouting(
       catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, guarded.providers, guarded.isHealthy,
       config.PROVIDER_BREAKER_HALF_OPEN_MS,
     ),
@@ -200,6 +215,20 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     pollIntervalMs: config.WORKER_POLL_INTERVAL_MS,
     batchSize: config.WORKER_BATCH_SIZE,
   }, logger);
+  const reconciliationChecks = new ReconciliationCheckRepository(em);
+  const providerOfPayment = overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps);
+  const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
+    ...advanceDeps, checks: reconciliationChecks, providers: providerOfPayment,
+    stuckAfterSeconds: config.RECONCILIATION_STUCK_AFTER_SECONDS, recheckSeconds: config.RECONCILIATION_RECHECK_SECONDS,
+    onChecked: (check) => {
+      metrics.reconciliationChecked(check.provider ?? 'none', check.outcome);
+      if (check.mismatch) {
+        metrics.reconciliationMismatch(check.provider ?? 'none', check.mismatch);
+        logger.warn({ ...check }, 'reconciliation mismatch: reported, not corrected');
+      } else if (check.movedTo) logger.info({ ...check }, 'stuck payment resolved by a status query');
+      else if (check.outcome === 'no_provider' || check.outcome === 'error') logger.warn({ ...check }, 'stuck payment could not be asked about; asking again later');
+    },
+  }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
   const application = createApplication({
     catalog,
@@ -211,6 +240,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     hasher: sha256Hasher,
     ledger: new LedgerReadRepository(em),
     analytics: new AnalyticsRepository(em),
+    operations: new OperationsRepository(em),
     customers,
     findTenant,
     ...routingDeps,
@@ -245,6 +275,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
+    reconciliationChecks,
+    reconciliationReport: {
+      sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
+      records: reconciliationSources([provider, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])]),
+      onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
+    },
   });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
@@ -273,14 +309,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
     callbacks: callbacks.endpoints,
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -291,6 +327,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
+        reconciliationWorker.start();
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
     },
@@ -298,7 +335,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       shuttingDown = true;
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();

@@ -30,6 +30,10 @@ import type { BankAccountResolution, IdentifierResolution, MomoResolution, MomoR
 import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolveQuery } from './resolution/resolve-bank-account';
 import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQuery } from './resolution/resolve-identifier';
 import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
+import {
+  paymentRecipients, paymentTimeline, webhookHealth,
+  type OperationsReader, type PaymentRecipient, type PaymentTimeline, type WebhookHealthView,
+} from './operations/operations-reads';
 
 /** Everything the use cases need from outside the core: ports and settings (docs/architecture.md). */
 export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, CustomerDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
@@ -43,6 +47,8 @@ export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps,
   readonly hasher: SecretHasher;
   readonly ledger: LedgerReader;
   readonly analytics: AnalyticsStore;
+  /** The operations console's reads (recipients, payment history, webhook health). */
+  readonly operations: OperationsReader;
 }
 
 /**
@@ -77,6 +83,9 @@ export interface Application {
   resolveMomo(tenantId: string, query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
   resolveBankAccount(tenantId: string, query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
   resolveIdentifier(query: IdentifierResolveQuery): Promise<Result<IdentifierResolution, ResolveErrorCode>>;
+  paymentRecipients(tenantId: string, paymentIds: readonly string[]): Promise<Result<Array<PaymentRecipient | undefined>, 'validation_error'>>;
+  paymentTimeline(tenantId: string, paymentId: string): Promise<Result<PaymentTimeline, 'not_found'>>;
+  webhookHealth(tenantId: string): Promise<WebhookHealthView[]>;
 }
 
 const NO_LIVE_DIRECTORY: AccountDirectory = {
@@ -129,5 +138,8 @@ export function createApplication(deps: ApplicationDeps): Application {
     resolveMomo: async (tenantId, query) => resolveMomo({ ...deps, accounts: await accountsFor(deps, tenantId) }, query),
     resolveBankAccount: async (tenantId, query) => resolveBankAccount({ ...deps, accounts: await accountsFor(deps, tenantId) }, query),
     resolveIdentifier: (query) => resolveIdentifier(deps, query),
+    paymentRecipients: (tenantId, paymentIds) => paymentRecipients(deps, tenantId, paymentIds),
+    paymentTimeline: (tenantId, paymentId) => paymentTimeline(deps, tenantId, paymentId),
+    webhookHealth: (tenantId) => webhookHealth(deps, tenantId),
   };
 }

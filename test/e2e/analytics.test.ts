@@ -41,7 +41,7 @@ describe('GET /v1/analytics/summary', () => {
     }
     paid = await eventually(async () => {
       const now = await Promise.all(ids.map(async (id) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body as Paid));
-      return now.every((p, i) => p.status === plan[i]![1]) ? now : undefined;
+      return now.length === plan.length && now.every((p, i) => p.status === plan[i]![1]) ? now : undefined;
     });
   });
   afterAll(() => service.close());

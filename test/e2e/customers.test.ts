@@ -127,7 +127,7 @@ describe('customers and KYC', () => {
     expect((await service.call('GET', '/v1/customers', { apiKey: other.apiKey })).body.map((c: { externalId: string }) => c.externalId)).toEqual([first.externalId]);
     // Another tenant's cursor reveals nothing either: it only positions within the caller's own list.
     const foreignPage = await service.call('GET', /^<([^>]+)>/.exec(link)![1]!, { apiKey: other.apiKey });
-    expect(foreignPage.body.every((c: { id: string }) => ![one.body.id, two.body.id, three.body.id].includes(c.id))).toBe(true);
+    expect(foreignPage.body.filter((c: { id: string }) => [one.body.id, two.body.id, three.body.id].includes(c.id))).toEqual([]);
   });
 
   it('refuses admin keys and missing keys', async () => {

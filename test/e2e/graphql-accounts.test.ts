@@ -221,7 +221,7 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       for (const [overrides] of plan) paid.push(await pay(apiKey, overrides));
       await eventually(async () => {
         const now = await Promise.all(paid.map((p) => statusOf(apiKey, p.id)));
-        return now.every((s, i) => s === plan[i]![1]) ? true : undefined;
+        return now.length === plan.length && now.every((s, i) => s === plan[i]![1]) ? true : undefined;
       });
     });
 

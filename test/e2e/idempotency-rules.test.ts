@@ -54,6 +54,17 @@ describe('idempotency: the service clock, and each transport in its own words', 
     expect(replayed.body).toEqual(created.body);
   });
 
+  it('a key is one key in any letter case, across both transports', async () => {
+    const key = randomUUID();
+    const body = moneyOutBody();
+    const created = await moneyOut(key.toUpperCase(), body);
+    const replayed = await moneyOut(key, body);
+    expect([created.status, replayed.status, replayed.headers.get('idempotent-replayed')]).toEqual([201, 201, 'true']);
+    expect(replayed.body.id).toBe(created.body.id);
+    const graphql = await gql(service.baseUrl, CREATE, { input: { ...body, fiatAmount: String(body.fiatAmount) }, key: key.replace(/[a-f]/g, (c) => c.toUpperCase()) }, apiKey);
+    expect(graphql.body.data.createMoneyOut).toEqual({ replayed: true, payment: { id: created.body.id } });
+  });
+
   it('a malformed key: REST names the Idempotency-Key header, GraphQL its idempotencyKey argument', async () => {
     const rest = await moneyOut('not-a-uuid');
     expect([rest.status, rest.body.code]).toEqual([400, 'validation_error']);

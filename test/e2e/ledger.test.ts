@@ -1,8 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { applyMove } from '../../src/core/payments/advance-payment';
-import type { PaymentMove } from '../../src/core/payments/payment-state';
+import { LEDGER_MOVES } from '../../src/core/ledger/ledger';
+import { PAYMENT_MOVES, type PaymentMove } from '../../src/core/payments/payment-state';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 import { solanaTxHash } from '../support/tx-hashes';
+import { Decimal } from '../../src/core/shared/money';
+
+/**
+ * A tenant's six USDC accounts (balance and counter-accounts, docs/decisions.md § Ledger), read from
+ * the database: each account is the sum of its balance slots.
+ */
+async function accountsOf(service: TestService, tenantId: string): Promise<Record<string, string>> {
+  const rows = await service.database.orm.em.fork().getConnection().execute(
+    `select kind, to_char(sum(balance), 'FM999999990.000000') as balance from ledger_accounts
+      where tenant_id = ? and currency = 'USDC' group by kind order by kind`, [tenantId]);
+  return Object.fromEntries((rows as { kind: string; balance: string }[]).map((r) => [r.kind, r.balance]));
+}
+
+/** Decimal string of scale 6 to micro-units, and back (exact). */
+const micro = (amount: string) => BigInt(amount.replace('-', '').replace('.', '')) * (amount.startsWith('-') ? -1n : 1n);
+const fromMicro = (units: bigint) => `${units < 0n ? '-' : ''}${(units < 0n ? -units : units) / 1_000_000n}.${String((units < 0n ? -units : units) % 1_000_000n).padStart(6, '0')}`;
 
 /** Ledger invariants (docs/decisions.md § Ledger) checked against the database itself. */
 async function reconcile(service: TestService): Promise<void> {
@@ -47,18 +64,34 @@ describe('balances ledger', () => {
   });
 
   it.each([
-    ['0000', 'failed', '100.000000'],
-    ['1111', 'failed', '87.884584'],
-    ['2222', 'refunded', '87.884584'],
-    ['5678', 'succeeded', '87.884584'],
-  ])('account ending %s: %s leaves available at %s with nothing held', async (magic, status, available) => {
-    const { apiKey } = await service.newTenant('100');
+    ['0000', 'failed', '100.000000', { settled: '0.000000', refunded: '0.000000' }, { kind: 'release', from: 'held', to: 'available' }],
+    ['1111', 'failed', '87.884584', { settled: '0.000000', refunded: '12.115416' }, { kind: 'return', from: 'in_transit', to: 'refunded' }],
+    ['2222', 'refunded', '87.884584', { settled: '0.000000', refunded: '12.115416' }, { kind: 'return', from: 'in_transit', to: 'refunded' }],
+    ['5678', 'succeeded', '87.884584', { settled: '12.115416', refunded: '0.000000' }, { kind: 'settle', from: 'in_transit', to: 'settled' }],
+  ])('account ending %s: %s leaves available at %s with nothing held, and books the counter-accounts', async (magic, status, available, counter, last) => {
+    const { apiKey, tenantId } = await service.newTenant('100');
     const res = await create(apiKey, { accountNumber: `25471234${magic}` });
     await eventually(async () => ((await service.call('GET', `/v1/payments/${res.body.id}`, { apiKey })).body.status === status ? true : undefined));
     expect(await usdc(apiKey)).toEqual({ currency: 'USDC', available, held: '0.000000', inTransit: '0.000000' });
+    // Where the money went: paid out (settled) or given back (refunded, or available again when never sent).
+    expect(await accountsOf(service, tenantId)).toEqual({
+      available, held: '0.000000', in_transit: '0.000000', funding: '-100.000000', ...counter,
+    });
     const txs = await service.call('GET', '/v1/balances/transactions?limit=2', { apiKey });
-    expect(txs.body[0]).toMatchObject({ paymentId: res.body.id, amount: '12.115416' });
+    expect(txs.body[0]).toMatchObject({ paymentId: res.body.id, amount: '12.115416', ...last });
     expect(txs.headers.get('link')).toMatch(/rel="next"/);
+  });
+
+  it('accepts a payment of exactly the available balance, leaving nothing available', async () => {
+    const { apiKey, tenantId } = await service.newTenant('12.115416');
+    const res = await create(apiKey, { accountNumber: '254712343333' });
+    expect(res.status).toBe(201);
+    expect(res.body.amountStablecoin).toBe('12.115416');
+    expect((await usdc(apiKey)).available).toBe('0.000000');
+    const accounts = await accountsOf(service, tenantId);
+    expect(micro(accounts.held!) + micro(accounts.in_transit!)).toBe(12_115_416n);
+    const more = await create(apiKey, { accountNumber: '254712343333' });
+    expect([more.status, more.body.code]).toEqual([422, 'insufficient_balance']);
   });
 
   it('refuses a payment the balance does not cover, writing nothing', async () => {
@@ -83,28 +116,29 @@ describe('balances ledger', () => {
     await reconcile(service);
   });
 
-  it('applies duplicated and reordered provider results once (random sequences, fixed seed)', async () => {
-    const { apiKey } = await service.newTenant('1000');
-    const deps = service.container.advanceDeps;
-    const all: PaymentMove[] = ['accept', 'reject', 'complete', 'fail', 'refund'];
-    let seed = 20261122;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await create(apiKey, { accountNumber: '254712343333' })).body.id);
-    // Each payment gets 8 results drawn at random, duplicates and impossible orders included, all at once.
-    await Promise.all(ids.flatMap((id) => Array.from({ length: 8 }, () =>
-      applyMove(deps, id, all[Math.floor(random() * all.length)]!, { providerRef: `dup_${id}`, failureReason: 'x' }))));
+  it('spreads one tenant\'s concurrent holds over balance slots and posts each payment\'s moves in its hold\'s slot', async () => {
+    const { apiKey, tenantId } = await service.newTenant('1000');
+    const results = await Promise.all(Array.from({ length: 30 }, () => create(apiKey)));
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const ids = results.map((r) => r.body.id as string);
+    await eventually(async () => {
+      const rows = await service.call('GET', '/v1/balances', { apiKey });
+      const b = rows.body.find((x: { currency: string }) => x.currency === 'USDC');
+      return b.held === '0.000000' && b.inTransit === '0.000000' ? true : undefined;
+    }, 20_000);
+    const conn = service.database.orm.em.fork().getConnection();
+    const slots = (await conn.execute(
+      `select t.payment_id, t.kind, t.slot, a.slot as account_slot from ledger_transactions t
+         join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id
+        where t.payment_id in (?)`, [ids])) as { payment_id: string; kind: string; slot: number; account_slot: number }[];
+    // Every entry of a payment's send and settle sits in the slot its hold credited.
+    const holdSlot = new Map(slots.filter((r) => r.kind === 'hold' && r.slot === r.account_slot).map((r) => [r.payment_id, r.slot]));
+    expect(holdSlot.size).toBe(ids.length);
+    for (const r of slots.filter((x) => x.kind !== 'hold')) expect([r.slot, r.account_slot]).toEqual([holdSlot.get(r.payment_id), holdSlot.get(r.payment_id)]);
+    expect(new Set(holdSlot.values()).size).toBeGreaterThan(1);
+    expect((await usdc(apiKey)).available).toBe(new Decimal(1000).minus(new Decimal('12.115416').mul(30)).toFixed(6));
+    expect(await conn.execute(`select slot from ledger_accounts where tenant_id = ? and kind = 'available' and balance < 0`, [tenantId])).toEqual([]);
     await reconcile(service);
-    const balance = await usdc(apiKey);
-    expect(Number(balance.available) + Number(balance.held) + Number(balance.inTransit)).toBeLessThanOrEqual(1000);
-    for (const id of ids) {
-      const rows = await service.database.orm.em.fork().getConnection().execute(
-        'select kind from ledger_transactions where payment_id = ? order by created_at, kind', [id]);
-      const kinds = (rows as { kind: string }[]).map((r) => r.kind);
-      expect(kinds[0]).toBe('hold');
-      expect(new Set(kinds).size).toBe(kinds.length);
-      expect(kinds.length).toBeLessThanOrEqual(3);
-    }
   });
 
   it('refuses an unbalanced ledger transaction in the database itself', async () => {
@@ -127,5 +161,71 @@ describe('balances ledger', () => {
     const usdt = (await service.call('GET', '/v1/balances', { apiKey })).body.find((b: { currency: string }) => b.currency === 'USDT');
     expect(usdt.available).toBe('25.500000');
     await reconcile(service);
+  });
+});
+
+describe('provider results applied through applyMove', () => {
+  // No payout worker anywhere on the database (the suite above has closed its service), so
+  // applyMove's results are the only moves.
+  let quiet: TestService;
+  beforeAll(async () => {
+    quiet = await startTestService({ WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
+  });
+  afterAll(() => quiet.close());
+
+  it('applies duplicated and reordered provider results once (random sequences, fixed seed)', async () => {
+    const { apiKey, tenantId } = await quiet.newTenant('1000');
+    const all: PaymentMove[] = ['accept', 'reject', 'complete', 'fail', 'refund'];
+    let seed = 20261122;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      ids.push((await quiet.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } })).body.id);
+    }
+    const plans = ids.map((id) => ({ id, moves: Array.from({ length: 8 }, () => all[Math.floor(random() * all.length)]!) }));
+    // Each payment gets 8 results drawn at random, duplicates and impossible orders included, in two
+    // bursts of 4 arriving all at once (every payment's burst concurrently with the others').
+    const apply = (id: string, move: PaymentMove) =>
+      applyMove(quiet.container.advanceDeps, id, move, { providerRef: `dup_${id}`, failureReason: 'x' }).then((result) => ({ move, result }));
+    const burst = (part: 0 | 1) => Promise.all(plans.map(async ({ id, moves }) => Promise.all(moves.slice(part * 4, part * 4 + 4).map((m) => apply(id, m)))));
+    const first = await burst(0);
+    const second = await burst(1);
+    const outcomes = plans.map(({ id }, i) => ({ id, results: [...first[i]!, ...second[i]!] }));
+    await reconcile(quiet);
+    const expected = { available: 1000_000_000n, held: 0n, in_transit: 0n, settled: 0n, refunded: 0n };
+    const amount = 12_115_416n;
+    const finals: string[] = [];
+    for (const { id, results } of outcomes) {
+      // Every refusal is the state table's: never a missing payment, never a fault.
+      expect(results.filter(({ result }) => !result.ok && result.code !== 'invalid_transition')).toEqual([]);
+      const applied = results.filter(({ result }) => result.ok).map(({ move, result }) => ({ move, status: result.ok ? result.value.status : undefined }));
+      // Each applied result landed where the state table says.
+      for (const a of applied) expect(a.status).toBe(PAYMENT_MOVES[a.move].to);
+      // The applied moves are one path from initiated: none, reject, accept, or accept then one final move.
+      const moves = applied.map((a) => a.move).sort();
+      const path = moves.includes('reject') ? ['reject'] : moves.includes('accept') ? ['accept', ...moves.filter((m) => m !== 'accept')] : [];
+      expect(moves).toEqual([...path].sort());
+      expect(path.length).toBeLessThanOrEqual(2);
+      const final = path.length === 0 ? 'initiated' : PAYMENT_MOVES[path.at(-1)! as PaymentMove].to;
+      finals.push(final);
+      expect((await quiet.call('GET', `/v1/payments/${id}`, { apiKey })).body.status).toBe(final);
+      // A final payment has no next action left for the payout worker; one still moving has.
+      const [row] = (await quiet.database.orm.em.fork().getConnection().execute(
+        'select next_action_at from payments where id = ?', [id])) as { next_action_at: Date | null }[];
+      expect([final, row!.next_action_at === null]).toEqual([final, !['initiated', 'provider_accepted'].includes(final)]);
+      const rows = await quiet.database.orm.em.fork().getConnection().execute(
+        'select kind from ledger_transactions where payment_id = ? order by kind', [id]);
+      expect((rows as { kind: string }[]).map((r) => r.kind)).toEqual(['hold', ...path.map((m) => LEDGER_MOVES[m as PaymentMove].kind)].sort());
+      const account = { initiated: 'held', provider_accepted: 'in_transit', succeeded: 'settled', failed: path[0] === 'reject' ? 'available' : 'refunded', refunded: 'refunded' }[final] as keyof typeof expected;
+      expected.available -= amount;
+      expected[account] += amount;
+    }
+    // The seed reaches every kind of ending, so the checks above are not vacuous.
+    expect(new Set(finals)).toEqual(new Set(['provider_accepted', 'succeeded', 'failed', 'refunded']));
+    const accounts = await accountsOf(quiet, tenantId);
+    expect(accounts).toEqual({
+      funding: '-1000.000000',
+      ...Object.fromEntries(Object.entries(expected).map(([kind, units]) => [kind, fromMicro(units)])),
+    });
   });
 });

@@ -53,7 +53,11 @@ describe('money-out over HTTP', () => {
       const r = await service.call('GET', `/v1/payments/${res.body.id}`, { apiKey });
       return r.body.status === 'provider_accepted' ? r.body : undefined;
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The worker has asked the provider since the acceptance: it answered pending and the payment
+    // waits a minute for the next look (the sandbox's 3333 recheck), still accepted.
+    const nextLookOf = async () => ((await service.database.orm.em.fork().getConnection().execute(
+      'select next_action_at from payments where id = ?', [accepted.id])) as { next_action_at: Date }[])[0]!.next_action_at;
+    await eventually(async () => (new Date(await nextLookOf()).getTime() > Date.now() + 30_000 ? true : undefined));
     const later = await service.call('GET', `/v1/payments/${accepted.id}`, { apiKey });
     expect(later.body.status).toBe('provider_accepted');
   });

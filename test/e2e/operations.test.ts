@@ -151,11 +151,11 @@ describe('operations: /metrics and /health', () => {
     const { apiKey } = await service.newTenant();
     const health = await eventually(async () => {
       const res = await service.call('GET', '/health', { apiKey });
-      return res.body.workers.every((w: { lastPassAt: string | null }) => w.lastPassAt !== null) ? res : undefined;
+      return res.body.workers.length === 3 && res.body.workers.every((w: { lastPassAt: string | null }) => w.lastPassAt !== null) ? res : undefined;
     });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'ok', version: '0.5.0', database: 'up', migrations: 'applied' });
-    expect(health.body.workers).toEqual(['payouts', 'webhooks', 'kyc'].map((name) => ({ name, running: true, lastPassAt: expect.any(String) })));
+    expect(health.body.workers).toEqual(['payouts', 'webhooks', 'kyc', 'reconciliation'].map((name) => ({ name, running: true, lastPassAt: expect.any(String) })));
     for (const w of health.body.workers) expect(Date.now() - Date.parse(w.lastPassAt)).toBeLessThan(5_000);
     expect((await service.call('GET', '/health')).status).toBe(401);
   });

@@ -52,7 +52,8 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^validation_error: --currency: Invalid option: expected one of "USDC"\|"USDT"/);
     expect(await usdcOf(apiKey)).toBe('0.000000');
-    expect(((await service.call('GET', '/v1/balances', { apiKey })).body as Array<{ available: string }>).every((b) => b.available === '0.000000')).toBe(true);
+    expect(((await service.call('GET', '/v1/balances', { apiKey })).body as Array<{ currency: string; available: string }>).map((b) => [b.currency, b.available]))
+      .toEqual([['USDC', '0.000000'], ['USDT', '0.000000']]);
   });
 
   it('--scope Admin is refused with exit 2 and issues no key', async () => {

@@ -93,16 +93,56 @@ describe('webhooks', () => {
     expect(hook.received).toHaveLength(3);
   });
 
+  it('never counts a redirect as delivered, and never follows it', async () => {
+    const { apiKey } = await service.newTenant();
+    const elsewhere = await receiver();
+    const hook = await receiver(() => ({ status: 302, headers: { location: elsewhere.url } }));
+    await register(apiKey, hook.url, ['payment.processing']);
+    const paymentId = await pay(apiKey);
+    const entry = await eventually(async () => {
+      const log = await events(apiKey, `?entityId=${paymentId}`);
+      return log.body[0]?.status === 'failed' ? log.body[0] : undefined;
+    });
+    expect(entry).toMatchObject({ attempt: 3, lastError: 'HTTP 302', nextRetryAt: null });
+    expect(hook.received).toHaveLength(3);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('waits as long as a 429\'s Retry-After asks, beyond the 50 ms schedule', async () => {
+    const { apiKey } = await service.newTenant();
+    const hook = await receiver(() => ({ status: 429, headers: { 'retry-after': '3600' } }));
+    await register(apiKey, hook.url, ['payment.processing']);
+    const paymentId = await pay(apiKey);
+    const entry = await eventually(async () => {
+      const log = await events(apiKey, `?entityId=${paymentId}`);
+      return log.body[0]?.lastError === 'HTTP 429' ? log.body[0] : undefined;
+    });
+    expect(entry).toMatchObject({ status: 'pending', attempt: 1 });
+    // An hour (the header's 3600 seconds) from the attempt, give or take this test's own delay.
+    const waitMs = Date.parse(entry.nextRetryAt) - Date.parse(entry.updatedAt);
+    expect(waitMs).toBeGreaterThanOrEqual(3_590_000);
+    expect(waitMs).toBeLessThanOrEqual(3_600_000);
+    expect(hook.received).toHaveLength(1);
+  });
+
   it('disables a registration that answers 410', async () => {
     const { apiKey } = await service.newTenant();
     const hook = await receiver(() => ({ status: 410 }));
     const { webhookId } = await register(apiKey, hook.url);
-    await pay(apiKey);
+    const paymentId = await pay(apiKey);
     await eventually(async () => {
       const list = await service.call('GET', '/v1/webhooks', { apiKey });
       return list.body.find((w: { webhookId: string; status: string }) => w.webhookId === webhookId)?.status === 'disabled' ? true : undefined;
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // Once the payment is final every delivery it will ever have exists (fanned out with each move);
+    // once none is pending, nothing more can be sent.
+    await eventually(async () => ((await service.call('GET', `/v1/payments/${paymentId}`, { apiKey })).body.status === 'succeeded' ? true : undefined));
+    const log = await eventually(async () => {
+      const page = await events(apiKey, `?entityId=${paymentId}`);
+      return page.body.length > 0 && !page.body.some((e: { status: string }) => e.status === 'pending') ? page.body : undefined;
+    });
+    expect(log.map((e: { status: string; lastError: string }) => [e.status, e.lastError]))
+      .toEqual(log.length === 1 ? [['failed', 'HTTP 410: registration disabled']] : [['failed', 'registration disabled or deleted'], ['failed', 'HTTP 410: registration disabled']]);
     expect(hook.received).toHaveLength(1);
   });
 
@@ -165,12 +205,14 @@ describe('webhooks', () => {
     await eventually(async () => ((await service.call('GET', `/v1/payments/${paymentId}`, { apiKey })).body.status === 'succeeded' ? true : undefined));
     const hook = await receiver();
     const { webhookId } = await register(apiKey, hook.url);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(hook.received).toHaveLength(0);
+    // Deliveries are fanned out when an event is written: events before the registration have none.
+    expect((await events(apiKey, `?entityId=${paymentId}`)).body).toEqual([]);
     expect((await service.call('DELETE', `/v1/webhooks/${webhookId}`, { apiKey })).status).toBe(204);
     expect((await service.call('DELETE', `/v1/webhooks/${webhookId}`, { apiKey })).status).toBe(404);
-    await pay(apiKey);
-    await new Promise((r) => setTimeout(r, 400));
+    const after = await pay(apiKey);
+    // Final: every event of the payment has been written, and none fanned out to the deleted registration.
+    await eventually(async () => ((await service.call('GET', `/v1/payments/${after}`, { apiKey })).body.status === 'succeeded' ? true : undefined));
+    expect((await events(apiKey, `?entityId=${after}`)).body).toEqual([]);
     expect(hook.received).toHaveLength(0);
     const list = await service.call('GET', '/v1/webhooks', { apiKey });
     expect(list.body).toEqual([]);

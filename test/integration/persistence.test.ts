@@ -41,12 +41,15 @@ describe('persistence', () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let busyDuringHold: string | undefined;
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((r) => (locked = r));
     const first = inTransaction(async (store, save) => {
       expect((await store.lock(tenantId, key)).kind).toBe('free');
       await save(record(tenantId, key, new Date(Date.now() + 60_000)));
+      locked();
       await held;
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await lockTaken;
     await inTransaction(async (store) => {
       busyDuringHold = (await store.lock(tenantId, key)).kind;
     });
@@ -100,7 +103,7 @@ describe('persistence', () => {
     const mine = claims.flat().filter((p) => p.tenantId === tenantId);
     expect(mine).toHaveLength(20);
     expect(new Set(mine.map((p) => p.id)).size).toBe(20);
-    expect(mine.every((p) => p.attempts === 1 && p.nextActionAt?.getTime() === lease.getTime())).toBe(true);
+    expect(mine.map((p) => [p.attempts, p.nextActionAt?.getTime()])).toEqual(Array.from({ length: 20 }, () => [1, lease.getTime()]));
     expect((await queue.claimDue(now, 50, lease)).filter((p) => p.tenantId === tenantId)).toHaveLength(0);
     const afterLease = await queue.claimDue(new Date(lease.getTime() + 1), 100, new Date(lease.getTime() + 60_000));
     expect(afterLease.filter((p) => p.tenantId === tenantId)).toHaveLength(20);

@@ -78,6 +78,8 @@ export async function startTestService(
     SANDBOX_RESULT_DELAY_MS: '50',
     WORKER_POLL_INTERVAL_MS: '20',
     WEBHOOK_POLL_INTERVAL_MS: '20',
+    // Its passes find nothing unless a suite shortens RECONCILIATION_STUCK_AFTER_SECONDS; a short poll keeps /health's heartbeat fresh.
+    RECONCILIATION_POLL_INTERVAL_MS: '200',
     // Tests poll hard; the limit itself is tested with a tiny value of its own.
     RATE_LIMIT_PER_MINUTE: '100000',
     // Suites send many bad keys from 127.0.0.1; the throttle is tested with a small value of its own.

@@ -33,8 +33,11 @@ describe('key strength: the production rule for API keys and the webhook key', (
     expect(shannonBits('0000')).toBe(0);
     // Two symbols, evenly: 1 bit each plus the Miller–Madow term 1/(2·8·ln 2) each.
     expect(shannonBits('abababab')).toBeCloseTo(8 + 8 / (16 * Math.LN2), 6);
-    // 'a' free, 'b' steps by one, then 'ababab' repeats what came before: one more free character.
-    expect(patternBits('abababab')).toBeCloseTo(2 * Math.log2(26), 6);
+    // 'a' and 'b' free (one step by one is chance), then 'ababab' repeats what came before: one more.
+    expect(patternBits('abababab')).toBeCloseTo(3 * Math.log2(26), 6);
+    // A run that keeps stepping by one, or repeating, is free only for its first two characters.
+    expect(patternBits('abcdefgh')).toBeCloseTo(2 * Math.log2(26), 6);
+    expect(patternBits('1111')).toBeCloseTo(2 * Math.log2(10), 6);
     expect(patternBits('a1')).toBeCloseTo(2 * Math.log2(36), 6);
     expect(apiKeyEntropyBits(`sk_live_${'ab'.repeat(16)}`)).toBe(Math.min(shannonBits('ab'.repeat(16)), patternBits('ab'.repeat(16))));
   });

@@ -6,7 +6,7 @@ import { fieldOf } from './contract-fields';
 import { enumOf } from './enums.type';
 
 /** How the summary is grouped, the core's strings. */
-export const AnalyticsGroupByEnum = enumOf(ANALYTICS_GROUPS, 'AnalyticsGroupBy', 'Grouping of analyticsSummary: day (UTC), currency, method or status');
+export const AnalyticsGroupByEnum = enumOf(ANALYTICS_GROUPS, 'AnalyticsGroupBy', 'Grouping of analyticsSummary: day or hour (UTC), currency, method or status');
 
 /**
  * Arguments of `analyticsSummary`: REST's query of GET /v1/analytics/summary, checked and described

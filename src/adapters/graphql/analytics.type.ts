@@ -19,7 +19,7 @@ export class CurrencyAmountType {
  */
 @ObjectType('AnalyticsGroup', { description: 'Figures of one group of your payments created in [from, to) (REST: GET /v1/analytics/summary)' })
 export class AnalyticsGroupType {
-  @Field(() => String, { description: 'The day (YYYY-MM-DD, UTC), currency, method or status' })
+  @Field(() => String, { description: 'The day (YYYY-MM-DD, UTC), hour (YYYY-MM-DDTHH:00:00Z), currency, method or status' })
   key!: string;
 
   @Field(() => Int, { description: 'Payments created in the range, any status' })

@@ -5,6 +5,8 @@ import path from 'node:path';
 const PAGE_DIR = path.resolve(__dirname, '../../../public/dashboard');
 /** graphql-ws's browser build (UMD, global `graphqlWs`), served from node_modules so the page works offline. */
 const GRAPHQL_WS_UMD = path.join(path.dirname(require.resolve('graphql-ws/package.json')), 'umd', 'graphql-ws.min.js');
+/** Chart.js's browser build (UMD, global `Chart`), beside its CommonJS entry in dist/ (the package exports no package.json). */
+const CHART_JS_UMD = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
 
 /** Only our own files and ws(s) back to this origin; the API key the person pastes stays in the page. */
 const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'";
@@ -21,6 +23,7 @@ export function dashboardRouter(): Router {
     next();
   });
   router.get('/vendor/graphql-ws.js', (_req, res) => res.type('application/javascript').sendFile(GRAPHQL_WS_UMD));
+  router.get('/vendor/chart.js', (_req, res) => res.type('application/javascript').sendFile(CHART_JS_UMD));
   router.use(express.static(PAGE_DIR, { index: 'index.html', redirect: true }));
   return router;
 }

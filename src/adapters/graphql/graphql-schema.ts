@@ -6,6 +6,8 @@ import { BalanceResolver } from './balance.resolver';
 import { CustomerResolver } from './customer.resolver';
 import { LegacyPayoutResolver } from './legacy-payout.resolver';
 import { MeResolver } from './me.resolver';
+import { OperationsResolver } from './operations.resolver';
+import { PaymentRecipientResolver } from './payment-recipient.resolver';
 import { PaymentUpdatedResolver } from './payment-updated.resolver';
 import { PaymentResolver } from './payment.resolver';
 import { QuoteResolver } from './quote.resolver';
@@ -41,6 +43,7 @@ export function graphqlSchema(): GraphQLSchema {
     resolvers: [
       PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
       LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver,
+      OperationsResolver, PaymentRecipientResolver,
     ],
     validate: false,
     pubSub: NO_TOPICS,

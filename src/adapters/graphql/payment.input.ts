@@ -1,6 +1,6 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, InputType, ObjectType } from 'type-graphql';
-import type { PaymentMethod } from '../../core/catalog/catalog';
+import type { CountryCode, PaymentMethod } from '../../core/catalog/catalog';
 import type { PaymentStatus } from '../../core/payments/payment';
 import type { PaymentView } from '../../core/payments/payment-view';
 import type { FiatCurrency } from '../../core/shared/money';
@@ -24,6 +24,9 @@ export class PaymentFilterInput {
 
   @Field(() => [FiatCurrencyEnum], { nullable: true })
   destinationCurrency?: FiatCurrency[] | null;
+
+  @Field(() => [CountryEnum], { nullable: true, description: "The recipient's country" })
+  country?: CountryCode[] | null;
 
   @Field(() => String, { nullable: true, description: 'Exact match on your reference' })
   reference?: string | null;

@@ -62,6 +62,7 @@ function listFilter(input: PaymentFilterInput): PaymentListFilter {
     ...(input.status ? { status: input.status } : {}),
     ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
     ...(input.destinationCurrency ? { destinationCurrency: input.destinationCurrency } : {}),
+    ...(input.country ? { country: input.country } : {}),
     ...(input.reference != null ? { reference: input.reference } : {}),
     ...(input.createdFrom ? { createdFrom: input.createdFrom } : {}),
     ...(input.createdTo ? { createdTo: input.createdTo } : {}),

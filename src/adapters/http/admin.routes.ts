@@ -13,6 +13,7 @@ import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
 import { sendShapeA } from './http-errors';
 import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
+import { reconciliationRoutes } from './reconciliation.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -178,5 +179,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
         res.json(result.value);
       },
     }),
+    ...reconciliationRoutes(admin),
   ];
 }

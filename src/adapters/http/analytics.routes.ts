@@ -6,7 +6,7 @@ import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 const Group = z.object({
-  key: z.string().meta({ description: 'The day (YYYY-MM-DD, UTC), currency, method or status' }),
+  key: z.string().meta({ description: 'The day (YYYY-MM-DD, UTC), hour (YYYY-MM-DDTHH:00:00Z), currency, method or status' }),
   count: z.number().int().meta({ description: 'Payments created in the range, any status' }),
   fiatVolume: z.record(z.string(), z.string()).meta({ description: 'fiatAmount summed per destination currency over those payments (any status), decimal strings at the currency scale' }),
   stablecoinVolume: z.record(z.string(), z.string()).meta({ description: 'amountStablecoin summed per source stablecoin over those payments (any status), decimal strings' }),

@@ -32,6 +32,15 @@ export class Metrics {
     name: 'customer_kyc_decisions_total', help: 'KYC decisions by resulting status', labelNames: ['status'], registers: [this.registry],
   });
 
+  private readonly reconciliationChecks = new Counter({
+    name: 'reconciliation_checks_total', help: 'Status queries of payments stuck in provider_accepted, by provider and answer',
+    labelNames: ['provider', 'outcome'], registers: [this.registry],
+  });
+  private readonly reconciliationMismatches = new Counter({
+    name: 'reconciliation_mismatches_total', help: 'Mismatches between our payments and a provider, by provider and kind (reported, never corrected)',
+    labelNames: ['provider', 'kind'], registers: [this.registry],
+  });
+
   constructor(queues: QueueDepths) {
     collectDefaultMetrics({ register: this.registry });
     new Gauge({
@@ -65,6 +74,16 @@ export class Metrics {
   /** Counts one webhook delivery attempt: delivered, retry, failed, gone (410) or skipped. */
   deliveryAttempted(outcome: string): void {
     this.deliveries.inc({ outcome });
+  }
+
+  /** Counts one status query of a stuck payment: the provider's answer, `no_provider` or `error` (docs/decisions.md § Reconciliation). */
+  reconciliationChecked(provider: string, outcome: string): void {
+    this.reconciliationChecks.inc({ provider, outcome });
+  }
+
+  /** Counts one mismatch found by the reconciliation worker or a reconciliation report. */
+  reconciliationMismatch(provider: string, kind: string): void {
+    this.reconciliationMismatches.inc({ provider, kind });
   }
 
   /** Counts one committed KYC decision (approved or rejected). */

@@ -5,8 +5,10 @@ import { IDEMPOTENCY_KEY_FIELD, type MoneyOutErrorCode } from '../../core/paymen
 import type { Err } from '../../core/shared/result';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
+import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
 import { sendShapeA } from './http-errors';
 import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
+import { nextPageLink } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
 /** How REST names the money-out's idempotency key: the caller sends it as a header. */
@@ -23,7 +25,17 @@ const MONEY_OUT_CREATED = 201;
 /** Seconds a client should wait before retrying a key that is still in flight. */
 const IN_FLIGHT_RETRY_AFTER_S = '1';
 
-/** Routes of the Payments tag (OpenAPI createMoneyOut and getPayment). */
+/** The core list's page parameters in REST's words: `first` is `limit`, `after` is `cursor` (docs/api.md § Lists and paging). */
+const LIST_PARAMS: Readonly<Record<string, string>> = { first: 'limit', after: 'cursor' };
+
+/** A list failure's message with the core's parameter name replaced by REST's. */
+function listMessage(failure: Err<'validation_error'>): string {
+  const field = String(failure.details?.field ?? '');
+  const rest = LIST_PARAMS[field];
+  return rest ? failure.message.replace(field, rest) : failure.message;
+}
+
+/** Routes of the Payments tag (OpenAPI createMoneyOut, listPayments and getPayment). */
 export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
   return [
     defineRoute<z.infer<typeof MoneyOutBody>>({
@@ -53,6 +65,25 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
         res.status(MONEY_OUT_CREATED).json(result.value.payment);
+      },
+    }),
+    defineRoute<undefined, z.output<typeof PaymentListQuerySchema>>({
+      method: 'get',
+      path: '/v1/payments',
+      operationId: 'listPayments',
+      summary: "List the calling tenant's payments, newest first, with filters; the next page is in the Link header",
+      tags: ['Payments'],
+      auth: 'issuer',
+      query: PaymentListQuerySchema,
+      responses: {
+        '200': { description: 'One page of payments, newest first (empty when nothing matches)', schema: z.array(PaymentResponse) },
+        ...AUTH_ERRORS,
+      },
+      handler: async (req, res) => {
+        const result = await app.listPayments(req.tenantId, toPaymentListQuery(req.query));
+        if (!result.ok) return sendShapeA(res, result.code, listMessage(result));
+        if (result.value.hasNextPage && result.value.endCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.endCursor));
+        res.json(result.value.entries.map((e) => e.node));
       },
     }),
     defineRoute<undefined, undefined, z.infer<typeof PaymentIdParams>>({

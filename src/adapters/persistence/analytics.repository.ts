@@ -4,6 +4,7 @@ import type { AnalyticsGroup, AnalyticsRow, AnalyticsStore } from '../../core/an
 /** The grouping expression per group: a closed map, never caller text, so nothing reaches SQL unchecked. */
 const GROUP_EXPRESSION: Record<AnalyticsGroup, string> = {
   day: `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD')`,
+  hour: `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24":00:00Z"')`,
   currency: 'destination_currency',
   method: 'payment_method',
   status: 'status',

@@ -4,68 +4,67 @@ import type { IdGenerator } from '../../core/shared/clock';
 import { formatAmount, STABLECOINS, type Stablecoin } from '../../core/shared/money';
 import { LedgerAccountSchema } from './schemas/ledger.schema';
 import { decodeCursor, encodeCursor } from './keyset-cursor';
+import { gatherLegs, LEDGER_SLOTS, plainLegs, postStatement } from './ledger-post.statement';
 
-/**
- * Posts a transfer as ONE statement (docs/decisions.md § Ledger): debit (conditional on funds when asked), credit,
- * the transaction row and its two entries. Statement atomicity means a refused debit or a duplicate
- * changes nothing; the balance rows are locked only from this statement to commit, which callers
- * make the last statement of their transaction.
- */
-const POST_SQL = `
-with src as (
-  update ledger_accounts set balance = balance - ?::numeric, updated_at = ?
-   where tenant_id = ? and currency = ? and kind = ? and (not ? or balance >= ?::numeric)
-  returning id),
-dst as (
-  update ledger_accounts set balance = balance + ?::numeric, updated_at = ?
-   where tenant_id = ? and currency = ? and kind = ? and exists (select 1 from src)
-  returning id),
-txn as (
-  insert into ledger_transactions (id, tenant_id, currency, kind, amount, from_kind, to_kind, payment_id, external_ref, created_at)
-  select ?, ?, ?, ?, ?::numeric, ?, ?, ?::text, ?::text, ?::timestamptz where exists (select 1 from dst)
-  returning id)
-insert into ledger_entries (transaction_id, account_id, amount, created_at)
-select txn.id, src.id, -(?::numeric), ?::timestamptz from txn, src
-union all
-select txn.id, dst.id, ?::numeric, ?::timestamptz from txn, dst
-returning transaction_id`;
+let nextHoldSlot = 0;
 
-/** LedgerStore on PostgreSQL, bound to one transaction's manager. */
+/** The slot the next hold takes: round robin, so concurrent holds of one tenant lock different rows. */
+function holdSlot(): number {
+  nextHoldSlot = (nextHoldSlot + 1) % LEDGER_SLOTS;
+  return nextHoldSlot;
+}
+
+/** LedgerStore on PostgreSQL, bound to one transaction's manager (docs/decisions.md § Ledger: balance slots). */
 export class LedgerTxStore implements LedgerStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
   async post(t: Transfer): Promise<'posted' | 'insufficient_funds' | 'duplicate'> {
     try {
-      return postOutcome(t, await this.em.execute<unknown[]>(...ledgerPostStatement(t, this.ids)));
+      const plan = ledgerPostStatement(t, this.ids);
+      const rows = await this.em.execute<unknown[]>(...plan.statement);
+      if (rows.length >= 2) return 'posted';
+      if (!t.requireFunds) throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
+      return await this.gatherAndHold(t, plan.holdSlot, plan.transactionId);
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) return 'duplicate';
       throw error;
     }
   }
+
+  /**
+   * The slow path of a hold its slot does not cover: locks every slot of the debited account (in
+   * slot order, so two of these never deadlock), refuses when their sum does not cover the amount
+   * (an exact check: nothing can move them meanwhile), else debits as many slots as it takes and
+   * credits the hold's slot, as one ledger transaction. `transactionId` is the one the fast path tried.
+   */
+  async gatherAndHold(t: Transfer, slot: number, transactionId: string): Promise<'posted' | 'insufficient_funds'> {
+    const balances = await this.em.execute<{ slot: number; balance: string }[]>(
+      'select slot, balance from ledger_accounts where tenant_id = ? and currency = ? and kind = ? order by slot for update',
+      [t.tenantId, t.currency, t.from]);
+    const debits = gatherLegs(t.amount, slot, balances.map((b) => ({ slot: Number(b.slot), balance: String(b.balance) })));
+    if (!debits) return 'insufficient_funds';
+    // Unchecked: the rows are locked and their balances known; the non-negative check backs it.
+    const rows = await this.em.execute<unknown[]>(...postStatement(t, transactionId, debits, [{ slot, amount: t.amount }], slot, false));
+    if (rows.length < 2) throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
+    return 'posted';
+  }
 }
 
-/** The one statement that posts `t` (POST_SQL with its parameters). */
-export function ledgerPostStatement(t: Transfer, ids: IdGenerator): [string, unknown[]] {
-  const a = t.amount;
-  return [POST_SQL, [
-    a, t.at, t.tenantId, t.currency, t.from, t.requireFunds === true, a,
-    a, t.at, t.tenantId, t.currency, t.to,
-    t.transactionId ?? ids.next('ldg'), t.tenantId, t.currency, t.kind, a, t.from, t.to, t.paymentId ?? null, t.externalRef ?? null, t.at,
-    a, t.at, a, t.at,
-  ]];
+/**
+ * The one statement that posts `t` without gathering (see plainLegs), the slot a hold takes, and
+ * the transaction id it writes; a hold it returns no rows for needs `gatherAndHold`.
+ */
+export function ledgerPostStatement(t: Transfer, ids: IdGenerator): { statement: [string, unknown[]]; holdSlot: number; transactionId: string } {
+  const slot = t.kind === 'hold' ? holdSlot() : 0;
+  const legs = plainLegs(t, slot);
+  const transactionId = t.transactionId ?? ids.next('ldg');
+  return { statement: postStatement(t, transactionId, legs.debits, legs.credits, legs.slot, t.requireFunds === true), holdSlot: slot, transactionId };
 }
 
-/** What the rows returned by ledgerPostStatement mean: two entries written, or a refused debit. */
-export function postOutcome(t: Transfer, rows: unknown[]): 'posted' | 'insufficient_funds' {
-  if (rows.length === 2) return 'posted';
-  if (t.requireFunds) return 'insufficient_funds';
-  throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
-}
-
-/** Creates the ledger accounts of a new tenant, all at zero, for every stablecoin. */
+/** Creates the ledger accounts of a new tenant, every slot at zero, for every stablecoin. */
 export async function createLedgerAccounts(em: EntityManager, tenantId: string, ids: IdGenerator, at: Date): Promise<void> {
-  await em.insertMany(LedgerAccountSchema, STABLECOINS.flatMap((currency) =>
-    ACCOUNT_KINDS.map((kind) => ({ id: ids.next('ldg'), tenantId, currency, kind, balance: '0', updatedAt: at }))));
+  await em.insertMany(LedgerAccountSchema, STABLECOINS.flatMap((currency) => ACCOUNT_KINDS.flatMap((kind) =>
+    Array.from({ length: LEDGER_SLOTS }, (_, slot) => ({ id: ids.next('ldg'), tenantId, currency, kind, slot, balance: '0', updatedAt: at })))));
 }
 
 interface TxRow {
@@ -78,9 +77,12 @@ export class LedgerReadRepository implements LedgerReader {
   constructor(private readonly em: EntityManager) {}
 
   async balances(tenantId: string): Promise<BalanceView[]> {
-    const rows = await this.em.fork().find(LedgerAccountSchema, { tenantId, kind: { $in: ['available', 'held', 'in_transit'] } });
+    // Each account's balance is the sum of its slots.
+    const rows = await this.em.fork().execute<{ currency: string; kind: string; balance: string }[]>(
+      `select currency, kind, sum(balance) as balance from ledger_accounts
+        where tenant_id = ? and kind in ('available', 'held', 'in_transit') group by currency, kind`, [tenantId]);
     return STABLECOINS.map((currency) => {
-      const of = (kind: string) => rows.find((r) => r.currency === currency && r.kind === kind)?.balance ?? '0';
+      const of = (kind: string) => String(rows.find((r) => r.currency === currency && r.kind === kind)?.balance ?? '0');
       return {
         currency,
         available: formatAmount(of('available'), currency),

@@ -28,6 +28,7 @@ export class PaymentListRepository implements PaymentLister {
     anyOf('status', f.status);
     anyOf('payment_method', f.paymentMethod);
     anyOf('destination_currency', f.destinationCurrency);
+    anyOf('country', f.country);
     if (f.reference !== undefined) add('reference = ?', f.reference);
     if (f.createdFrom) add('created_at >= ?', f.createdFrom);
     if (f.createdTo) add('created_at < ?', f.createdTo);

@@ -4,7 +4,7 @@ import { MOVABLE_STATUSES } from '../../core/payments/payment-state';
 import type { NewPaymentWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
 import type { IdGenerator } from '../../core/shared/clock';
 import { idempotencySaveStatement } from './idempotency.store';
-import { ledgerPostStatement, postOutcome } from './ledger.repository';
+import { LedgerTxStore, ledgerPostStatement } from './ledger.repository';
 import { outboxStatement } from './outbox.writer';
 import { PaymentSchema } from './schemas/payment.schema';
 import { insertStatement } from './raw-insert';
@@ -41,15 +41,19 @@ export class PaymentTxRepository implements PaymentStore {
     // Four statements sent as one simple query: one round trip, one socket write. Each runs
     // after the previous one; the ledger hold, which locks the tenant's balance row, is last.
     const platform = this.em.getPlatform();
+    const hold = ledgerPostStatement(write.hold, this.ids);
     const statements = [
       insertStatement(this.em, PaymentSchema, write.payment),
       outboxStatement(this.em, write.event),
       idempotencySaveStatement(this.em, write.idempotency),
-      ledgerPostStatement(write.hold, this.ids),
+      hold.statement,
     ].map(([sql, params]) => platform.formatQuery(sql, params));
     try {
       const results = await this.em.execute<unknown[][]>(statements.join(';\n'));
-      return postOutcome(write.hold, results[results.length - 1] ?? []) === 'posted' ? 'created' : 'insufficient_funds';
+      if ((results[results.length - 1] ?? []).length >= 2) return 'created';
+      // The hold's slot did not cover it: gather from the other slots, or refuse exactly (docs/decisions.md § Ledger).
+      const gathered = await new LedgerTxStore(this.em, this.ids).gatherAndHold(write.hold, hold.holdSlot, hold.transactionId);
+      return gathered === 'posted' ? 'created' : 'insufficient_funds';
     } catch (e) {
       if (e instanceof UniqueConstraintViolationException && e.message.includes('payments_tenant_reference_unique')) return 'duplicate_reference';
       throw e;

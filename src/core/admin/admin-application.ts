@@ -12,9 +12,18 @@ import {
 } from './tenant-admin';
 import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
+import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
+import {
+  reconciliationReport, type ReconciliationReport, type ReportDeps, type ReportErrorCode, type ReportWindow,
+} from '../reconciliation/reconciliation-report';
 
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
-export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'>;
+export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'> & {
+  /** The reconciliation worker's findings (docs/decisions.md § Reconciliation). */
+  readonly reconciliationChecks: Pick<ReconciliationChecks, 'listFindings'>;
+  /** Our payments and the providers' records, for reconciliation reports. */
+  readonly reconciliationReport: ReportDeps;
+};
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
 export interface AdminApplication {
@@ -42,6 +51,16 @@ export interface AdminApplication {
    */
   getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string; provider: string | null }, 'not_found'>>;
   simulatePayment(paymentId: string, outcome: SimulatedOutcome): Promise<Result<PaymentView, SimulateErrorCode>>;
+  /**
+   * Mismatches the reconciliation worker found on payments still `provider_accepted`, newest first,
+   * at most `limit` (docs/decisions.md § Reconciliation). Reported only: nothing corrects them.
+   */
+  listReconciliationFindings(limit: number): Promise<ReconciliationFinding[]>;
+  /**
+   * Compares our payments sent to `provider` and created in the window with the provider's records
+   * (docs/decisions.md § Reconciliation). Errors: `validation_error`, `provider_unavailable`.
+   */
+  reconciliationReport(provider: string, window: ReportWindow): Promise<Result<ReconciliationReport, ReportErrorCode>>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -69,5 +88,7 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
       return payment ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId, provider: payment.provider }) : err('not_found', `Payment ${paymentId} not found`);
     },
     simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
+    listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),
+    reconciliationReport: (provider, window) => reconciliationReport(deps.reconciliationReport, provider, window),
   };
 }

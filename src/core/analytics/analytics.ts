@@ -1,8 +1,8 @@
 import { Decimal, formatAmount, type Currency } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 
-/** How the summary is grouped. */
-export const ANALYTICS_GROUPS = ['day', 'currency', 'method', 'status'] as const;
+/** How the summary is grouped; `hour` keys are the hour's start (`2026-11-23T14:00:00Z`, UTC), for charts of a day. */
+export const ANALYTICS_GROUPS = ['day', 'hour', 'currency', 'method', 'status'] as const;
 export type AnalyticsGroup = (typeof ANALYTICS_GROUPS)[number];
 
 /** One group's raw figures as the store computes them (sums as decimal strings). */
@@ -44,7 +44,7 @@ export type AnalyticsErrorCode = 'validation_error';
 
 /**
  * Payment analytics of one tenant over [from, to) (docs/decisions.md § Analytics, admin and health): counts, volumes per
- * currency, success rate, median time to success, grouped by day (UTC), currency, method or status.
+ * currency, success rate, median time to success, grouped by day or hour (UTC), currency, method or status.
  * Errors: `validation_error` (from not before to, or a range over 366 days).
  */
 export async function analyticsSummary(

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../catalog/catalog';
+import type { CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { FiatCurrency } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 import type { Payment, PaymentStatus } from './payment';
@@ -18,6 +18,8 @@ export interface PaymentListFilter {
   readonly status?: readonly PaymentStatus[];
   readonly paymentMethod?: readonly PaymentMethod[];
   readonly destinationCurrency?: readonly FiatCurrency[];
+  /** The recipient's country (ISO 3166-1 alpha-2). */
+  readonly country?: readonly CountryCode[];
   /** Exact match on the caller's own reference. */
   readonly reference?: string;
   readonly createdFrom?: Date;

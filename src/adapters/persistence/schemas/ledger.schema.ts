@@ -1,12 +1,13 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { PlainDecimalType } from './plain-decimal.type';
 
-/** Row of `ledger_accounts`: one balance per (tenant, stablecoin, kind) (docs/decisions.md § Ledger). */
+/** Row of `ledger_accounts`: one balance slot per (tenant, stablecoin, kind, slot); an account's balance is its slots' sum (docs/decisions.md § Ledger). */
 export interface LedgerAccountRow {
   id: string;
   tenantId: string;
   currency: string;
   kind: string;
+  slot: number;
   balance: string;
   updatedAt: Date;
 }
@@ -22,6 +23,8 @@ export interface LedgerTransactionRow {
   toKind: string;
   paymentId: string | null;
   externalRef: string | null;
+  /** The balance slot of the payment's moves (its hold's), or null for a transfer without a payment. */
+  slot: number | null;
   createdAt: Date;
 }
 
@@ -38,7 +41,7 @@ export interface LedgerEntryRow {
 export const LedgerAccountSchema = new EntitySchema<LedgerAccountRow>({
   name: 'LedgerAccount',
   tableName: 'ledger_accounts',
-  uniques: [{ name: 'ledger_accounts_owner_unique', properties: ['tenantId', 'currency', 'kind'] }],
+  uniques: [{ name: 'ledger_accounts_owner_unique', properties: ['tenantId', 'currency', 'kind', 'slot'] }],
   checks: [
     // The tenant's own balances can never go negative; only the funding counter-account does.
     { name: 'ledger_accounts_non_negative_check', expression: "kind = 'funding' or balance >= 0" },
@@ -48,6 +51,7 @@ export const LedgerAccountSchema = new EntitySchema<LedgerAccountRow>({
     tenantId: { type: 'string', length: 40 },
     currency: { type: 'string', length: 4 },
     kind: { type: 'string', length: 12 },
+    slot: { type: 'smallint', default: 0 },
     balance: { type: PlainDecimalType, default: 0 },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
@@ -73,6 +77,7 @@ export const LedgerTransactionSchema = new EntitySchema<LedgerTransactionRow>({
     toKind: { type: 'string', length: 12 },
     paymentId: { type: 'string', length: 40, nullable: true },
     externalRef: { type: 'string', length: 100, nullable: true },
+    slot: { type: 'smallint', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });

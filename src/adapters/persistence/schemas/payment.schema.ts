@@ -10,6 +10,8 @@ export const PaymentSchema = new EntitySchema<Payment>({
   indexes: [
     { name: 'payments_due_idx', properties: ['nextActionAt'], expression: 'create index "payments_due_idx" on "payments" ("next_action_at") where "next_action_at" is not null' },
     { name: 'payments_tenant_created_idx', properties: ['tenantId', 'createdAt'] },
+    // The reconciliation worker's look for payments stuck in provider_accepted (docs/decisions.md § Reconciliation).
+    { name: 'payments_accepted_idx', properties: ['acceptedAt'], expression: 'create index "payments_accepted_idx" on "payments" ("accepted_at") where "status" = \'provider_accepted\'' },
   ],
   checks: [
     { name: 'payments_status_check', expression: "status in ('initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded')" },

@@ -1,0 +1,103 @@
+/**
+ * Every GraphQL document the console sends, and how it reads and writes the schema's enum values,
+ * in one place: when the schema changes, this file is what changes. Documents are plain strings
+ * (schema/schema.graphql is the reference); amounts arrive as decimal strings, times as ISO 8601 UTC.
+ */
+
+/** The fields of a payment the console shows (table, live rows and the detail panel). */
+const PAYMENT_FIELDS = 'id status paymentMethod sourceCurrency amountStablecoin fiatAmount destinationCurrency '
+  + 'reference createdAt updatedAt failureReason providerRef exchangeRate payoutFee country recipient';
+
+/** One page of payments, newest first; `filter` is a PaymentFilter. */
+export const PAYMENTS = `query ConsolePayments($first: Int!, $after: String, $filter: PaymentFilter) {
+  payments(first: $first, after: $after, filter: $filter) {
+    edges { cursor node { ${PAYMENT_FIELDS} } }
+    pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+/** One payment by id (the search box); not_found when the tenant has no such payment. */
+export const PAYMENT = `query ConsolePayment($id: ID!) { payment(id: $id) { ${PAYMENT_FIELDS} } }`;
+
+/** Live status changes of the tenant's payments. */
+export const PAYMENT_UPDATES = `subscription ConsoleUpdates { paymentUpdated { ${PAYMENT_FIELDS} } }`;
+
+/** The detail panel: the payment's history and its webhook deliveries. */
+export const PAYMENT_DETAIL = `query ConsoleDetail($id: ID!, $entityId: String) {
+  paymentTimeline(id: $id) {
+    payment { ${PAYMENT_FIELDS} }
+    events { type status at failureReason }
+  }
+  webhookEvents(entityId: $entityId, first: 50) {
+    nodes { id eventType url status attempt lastError nextRetryAt updatedAt }
+  }
+}`;
+
+/** Redelivers one webhook delivery now. */
+export const RETRY_DELIVERY = `mutation ConsoleRetry($id: ID!) {
+  retryWebhookEvent(id: $id) { id status attempt lastError nextRetryAt }
+}`;
+
+/** Summary tiles: today's figures (grouped by day: one group) and the balances. */
+export const SUMMARY = `query ConsoleSummary($from: String!, $to: String!, $groupBy: AnalyticsGroupBy) {
+  analyticsSummary(from: $from, to: $to, groupBy: $groupBy) {
+    key count successRate medianSecondsToSuccess
+    fiatVolume { currency amount }
+    stablecoinVolume { currency amount }
+  }
+  balances { currency available held inTransit }
+}`;
+
+/** The chart's series: one group per hour or per day. */
+export const SERIES = `query ConsoleSeries($from: String!, $to: String!, $groupBy: AnalyticsGroupBy) {
+  analyticsSummary(from: $from, to: $to, groupBy: $groupBy) {
+    key count successRate stablecoinVolume { currency amount }
+  }
+}`;
+
+/** Webhook endpoints with their delivery health, failing ones first. */
+export const WEBHOOK_HEALTH = `query ConsoleWebhookHealth {
+  webhookHealth { webhookId url status failing failed retrying delivered lastError lastErrorAt }
+}`;
+
+/** Chart groupings as the schema's AnalyticsGroupBy spells them. */
+export const GROUP_BY = { hour: 'hour', day: 'day' };
+
+/** Filter choices, as the console names them (REST's strings). */
+export const STATUSES = ['initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded'];
+export const METHODS = ['BANK', 'MOMO', 'PAYBILL', 'TILL'];
+export const CURRENCIES = ['GHS', 'KES', 'NGN', 'TZS', 'UGX', 'XAF', 'XOF', 'ZAR', 'ZMW'];
+export const COUNTRIES = ['BF', 'BJ', 'CI', 'CM', 'GH', 'KE', 'NG', 'SN', 'TZ', 'UG', 'ZA', 'ZM'];
+
+/** A status as the console names it, from the schema's enum value (case-insensitive, so either spelling reads). */
+export function statusFromWire(value) {
+  return String(value).toLowerCase();
+}
+
+/** A status enum value to send, from the console's name. */
+export function statusToWire(status) {
+  return status;
+}
+
+/** A webhook delivery or registration status as the console names it. */
+export function deliveryStatusFromWire(value) {
+  return String(value).toLowerCase();
+}
+
+/** The console's filters as a PaymentFilter (undefined members are left out by JSON). */
+export function paymentFilter(filters) {
+  return {
+    status: filters.status ? [statusToWire(filters.status)] : undefined,
+    destinationCurrency: filters.currency ? [filters.currency] : undefined,
+    paymentMethod: filters.method ? [filters.method] : undefined,
+    country: filters.country ? [filters.country] : undefined,
+    reference: filters.reference || undefined,
+    createdFrom: filters.createdFrom || undefined,
+    createdTo: filters.createdTo || undefined,
+  };
+}
+
+/** A payment as the console keeps it: the status read into the console's names. */
+export function paymentFromWire(node) {
+  return Object.assign({}, node, { status: statusFromWire(node.status) });
+}

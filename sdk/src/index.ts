@@ -1,0 +1,23 @@
+/**
+ * @payout-gateway/sdk: a thin TypeScript client of the payout gateway's REST API (docs/api.md),
+ * on openapi-fetch with types generated from the service's OpenAPI document. README "Using the
+ * SDK" walks through a payout with it.
+ */
+export {
+  createPayoutClient, FINAL_PAYMENT_STATUSES,
+  type ListInit, type ListItem, type ListPath, type MoneyOutRequest, type MoneyOutResult, type Payment,
+  type PaymentStatus, type PayoutClient, type PayoutClientOptions, type WatchOptions,
+} from './client';
+export {
+  ApiError, errorShapeOf, FxError, LegacyPayoutError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,
+  UnexpectedResponseError, unwrap,
+  type AnyPayoutGatewayError, type ApiErrorCode, type ErrorShape, type ResolutionErrorCode,
+} from './errors';
+export { nextPageUrl, parseLinkHeader, queryOf, type WebLink } from './pagination';
+export { backoffMs, isRetryable, retryAfterMs, withRetries, type RetryEffects, type RetryPolicy } from './retry';
+export {
+  verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, webhookIdOf, WebhookSignatureError,
+  type CustomerWebhookEvent, type PaymentWebhookEvent, type SignatureScheme, type WebhookEvent, type WebhookHeaders,
+} from './webhooks';
+/** Every REST operation's types, as generated from the OpenAPI document. */
+export type { components, operations, paths } from './generated/openapi';

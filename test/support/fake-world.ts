@@ -1,0 +1,69 @@
+/**
+ * The use cases' dependencies built on the in-memory fakes (test/support/fakes.ts) and the
+ * service's own corridor catalog, for unit tests of createMoneyOut and the payout worker.
+ */
+import path from 'node:path';
+import { loadCatalog } from '../../src/adapters/providers/catalog-file';
+import { CatalogRateSource } from '../../src/adapters/providers/catalog-rate-source';
+import type { AdvanceDeps } from '../../src/core/payments/advance-payment';
+import type { MoneyOutDeps } from '../../src/core/payments/create-money-out';
+import type { MoneyOutCommand } from '../../src/core/payments/money-out-rules';
+import type { Payment } from '../../src/core/payments/payment';
+import { FakeRouting, FixedClock, MemoryStore, ScriptedProvider, SequentialIds } from './fakes';
+
+export const catalog = loadCatalog(path.resolve(__dirname, '../../data/corridors.json'));
+
+export const TENANT = 'ten_A';
+export const OTHER_TENANT = 'ten_B';
+export const LIVE_TENANT = 'ten_LIVE';
+
+/** A KES 1,500 M-Pesa money-out in USDC on Solana: 12.115416 USDC at the catalog's rate and fees. */
+export const KES_1500_USDC = '12.115416';
+
+/** A valid KES mobile-money command (the interface example); `overrides` replace fields. */
+export function command(overrides: Partial<MoneyOutCommand> = {}): MoneyOutCommand {
+  return {
+    fiatAmount: 1500, sourceCurrency: 'USDC', destinationCurrency: 'KES', country: 'KE', blockchain: 'SOLANA',
+    paymentMethod: 'MOMO', accountName: 'Jane Wanjiku', accountNumber: '254712345678', paymentCode: 'MPESA',
+    reference: 'order-1', refundAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', optionalIssuerFee: 'NO',
+    ...overrides,
+  };
+}
+
+/** The fakes wired together; tenants TENANT and OTHER_TENANT are sandbox, LIVE_TENANT live. */
+export interface FakeWorld {
+  readonly clock: FixedClock;
+  readonly ids: SequentialIds;
+  readonly store: MemoryStore;
+  readonly provider: ScriptedProvider;
+  readonly routing: FakeRouting;
+  /** Payment ids passed to onPaymentCreated, in order. */
+  readonly created: string[];
+  /** Payments passed to onPaymentMoved, in order. */
+  readonly moved: Payment[];
+  readonly moneyOut: MoneyOutDeps;
+  readonly advance: AdvanceDeps;
+}
+
+/** A fresh world. The fingerprint is the canonical request itself, so tests can read what was fingerprinted. */
+export function fakeWorld(settings: { idempotencyTtlHours?: number; leaseMs?: number } = {}): FakeWorld {
+  const clock = new FixedClock();
+  const ids = new SequentialIds();
+  const store = new MemoryStore(clock, ids);
+  const provider = new ScriptedProvider();
+  const routing = new FakeRouting(provider).add(TENANT).add(OTHER_TENANT).add(LIVE_TENANT, 'live');
+  const created: string[] = [];
+  const moved: Payment[] = [];
+  const moneyOut: MoneyOutDeps = {
+    catalog, rates: new CatalogRateSource(catalog), uow: store, clock, ids, routing, environments: routing,
+    idempotencyTtlHours: settings.idempotencyTtlHours ?? 24,
+    fingerprintOf: (canonical) => canonical,
+    onPaymentCreated: (id) => created.push(id),
+  };
+  const advance: AdvanceDeps = {
+    uow: store, queue: store.queue, payments: store.reader, clock, ids, routing, environments: routing,
+    leaseMs: settings.leaseMs ?? 30_000,
+    onPaymentMoved: (payment) => moved.push(payment),
+  };
+  return { clock, ids, store, provider, routing, created, moved, moneyOut, advance };
+}

@@ -1,0 +1,428 @@
+/**
+ * In-memory fakes of the core's ports (docs/architecture.md), for unit tests of the use cases
+ * without PostgreSQL: a unit of work with rollback, a fixed clock, sequential ids, a scripted
+ * payout provider and a scripted webhook transport. Our own storage is still tested on real
+ * PostgreSQL in test/integration and test/e2e; these stand in only at the core's edge.
+ */
+import { Decimal } from '../../src/core/shared/money';
+import type { Clock, IdGenerator, IdPrefix } from '../../src/core/shared/clock';
+import type { Result } from '../../src/core/shared/result';
+import type { TransactionContext, UnitOfWork } from '../../src/core/shared/unit-of-work';
+import { Payment, type PaymentStatus } from '../../src/core/payments/payment';
+import type { NewPaymentWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../src/core/payments/payment-ports';
+import { isFinal } from '../../src/core/payments/payment-state';
+import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../src/core/payments/payout-provider';
+import type { IdempotencyLock, IdempotencyRecord, IdempotencyStore } from '../../src/core/idempotency/idempotency';
+import type { OutboxEvent, OutboxWriter } from '../../src/core/events/outbox-event';
+import { Quote, type QuoteRepository } from '../../src/core/quotes/quote';
+import type { AccountKind, Deposit, DepositStore, LedgerStore, Transfer } from '../../src/core/ledger/ledger';
+import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core/customers/customer';
+import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
+import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
+
+/** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z unless given a start. */
+export class FixedClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  /** Moves the clock forward by `ms` milliseconds. */
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+/**
+ * Sequential ids: `next('pay')` is `pay_` + a 26-character zero-padded counter (a ULID's length),
+ * `uuid()` a valid v4-shaped uuid ending in the counter, so tests can predict them.
+ */
+export class SequentialIds implements IdGenerator {
+  private counter = 0;
+
+  next(prefix: IdPrefix): string {
+    return `${prefix}_${String(++this.counter).padStart(26, '0')}`;
+  }
+
+  uuid(): string {
+    return `00000000-0000-4000-8000-${String(++this.counter).padStart(12, '0')}`;
+  }
+}
+
+/** One ledger transaction as the fake ledger keeps it. */
+export interface PostedTransfer extends Transfer {
+  readonly id: string;
+}
+
+type Undo = () => void;
+
+/**
+ * The stored state behind every in-memory port, and the unit of work over it. Every write made
+ * inside `transact` records how to undo itself; an error result or a throw undoes them in reverse
+ * order, as a rollback would. Outside a transaction, writes are immediate.
+ */
+export class MemoryStore implements UnitOfWork {
+  readonly payments = new Map<string, Payment>();
+  readonly idempotency = new Map<string, IdempotencyRecord>();
+  readonly quotes = new Map<string, Quote>();
+  readonly outbox: OutboxEvent[] = [];
+  readonly transfers: PostedTransfer[] = [];
+  readonly deposits: Deposit[] = [];
+  readonly customers = new Map<string, Customer>();
+  /** Balances by `tenant|currency|kind`, decimal. */
+  private readonly balances = new Map<string, Decimal>();
+  /** Idempotency locks held by open transactions, by `tenant|key`. */
+  private readonly locks = new Set<string>();
+  /** Transactions committed and rolled back, for tests that check a refusal wrote nothing. */
+  commits = 0;
+  rollbacks = 0;
+
+  constructor(private readonly clock: Clock, private readonly ids: IdGenerator = new SequentialIds()) {}
+
+  /** Credits `amount` to the tenant's available balance from funding, as a deposit would. */
+  fund(tenantId: string, currency: Transfer['currency'], amount: string): void {
+    // Its own transaction id, so funding does not shift the ids the use cases draw.
+    this.move({
+      tenantId, currency, from: 'funding', to: 'available', amount, kind: 'sandbox_funding', at: this.clock.now(),
+      transactionId: `ldg_funding_${this.transfers.length + 1}`,
+    }, () => undefined);
+  }
+
+  /** A balance as a decimal string at scale 6 (zero when never touched). */
+  balance(tenantId: string, currency: Transfer['currency'], kind: AccountKind): string {
+    return (this.balances.get(`${tenantId}|${currency}|${kind}`) ?? new Decimal(0)).toFixed(6);
+  }
+
+  /** Adds a payment as it would be stored (for tests that start from a given state). */
+  seedPayment(payment: Payment): void {
+    this.payments.set(payment.id, new Payment({ ...payment }));
+  }
+
+  async transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>> {
+    const undo: Undo[] = [];
+    const held: string[] = [];
+    const record = (u: Undo) => undo.push(u);
+    try {
+      const result = await work(this.context(record, held));
+      if (result.ok) this.commits++;
+      else this.rollback(undo);
+      return result;
+    } catch (error) {
+      this.rollback(undo);
+      throw error;
+    } finally {
+      for (const key of held) this.locks.delete(key);
+    }
+  }
+
+  /** Payment reads outside transactions, tenant-scoped as the port requires. */
+  readonly reader: PaymentReader = {
+    findForTenant: async (tenantId, paymentId) => {
+      const p = this.payments.get(paymentId);
+      return p && p.tenantId === tenantId ? new Payment({ ...p }) : undefined;
+    },
+    findById: async (paymentId) => {
+      const p = this.payments.get(paymentId);
+      return p ? new Payment({ ...p }) : undefined;
+    },
+  };
+
+  /** The payout work queue: due, non-final payments, oldest due first, leased and counted. */
+  readonly queue: PaymentQueue = {
+    claimDue: async (now, limit, leaseUntil) => {
+      const due = [...this.payments.values()]
+        .filter((p) => !isFinal(p.status) && p.nextActionAt !== null && p.nextActionAt.getTime() <= now.getTime())
+        .sort((a, b) => a.nextActionAt!.getTime() - b.nextActionAt!.getTime())
+        .slice(0, limit);
+      return due.map((p) => {
+        const leased = new Payment({ ...p, nextActionAt: leaseUntil, attempts: p.attempts + 1 });
+        this.payments.set(p.id, leased);
+        return new Payment({ ...leased });
+      });
+    },
+  };
+
+  private rollback(undo: Undo[]): void {
+    this.rollbacks++;
+    for (const u of undo.reverse()) u();
+  }
+
+  private context(record: (u: Undo) => void, held: string[]): TransactionContext {
+    const payments: PaymentStore = {
+      create: async (write) => this.createPayment(write, record),
+      update: async (id, expected, patch) => this.updatePayment(id, expected, patch, record),
+    };
+    const idempotency: IdempotencyStore = {
+      lock: async (tenantId, key): Promise<IdempotencyLock> => {
+        const lockKey = `${tenantId}|${key}`;
+        if (this.locks.has(lockKey)) return { kind: 'busy' };
+        this.locks.add(lockKey);
+        held.push(lockKey);
+        const stored = this.idempotency.get(lockKey);
+        // Expiry judged by the service clock, as the store's contract says.
+        const live = stored && stored.expiresAt.getTime() > this.clock.now().getTime() ? stored : undefined;
+        return { kind: 'free', record: live };
+      },
+    };
+    const quotes: QuoteRepository = {
+      insert: async (quote) => {
+        this.quotes.set(quote.id, new Quote({ ...quote }));
+        record(() => this.quotes.delete(quote.id));
+      },
+      findForTenant: async (tenantId, quoteId) => {
+        const q = this.quotes.get(quoteId);
+        return q && q.tenantId === tenantId ? new Quote({ ...q }) : undefined;
+      },
+      consume: async (tenantId, quoteId, paymentId, at) => {
+        const q = this.quotes.get(quoteId);
+        if (!q || q.tenantId !== tenantId || q.usedAt !== null) return false;
+        this.quotes.set(quoteId, new Quote({ ...q, usedAt: at, paymentId }));
+        record(() => this.quotes.set(quoteId, q));
+        return true;
+      },
+    };
+    const outbox: OutboxWriter = {
+      append: async (event) => {
+        this.outbox.push(event);
+        record(() => this.outbox.splice(this.outbox.indexOf(event), 1));
+      },
+    };
+    const ledger: LedgerStore = { post: async (transfer) => this.post(transfer, record) };
+    const deposits: DepositStore = {
+      insert: async (deposit) => {
+        if (this.deposits.some((d) => d.blockchain === deposit.blockchain && d.txHash === deposit.txHash)) return 'duplicate';
+        this.deposits.push(deposit);
+        record(() => this.deposits.splice(this.deposits.indexOf(deposit), 1));
+        return 'inserted';
+      },
+    };
+    const customers: CustomerTxStore = {
+      decide: async (customerId, status, reason, at) => {
+        const c = this.customers.get(customerId);
+        if (!c || c.kycStatus !== 'pending') return undefined;
+        const decided = new Customer({ ...c, kycStatus: status, kycReason: reason, nextCheckAt: null, updatedAt: at });
+        this.customers.set(customerId, decided);
+        record(() => this.customers.set(customerId, c));
+        return decided;
+      },
+    };
+    return { payments, idempotency, quotes, outbox, ledger, deposits, customers };
+  }
+
+  private createPayment(write: NewPaymentWrite, record: (u: Undo) => void): 'created' | 'duplicate_reference' | 'insufficient_funds' {
+    const { payment } = write;
+    const clash = payment.reference !== null
+      && [...this.payments.values()].some((p) => p.tenantId === payment.tenantId && p.reference === payment.reference);
+    if (clash) return 'duplicate_reference';
+    this.payments.set(payment.id, new Payment({ ...payment }));
+    record(() => this.payments.delete(payment.id));
+    this.outbox.push(write.event);
+    record(() => this.outbox.splice(this.outbox.indexOf(write.event), 1));
+    const idemKey = `${write.idempotency.tenantId}|${write.idempotency.key}`;
+    const previous = this.idempotency.get(idemKey);
+    this.idempotency.set(idemKey, write.idempotency);
+    record(() => (previous ? this.idempotency.set(idemKey, previous) : this.idempotency.delete(idemKey)));
+    const held = this.post(write.hold, record);
+    return held === 'posted' ? 'created' : 'insufficient_funds';
+  }
+
+  private updatePayment(id: string, expected: PaymentStatus, patch: PaymentPatch, record: (u: Undo) => void): Payment | undefined {
+    const current = this.payments.get(id);
+    if (!current || current.status !== expected) return undefined;
+    const updated = new Payment({ ...current, ...patch });
+    this.payments.set(id, updated);
+    record(() => this.payments.set(id, current));
+    return new Payment({ ...updated });
+  }
+
+  private post(transfer: Transfer, record: (u: Undo) => void): 'posted' | 'insufficient_funds' | 'duplicate' {
+    const duplicate = this.transfers.some((t) => (transfer.paymentId !== undefined && t.paymentId === transfer.paymentId && t.kind === transfer.kind)
+      || (transfer.externalRef !== undefined && t.externalRef === transfer.externalRef));
+    if (duplicate) return 'duplicate';
+    const from = this.balances.get(`${transfer.tenantId}|${transfer.currency}|${transfer.from}`) ?? new Decimal(0);
+    // The balance may reach exactly zero: a payment of the whole available balance is covered.
+    if (transfer.requireFunds && from.lt(transfer.amount)) return 'insufficient_funds';
+    this.move(transfer, record);
+    return 'posted';
+  }
+
+  private move(transfer: Transfer, record: (u: Undo) => void): void {
+    const posted: PostedTransfer = { ...transfer, id: transfer.transactionId ?? this.ids.next('ldg') };
+    this.add(`${transfer.tenantId}|${transfer.currency}|${transfer.from}`, new Decimal(transfer.amount).neg(), record);
+    this.add(`${transfer.tenantId}|${transfer.currency}|${transfer.to}`, new Decimal(transfer.amount), record);
+    this.transfers.push(posted);
+    record(() => this.transfers.splice(this.transfers.indexOf(posted), 1));
+  }
+
+  private add(key: string, delta: Decimal, record: (u: Undo) => void): void {
+    const before = this.balances.get(key) ?? new Decimal(0);
+    this.balances.set(key, before.plus(delta));
+    record(() => this.balances.set(key, before));
+  }
+}
+
+/** One scripted answer: an outcome, or an infrastructure fault the provider throws. */
+export type Scripted<T> = T | { readonly throws: Error };
+
+/**
+ * A payout provider that answers from a script per payment id; with nothing scripted, `submit`
+ * accepts (`ref_<paymentId>`) and `status` says succeeded. Records every call in order.
+ */
+export class ScriptedProvider implements PayoutProvider {
+  readonly calls: Array<{ readonly call: 'submit' | 'status'; readonly paymentId: string }> = [];
+  private readonly submits = new Map<string, Scripted<SubmitOutcome>[]>();
+  private readonly statuses = new Map<string, Scripted<StatusOutcome>[]>();
+
+  constructor(readonly name = 'scripted') {}
+
+  /** Queues answers to the next `submit` calls for `paymentId`. */
+  onSubmit(paymentId: string, ...answers: Scripted<SubmitOutcome>[]): this {
+    this.submits.set(paymentId, [...(this.submits.get(paymentId) ?? []), ...answers]);
+    return this;
+  }
+
+  /** Queues answers to the next `status` calls for `paymentId`. */
+  onStatus(paymentId: string, ...answers: Scripted<StatusOutcome>[]): this {
+    this.statuses.set(paymentId, [...(this.statuses.get(paymentId) ?? []), ...answers]);
+    return this;
+  }
+
+  async submit(payment: Payment): Promise<SubmitOutcome> {
+    this.calls.push({ call: 'submit', paymentId: payment.id });
+    return answer(this.submits.get(payment.id)?.shift() ?? { kind: 'accepted', providerRef: `ref_${payment.id}` });
+  }
+
+  async status(payment: Payment): Promise<StatusOutcome> {
+    this.calls.push({ call: 'status', paymentId: payment.id });
+    return answer(this.statuses.get(payment.id)?.shift() ?? { kind: 'succeeded' });
+  }
+}
+
+function answer<T>(scripted: Scripted<T>): T {
+  if (scripted !== null && typeof scripted === 'object' && 'throws' in scripted) throw scripted.throws;
+  return scripted as T;
+}
+
+/**
+ * Routing and tenant environments in one: `provider` serves sandbox tenants, live tenants get
+ * `unavailable` (as in the service until real rails exist). Tenants are added with `add`.
+ */
+export class FakeRouting implements ProviderRouting, TenantEnvironments {
+  private readonly tenants = new Map<string, TenantEnvironment>();
+
+  constructor(private readonly provider: PayoutProvider, private readonly kyc?: KycProvider) {}
+
+  add(tenantId: string, environment: TenantEnvironment = 'sandbox'): this {
+    this.tenants.set(tenantId, environment);
+    return this;
+  }
+
+  async environmentOf(tenantId: string): Promise<TenantEnvironment | undefined> {
+    return this.tenants.get(tenantId);
+  }
+
+  payoutProvidersFor(environment: TenantEnvironment): PayoutRouted {
+    return environment === 'sandbox' ? { kind: 'providers', providers: [this.provider] } : { kind: 'unavailable', reason: 'no live rails' };
+  }
+
+  payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {
+    return environment === 'sandbox' && name === this.provider.name ? this.provider : undefined;
+  }
+
+  kycProviderFor(environment: TenantEnvironment): Routed<KycProvider> {
+    return environment === 'sandbox' && this.kyc ? { kind: 'provider', provider: this.kyc } : { kind: 'unavailable', reason: 'no live rails' };
+  }
+}
+
+/** One send the fake transport saw. */
+export interface SentWebhook {
+  readonly job: DeliveryJob;
+  readonly body: string;
+  readonly at: Date;
+}
+
+/**
+ * A webhook transport that answers from a script per URL (default: 200), records every send,
+ * and can hold answers back until released, to test what happens while a send is in flight.
+ */
+export class FakeTransport implements WebhookTransport {
+  readonly sent: SentWebhook[] = [];
+  private readonly scripts = new Map<string, SendResult[]>();
+  private holding = false;
+  private readonly held: Array<() => void> = [];
+
+  /** Queues answers to the next sends to `url`. */
+  answer(url: string, ...results: SendResult[]): this {
+    this.scripts.set(url, [...(this.scripts.get(url) ?? []), ...results]);
+    return this;
+  }
+
+  /** From now on, sends wait until `release()`. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Lets every held send answer, and stops holding. */
+  release(): void {
+    this.holding = false;
+    for (const go of this.held.splice(0)) go();
+  }
+
+  async send(job: DeliveryJob, body: string, now: Date): Promise<SendResult> {
+    this.sent.push({ job, body, at: now });
+    if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
+    return this.scripts.get(job.url)?.shift() ?? { statusCode: 200 };
+  }
+}
+
+/** One `record` call the fake delivery queue received. */
+export interface RecordedAttempt extends DeliveryRecord {
+  readonly id: string;
+  readonly attempt: number;
+}
+
+/**
+ * A delivery queue holding pending jobs: `claimDue` hands out due jobs up to the request's limit
+ * and per-registration cap (counting what is in flight), and records every claim request,
+ * `record` and `disableRegistration` call for assertions. The SQL claim's ordering rule is tested
+ * against PostgreSQL in test/e2e.
+ */
+export class FakeDeliveryQueue implements DeliveryQueue {
+  readonly claims: ClaimRequest[] = [];
+  readonly records: RecordedAttempt[] = [];
+  readonly disabled: string[] = [];
+  private pending: DeliveryJob[] = [];
+
+  add(...jobs: DeliveryJob[]): this {
+    this.pending.push(...jobs);
+    return this;
+  }
+
+  async claimDue(request: ClaimRequest): Promise<DeliveryJob[]> {
+    this.claims.push({ ...request, inFlight: new Map(request.inFlight) });
+    const taken: DeliveryJob[] = [];
+    const perLane = new Map(request.inFlight);
+    for (const job of this.pending) {
+      if (taken.length >= request.limit) break;
+      const lane = perLane.get(job.registrationId) ?? 0;
+      if (lane >= request.perRegistration) continue;
+      perLane.set(job.registrationId, lane + 1);
+      taken.push(job);
+    }
+    this.pending = this.pending.filter((job) => !taken.includes(job));
+    return taken;
+  }
+
+  async record(id: string, attempt: number, result: DeliveryRecord): Promise<void> {
+    this.records.push({ id, attempt, ...result });
+  }
+
+  async disableRegistration(registrationId: string): Promise<void> {
+    this.disabled.push(registrationId);
+  }
+}
