@@ -66,7 +66,7 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
   }
   let waitMs: number | undefined;
   let current = payment;
-  for (const provider of route.providers) {
+  for (const [index, provider] of route.providers.entries()) {
     const marked = await patchPayment(deps, current, { provider: provider.name, submittedAt: deps.clock.now() });
     if (!marked) return;
     const outcome = await provider.submit(marked);
@@ -81,14 +81,16 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
       case 'unknown':
         return reschedule(deps, marked, UNSETTLED_RECHECK_MS);
       case 'retry': {
-        const cleared = await patchPayment(deps, marked, { submittedAt: null });
-        if (!cleared) return;
-        current = cleared;
         waitMs = Math.min(waitMs ?? outcome.afterMs, outcome.afterMs);
+        // After the last provider, the marker is cleared and the next look set in one write.
+        const last = index === route.providers.length - 1;
+        const at = new Date(deps.clock.now().getTime() + Math.max(0, waitMs));
+        const cleared = await patchPayment(deps, marked, last ? { submittedAt: null, nextActionAt: at } : { submittedAt: null });
+        if (!cleared || last) return;
+        current = cleared;
       }
     }
   }
-  await reschedule(deps, current, waitMs ?? UNSETTLED_RECHECK_MS);
 }
 
 /**
