@@ -59,6 +59,7 @@ export function guardLivePayoutProviders(
   providers: readonly PayoutProvider[],
   config: Pick<Config, 'PROVIDER_BREAKER_FAILURES' | 'PROVIDER_BREAKER_HALF_OPEN_MS' | 'PROVIDER_CALL_TIMEOUT_MS'>,
   logger: Logger,
+  onCircuit: (provider: string, open: boolean) => void = () => undefined,
 ): { readonly providers: readonly BreakerPayoutProvider[]; isHealthy(name: string): boolean } {
   const settings: BreakerSettings = {
     consecutiveFailures: config.PROVIDER_BREAKER_FAILURES,
@@ -66,8 +67,14 @@ export function guardLivePayoutProviders(
     callTimeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
   };
   const guarded = providers.map((provider) => new BreakerPayoutProvider(provider, settings, {
-    onOpen: (name) => logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it'),
-    onClose: (name) => logger.info({ provider: name }, 'payout provider circuit closed'),
+    onOpen: (name) => {
+      logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it');
+      onCircuit(name, true);
+    },
+    onClose: (name) => {
+      logger.info({ provider: name }, 'payout provider circuit closed');
+      onCircuit(name, false);
+    },
   }));
   const byName = new Map(guarded.map((provider) => [provider.name, provider]));
   return { providers: guarded, isHealthy: (name) => byName.get(name)?.healthy ?? false };

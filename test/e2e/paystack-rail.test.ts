@@ -39,6 +39,7 @@ describe('Paystack rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'settle']);
     await eventually(async () => ((await storedCallbacks(service, id)).some((e) => e.outcome === 'succeeded') ? true : undefined));
+    expect((await service.call('GET', '/metrics', { apiKey: admin })).text).toMatch(/provider_callbacks_total\{provider="paystack",verdict="(applied|final)"\} [1-9]/);
   });
 
   it('failure after acceptance: failed, the amount returned', async () => {
@@ -165,5 +166,9 @@ describe('Paystack rail: breaker and failover', () => {
       body: ngBankBody('10', { country: 'ZA', destinationCurrency: 'ZAR', paymentCode: '632005', fiatAmount: '1000' }),
     });
     expect([za.status, za.body.code]).toEqual([503, 'provider_unavailable']);
+    const metrics = (await service.call('GET', '/metrics', { apiKey: admin })).text;
+    expect(metrics).toContain('payout_provider_circuit_open{provider="paystack"} 1');
+    expect(metrics).toContain('payout_submissions_total{provider="paystack",outcome="retry"} 2');
+    expect(metrics).toContain('payout_submissions_total{provider="backup",outcome="accepted"} 3');
   });
 });
