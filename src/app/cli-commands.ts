@@ -125,6 +125,21 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     input: (v) => ({ query: given({ provider: v.provider, from: v.from, to: v.to }) }),
     run: (admin, { query }) => admin.reconciliationReport(query.provider, { from: new Date(query.from), to: new Date(query.to) }),
   },
+  {
+    name: 'refunds:list', operationId: 'listRefunds',
+    flags: [flag('status', 'pending|sent', 'status', 'Only refunds in this status; all when absent'), flag('limit', 'N', 'limit', 'At most N, oldest first (default 100)')],
+    input: (v) => ({ query: given({ status: v.status, limit: v.limit }) }),
+    run: async (admin, { query }) => ({ ok: true, value: await admin.listRefunds(query.status, query.limit) }),
+  },
+  {
+    name: 'refunds:mark-sent', operationId: 'markRefundSent',
+    flags: [
+      flag('refund', 'rfd_...', 'refundId', 'The refund (required)'),
+      flag('tx-hash', 'HASH', 'txHash', "The onchain transaction on the refund's chain: BSC 0x and 64 hex digits; SOLANA the base58 signature (required)"),
+    ],
+    input: (v) => ({ params: given({ refundId: v.refund }), body: given({ txHash: v['tx-hash'] }) }),
+    run: (admin, { params, body }) => admin.markRefundSent(params.refundId, body.txHash),
+  },
 ];
 
 /** The admin routes by operationId, for their schemas and summaries only (no handler is ever called). */

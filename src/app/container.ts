@@ -65,6 +65,7 @@ import { routedProviderOfPayment, type ProviderOfPayment } from '../core/reconci
 import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payments';
 import type { ProviderRouting } from '../core/routing/provider-routing';
 import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
+import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
 import { reconciliationSources } from './reconciliation-sources';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
@@ -142,7 +143,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
   const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, logger);
   const queueDepths = new QueueDepthRepository(em);
-  const metrics = new Metrics({ depths: () => queueDepths.depths() });
+  const refunds = new OnchainRefundReadRepository(em);
+  const metrics = new Metrics({ depths: () => queueDepths.depths() }, { pendingTotals: () => refunds.pendingTotals() });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
@@ -280,7 +282,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks,
+    reconciliationChecks, environments: tenantSettings, refunds,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources([provider, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])]),

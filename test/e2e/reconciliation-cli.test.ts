@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { SandboxPayoutProvider } from '../../src/adapters/providers/sandbox-payout-provider';
+import { systemClock } from '../../src/adapters/providers/system';
 import { exitWithin, killChildren, spawnChild } from '../support/child-process';
+import { liveTenant, testRouting } from '../support/live-rails';
+import { ScriptedProvider } from '../support/scripted-provider';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { solanaTxHash } from '../support/tx-hashes';
 
 // Each run starts ts-node (two to five seconds on a loaded machine); independent runs go in parallel.
 jest.setTimeout(90_000);
@@ -17,13 +22,22 @@ async function cli(databaseUrl: string, ...args: string[]) {
   return { code: exit?.code, stdout: child.stdout.join('\n'), stderr: child.stderr.filter((l) => !l.startsWith('npm warn')).join('\n') };
 }
 
-/** The reconciliation commands of the operator CLI (docs/decisions.md § Reconciliation), checked by the REST admin route's schemas. */
-describe('operator CLI: reconciliation:report', () => {
+/**
+ * The reconciliation and refund commands of the operator CLI (docs/decisions.md § Reconciliation,
+ * § Ledger), checked by the REST admin routes' schemas.
+ */
+describe('operator CLI: reconciliation:report, refunds:list, refunds:mark-sent', () => {
   let service: TestService;
   let url: string;
+  let admin: string;
+  const live = new ScriptedProvider('scripted_live');
   beforeAll(async () => {
-    service = await startTestService();
+    const sandbox = new SandboxPayoutProvider(systemClock, { acceptDelayMs: 50, resultDelayMs: 50 });
+    service = await startTestService({
+      RECONCILIATION_STUCK_AFTER_SECONDS: '1', RECONCILIATION_RECHECK_SECONDS: '1', RECONCILIATION_POLL_INTERVAL_MS: '50',
+    }, { routing: testRouting(sandbox, () => live) });
     url = service.config.DATABASE_URL!;
+    admin = await service.newAdminKey();
   });
   afterEach(() => killChildren());
   afterAll(() => service.close());
@@ -52,5 +66,38 @@ describe('operator CLI: reconciliation:report', () => {
     expect(unconfigured.code).toBe(1);
     expect(unconfigured.stderr).toMatch(/^provider_unavailable: /);
     expect((await cli(url, 'reconciliation:report', '--help')).stdout).toMatch(/^Usage: npm run cli -- reconciliation:report --provider/);
+  });
+
+  it('lists pending refunds and records a refund sent; bad input exits 2, a refused hash exits 1', async () => {
+    const { apiKey } = await liveTenant(service, admin);
+    const id: string = (await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } })).body.id;
+    await eventually(async () => ((await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status === 'provider_accepted' ? true : undefined));
+    live.answer(id, { kind: 'failed', reason: 'Recipient wallet closed' });
+    await eventually(async () => ((await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status === 'failed' ? true : undefined));
+
+    const listed = await cli(url, 'refunds:list', '--status', 'pending', '--limit', '500');
+    expect(listed.code).toBe(0);
+    const refund = (JSON.parse(listed.stdout) as { refundId: string; paymentId: string; status: string }[]).find((r) => r.paymentId === id);
+    expect(refund).toMatchObject({ status: 'pending', txHash: null });
+    const txHash = solanaTxHash();
+    const [badLimit, badHash, missing] = await Promise.all([
+      cli(url, 'refunds:list', '--limit', '0'),
+      cli(url, 'refunds:mark-sent', '--refund', refund!.refundId, '--tx-hash', '0xabc'),
+      cli(url, 'refunds:mark-sent', '--refund', refund!.refundId),
+    ]);
+    expect([badLimit.code, badLimit.stdout]).toEqual([2, '']);
+    expect(badLimit.stderr).toMatch(/^validation_error: --limit: /);
+    expect([badHash.code, badHash.stdout]).toEqual([2, '']);
+    expect(badHash.stderr).toMatch(/^validation_error: txHash must be a base58 transaction signature/);
+    expect(missing.stderr).toMatch(/^validation_error: --tx-hash is required/);
+    expect((await service.call('GET', '/v1/admin/refunds?status=pending&limit=500', { apiKey: admin })).body.map((r: { refundId: string }) => r.refundId))
+      .toContain(refund!.refundId);
+
+    const sent = await cli(url, 'refunds:mark-sent', '--refund', refund!.refundId, '--tx-hash', txHash);
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ refundId: refund!.refundId, status: 'sent', txHash });
+    const again = await cli(url, 'refunds:mark-sent', '--refund', refund!.refundId, '--tx-hash', solanaTxHash());
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^invalid_state: /);
   });
 });

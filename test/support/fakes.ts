@@ -18,6 +18,7 @@ import { Quote, type QuoteRepository } from '../../src/core/quotes/quote';
 import type { AccountKind, Deposit, DepositStore, LedgerStore, Transfer } from '../../src/core/ledger/ledger';
 import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core/customers/customer';
 import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
+import type { OnchainRefund, RefundStore } from '../../src/core/refunds/onchain-refund';
 import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
 
 /** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z unless given a start. */
@@ -74,6 +75,7 @@ export class MemoryStore implements UnitOfWork {
   readonly transfers: PostedTransfer[] = [];
   readonly deposits: Deposit[] = [];
   readonly customers = new Map<string, Customer>();
+  readonly refunds = new Map<string, OnchainRefund>();
   /** Balances by `tenant|currency|kind`, decimal. */
   private readonly balances = new Map<string, Decimal>();
   /** Idempotency locks held by open transactions, by `tenant|key`. */
@@ -211,7 +213,22 @@ export class MemoryStore implements UnitOfWork {
         return decided;
       },
     };
-    return { payments, idempotency, quotes, outbox, ledger, deposits, customers };
+    const refunds: RefundStore = {
+      create: async (refund) => {
+        if ([...this.refunds.values()].some((r) => r.paymentId === refund.paymentId)) throw new Error(`second refund of ${refund.paymentId}`);
+        this.refunds.set(refund.id, refund);
+        record(() => this.refunds.delete(refund.id));
+      },
+      lockById: async (refundId) => this.refunds.get(refundId),
+      markSent: async (refundId, txHash, at) => {
+        const before = this.refunds.get(refundId)!;
+        const sent: OnchainRefund = { ...before, status: 'sent', txHash, sentAt: at };
+        this.refunds.set(refundId, sent);
+        record(() => this.refunds.set(refundId, before));
+        return sent;
+      },
+    };
+    return { payments, idempotency, quotes, outbox, ledger, deposits, customers, refunds };
   }
 
   private createPayment(write: NewPaymentWrite, record: (u: Undo) => void): 'created' | 'duplicate_reference' | 'insufficient_funds' {

@@ -63,6 +63,8 @@ describe('admin use cases on fakes', () => {
       hasher: { hash: (s) => `hash(${s})`, equal: (a, b) => a === b },
       onKeyRevoked: (id) => void revoked.push(id), onTenantUpdated: (id) => void updated.push(id),
       onPaymentMoved: (p) => world.moved.push(p),
+      environments: world.routing,
+      refunds: { list: async () => [], pendingTotals: async () => [] },
       // Reconciliation has its own tests (test/e2e/reconciliation*.test.ts); here it finds nothing.
       reconciliationChecks: { listFindings: async () => [] },
       reconciliationReport: {

@@ -6,18 +6,18 @@ import { enumOf, StablecoinEnum } from './enums.type';
 import { PageInfoType } from './payment.type';
 
 /** Every kind once: a Record, so a kind added to the core fails to compile here until it is listed. */
-const KINDS: Record<LedgerTransactionKind, true> = { deposit: true, sandbox_funding: true, hold: true, send: true, release: true, settle: true, return: true };
+const KINDS: Record<LedgerTransactionKind, true> = { deposit: true, sandbox_funding: true, hold: true, send: true, release: true, settle: true, return: true, refund_sent: true };
 
 /** Why money moved (docs/decisions.md § Ledger), the same strings as REST's LedgerTransaction.kind. */
 export const LedgerTransactionKindEnum = enumOf(
   Object.keys(KINDS) as LedgerTransactionKind[], 'LedgerTransactionKind',
-  'Why money moved: deposit (onchain), sandbox_funding (a sandbox tenant\'s opening balance, never onchain), hold (money-out created), send (provider accepted), release (refused before acceptance), settle (succeeded), return (failed or refunded after acceptance)',
+  'Why money moved: deposit (onchain), sandbox_funding (a sandbox tenant\'s opening balance, never onchain), hold (money-out created), send (provider accepted), release (refused before acceptance), settle (succeeded), return (failed or refunded after acceptance), refund_sent (a live payment\'s onchain refund recorded as sent)',
 );
 
 /** Ledger accounts, the same strings as REST (in_transit with an underscore, as REST writes it). */
 export const LedgerAccountEnum = enumOf(
   ACCOUNT_KINDS, 'LedgerAccount',
-  'Ledger account: available, held and in_transit are your balance; funding, settled and refunded are the counter-accounts',
+  'Ledger account: available, held and in_transit are your balance; funding, settled, refunded and refund_pending (a live payment\'s refund not yet sent onchain) are the counter-accounts',
 );
 
 /**

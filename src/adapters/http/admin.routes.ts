@@ -14,6 +14,7 @@ import { sendShapeA } from './http-errors';
 import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
 import { reconciliationRoutes } from './reconciliation.routes';
+import { refundRoutes } from './refund.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -180,5 +181,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       },
     }),
     ...reconciliationRoutes(admin),
+    ...refundRoutes(admin),
   ];
 }

@@ -7,6 +7,12 @@ export interface QueueDepths {
   depths(): Promise<{ payments: number; deliveries: number; kyc: number }>;
 }
 
+/** Source of the pending onchain refund gauges, read on each scrape (docs/decisions.md § Ledger). */
+export interface PendingRefunds {
+  /** Per stablecoin: how many refunds are pending and their total, a decimal string. */
+  pendingTotals(): Promise<{ currency: string; count: number; amount: string }[]>;
+}
+
 /**
  * Prometheus metrics (docs/decisions.md § Analytics, admin and health): HTTP requests and latency per route template and status,
  * payment transitions, webhook delivery attempts by outcome, KYC decisions, work-queue depth
@@ -55,8 +61,26 @@ export class Metrics {
     labelNames: ['provider'], registers: [this.registry],
   });
 
-  constructor(queues: QueueDepths) {
+  constructor(queues: QueueDepths, refunds?: PendingRefunds) {
     collectDefaultMetrics({ register: this.registry });
+    if (refunds) {
+      new Gauge({
+        name: 'onchain_refunds_pending', help: "Live payments' refunds waiting for an operator to send them onchain, by stablecoin",
+        labelNames: ['currency'], registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const t of await refunds.pendingTotals()) this.set({ currency: t.currency }, t.count);
+        },
+      });
+      new Gauge({
+        name: 'onchain_refunds_pending_amount', help: 'Total of the pending onchain refunds, in stablecoin units (a float: for alerting only, never for accounting)',
+        labelNames: ['currency'], registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const t of await refunds.pendingTotals()) this.set({ currency: t.currency }, Number(t.amount));
+        },
+      });
+    }
     new Gauge({
       name: 'work_queue_depth', help: 'Items waiting in a work queue', labelNames: ['queue'], registers: [this.registry],
       async collect() {

@@ -18,7 +18,7 @@ const Finding = z.object({
 /** Every report failure code mapped to shape A; exhaustive by type. */
 const REPORT_ERRORS: Record<ReportErrorCode, ShapeACode> = { validation_error: 'validation_error', provider_unavailable: 'provider_unavailable' };
 
-const Outcome = z.enum(['pending', 'succeeded', 'failed', 'refunded']).meta({ description: "What the provider's status means for the payment" });
+const Outcome = z.enum(['pending', 'succeeded', 'failed', 'refunded', 'unconfirmed']).meta({ description: "What the provider's status means for the payment" });
 const Status = z.enum(PAYMENT_STATUSES);
 const Report = z.object({
   provider: z.enum(RECONCILABLE_PROVIDERS), from: z.iso.datetime(), to: z.iso.datetime(), generatedAt: z.iso.datetime(),
@@ -36,6 +36,8 @@ const Report = z.object({
   atProviderOnly: z.array(z.object({
     paymentId: z.string(), ourStatus: Status.nullable().meta({ description: 'null: no such payment here' }), providerOutcome: Outcome, providerStatus: z.string(),
   })).meta({ description: 'Provider records of our payment ids that we do not count as sent to it in the window (list APIs only)' }),
+  unconfirmed: z.array(z.object({ paymentId: z.string(), tenantId: z.string(), ourStatus: Status }))
+    .meta({ description: 'Asked but not compared: the provider answers status queries later, by callback (M-Pesa)' }),
 }).meta({ id: 'ReconciliationReport' });
 
 /** Query of GET /v1/admin/reconciliation; the operator CLI's `reconciliation:report` parses its flags with it too. */

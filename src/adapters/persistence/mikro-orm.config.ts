@@ -13,12 +13,13 @@ import { TransferRequestSchema } from './schemas/transfer-request.schema';
 import { CustomerSchema } from './schemas/customer.schema';
 import { DepositSchema } from './schemas/deposit.schema';
 import { ReconciliationCheckSchema } from './schemas/reconciliation-check.schema';
+import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 import { ProviderEventSchema } from './schemas/provider-event.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
   WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema,
-  TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema, ProviderEventSchema];
+  TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema, ProviderEventSchema, OnchainRefundSchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

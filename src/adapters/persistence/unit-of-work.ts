@@ -9,6 +9,7 @@ import { IdempotencyTxStore } from './idempotency.store';
 import { OutboxTxWriter } from './outbox.writer';
 import { PaymentTxRepository } from './payment.repository';
 import { QuoteMikroRepository } from './quote.repository';
+import { OnchainRefundTxStore } from './onchain-refund.repository';
 
 class Rollback extends Error {}
 
@@ -40,5 +41,6 @@ function contextFor(em: EntityManager, ids: IdGenerator, clock: Clock): Transact
     ledger: new LedgerTxStore(em, ids),
     customers: new CustomerTxRepository(em),
     deposits: new DepositTxStore(em),
+    refunds: new OnchainRefundTxStore(em),
   };
 }

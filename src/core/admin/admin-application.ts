@@ -13,16 +13,20 @@ import {
 import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
 import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
+import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
+import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
 import {
   reconciliationReport, type ReconciliationReport, type ReportDeps, type ReportErrorCode, type ReportWindow,
 } from '../reconciliation/reconciliation-report';
 
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
-export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved'> & {
+export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved' | 'environments'> & {
   /** The reconciliation worker's findings (docs/decisions.md § Reconciliation). */
   readonly reconciliationChecks: Pick<ReconciliationChecks, 'listFindings'>;
   /** Our payments and the providers' records, for reconciliation reports. */
   readonly reconciliationReport: ReportDeps;
+  /** Onchain refunds of live payments (docs/decisions.md § Ledger). */
+  readonly refunds: RefundReader;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -61,6 +65,13 @@ export interface AdminApplication {
    * (docs/decisions.md § Reconciliation). Errors: `validation_error`, `provider_unavailable`.
    */
   reconciliationReport(provider: string, window: ReportWindow): Promise<Result<ReconciliationReport, ReportErrorCode>>;
+  /** Onchain refunds of live payments in `status` (all when undefined), oldest first, at most `limit` (docs/decisions.md § Ledger). */
+  listRefunds(status: RefundStatus | undefined, limit: number): Promise<RefundView[]>;
+  /**
+   * Records the onchain transaction of a pending refund: it becomes `sent` and its amount leaves
+   * `refund_pending`. Errors: `validation_error` (txHash), `not_found`, `invalid_state` (sent with another hash).
+   */
+  markRefundSent(refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -90,5 +101,7 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
     listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),
     reconciliationReport: (provider, window) => reconciliationReport(deps.reconciliationReport, provider, window),
+    listRefunds: (status, limit) => listRefunds(deps, status, limit),
+    markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
   };
 }

@@ -18,7 +18,7 @@ export type SimulateErrorCode = 'not_found' | 'forbidden' | 'invalid_state';
  * payment), `invalid_state` (already final).
  */
 export async function simulatePayment(
-  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved'> & { isSandboxTenant(tenantId: string): Promise<boolean> },
+  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved' | 'environments'> & { isSandboxTenant(tenantId: string): Promise<boolean> },
   paymentId: string,
   outcome: SimulatedOutcome,
 ): Promise<Result<PaymentView, SimulateErrorCode>> {

@@ -4,18 +4,20 @@ import type { PaymentMove } from '../payments/payment-state';
 
 /**
  * Ledger accounts of one tenant in one stablecoin (docs/decisions.md § Ledger). The first three are the tenant's
- * balance; the last three are the service's counter-accounts, kept per tenant so no single row is
- * shared by every tenant. `funding` goes negative by what was deposited.
+ * balance; the others are the service's counter-accounts, kept per tenant so no single row is
+ * shared by every tenant. `funding` goes negative by what was deposited. `refund_pending` holds a
+ * live payment's failed or reversed amount until an operator records the onchain refund.
  */
-export const ACCOUNT_KINDS = ['available', 'held', 'in_transit', 'funding', 'settled', 'refunded'] as const;
+export const ACCOUNT_KINDS = ['available', 'held', 'in_transit', 'funding', 'settled', 'refunded', 'refund_pending'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 /**
  * Why money moved. `deposit` is an onchain deposit (one per chain and hash, see `Deposit`);
  * `sandbox_funding` is a sandbox tenant's opening balance, credited by the service itself and never
- * onchain (docs/decisions.md § Ledger).
+ * onchain; `refund_sent` moves a live payment's refund out once its onchain transaction is recorded
+ * (docs/decisions.md § Ledger).
  */
-export const LEDGER_TRANSACTION_KINDS = ['deposit', 'sandbox_funding', 'hold', 'send', 'release', 'settle', 'return'] as const;
+export const LEDGER_TRANSACTION_KINDS = ['deposit', 'sandbox_funding', 'hold', 'send', 'release', 'settle', 'return', 'refund_sent'] as const;
 export type LedgerTransactionKind = (typeof LEDGER_TRANSACTION_KINDS)[number];
 
 /**
@@ -86,6 +88,12 @@ export const LEDGER_MOVES: Readonly<Record<PaymentMove, { from: AccountKind; to:
   fail: { from: 'in_transit', to: 'refunded', kind: 'return' },
   refund: { from: 'in_transit', to: 'refunded', kind: 'return' },
 };
+
+/**
+ * A live tenant's return after acceptance (docs/decisions.md § Ledger): the amount waits in
+ * `refund_pending` until its onchain refund is recorded, instead of counting as `refunded` at once.
+ */
+export const LIVE_RETURN_MOVE = { from: 'in_transit', to: 'refund_pending', kind: 'return' } as const;
 
 /** A tenant's balance in one stablecoin, decimal strings at scale 6 (GET /v1/balances). */
 export interface BalanceView {

@@ -5,7 +5,8 @@ import type { Payment } from './payment';
 import type { PaymentPatch, PaymentQueue, PaymentReader } from './payment-ports';
 import { isFinal, transition, type PaymentMove } from './payment-state';
 import { toPaymentView } from './payment-view';
-import { LEDGER_MOVES } from '../ledger/ledger';
+import { LEDGER_MOVES, LIVE_RETURN_MOVE } from '../ledger/ledger';
+import { refundOf } from '../refunds/onchain-refund';
 import type { SubmitOutcome } from './payout-provider';
 import type { RoutingDeps } from '../routing/provider-routing';
 
@@ -53,11 +54,14 @@ export async function patchPayment(deps: Pick<AdvanceDeps, 'uow'>, payment: Paym
  * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
  * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
  * are ignored, so a result delivered twice or out of order is applied at most once.
+ * A live tenant's failure or refund after acceptance also writes a pending onchain refund, and its
+ * amount waits in `refund_pending` until an operator records the refund's transaction; a sandbox
+ * tenant's returns to `refunded` at once (docs/decisions.md § Ledger).
  * Used by the payout worker (with what the provider answered), provider callbacks and the admin simulation.
  * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
  */
 export async function applyMove(
-  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved'>,
+  deps: Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved' | 'environments'>,
   paymentId: string,
   move: PaymentMove,
   details: MoveDetails,
@@ -66,6 +70,7 @@ export async function applyMove(
   if (!current) return err('not_found', `payment ${paymentId} not found`);
   const rule = transition(current.status, move);
   if (!rule.ok) return rule;
+  const onchainRefund = LEDGER_MOVES[move].to === 'refunded' && (await deps.environments.environmentOf(current.tenantId)) === 'live';
   const now = deps.clock.now();
   const moved = await deps.uow.transact<Payment, 'invalid_transition'>(async (tx) => {
     const updated = await tx.payments.update(paymentId, rule.value.from, {
@@ -80,9 +85,10 @@ export async function applyMove(
       id: deps.ids.uuid(), tenantId: updated.tenantId, type: rule.value.event, entityId: updated.id,
       payload: { ...toPaymentView(updated) }, createdAt: now,
     });
+    if (onchainRefund) await tx.refunds.create(refundOf(updated, deps.ids.next('rfd'), now));
     const posted = await tx.ledger.post({
       tenantId: updated.tenantId, currency: updated.sourceCurrency, amount: updated.amountStablecoin,
-      ...LEDGER_MOVES[move], paymentId: updated.id, at: now,
+      ...(onchainRefund ? LIVE_RETURN_MOVE : LEDGER_MOVES[move]), paymentId: updated.id, at: now,
     });
     // The status guard above already makes a move apply once; the ledger's unique (payment, kind) backs it.
     if (posted !== 'posted') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: ${posted}`);

@@ -9,8 +9,11 @@ import type { ProviderOfPayment } from './reconciliation-ports';
 /** A provider's word about one of our payments, for a reconciliation report. */
 export interface ProviderRecord {
   readonly paymentId: string;
-  /** What the provider's status means for the payment. */
-  readonly outcome: Exclude<StatusOutcome['kind'], 'not_found'>;
+  /**
+   * What the provider's status means for the payment; `unconfirmed` when the provider answers
+   * status queries later, by callback (M-Pesa), so no state can be compared now.
+   */
+  readonly outcome: Exclude<StatusOutcome['kind'], 'not_found'> | 'unconfirmed';
   /** The provider's own status text when it gives one (Paystack `success`, `reversed`, …), else `outcome`. */
   readonly providerStatus: string;
   /** Amount paid out, a decimal string in `currency`, when the provider's record carries it. */
@@ -65,6 +68,10 @@ export interface AtProviderOnly {
   readonly paymentId: string; readonly ourStatus: PaymentStatus | null;
   readonly providerOutcome: ProviderRecord['outcome']; readonly providerStatus: string;
 }
+/** A payment whose provider answers status queries only later, by callback: asked, not compared. */
+export interface Unconfirmed {
+  readonly paymentId: string; readonly tenantId: string; readonly ourStatus: PaymentStatus;
+}
 
 /** A reconciliation report (GET /v1/admin/reconciliation): what differs, never corrected. Times ISO 8601 UTC. */
 export interface ReconciliationReport {
@@ -78,6 +85,7 @@ export interface ReconciliationReport {
   readonly statusMismatches: readonly StatusMismatch[];
   readonly amountMismatches: readonly AmountMismatch[];
   readonly atProviderOnly: readonly AtProviderOnly[];
+  readonly unconfirmed: readonly Unconfirmed[];
 }
 
 /** Expected failures of a report. */
@@ -139,7 +147,7 @@ export async function reconciliationReport(
   const report = {
     provider, from: window.from.toISOString(), to: window.to.toISOString(), generatedAt: deps.clock.now().toISOString(), compared: ours.length,
     missingAtProvider: [] as MissingAtProvider[], statusMismatches: [] as StatusMismatch[], amountMismatches: [] as AmountMismatch[],
-    atProviderOnly: [] as AtProviderOnly[],
+    atProviderOnly: [] as AtProviderOnly[], unconfirmed: [] as Unconfirmed[],
   };
   for (const payment of ours) {
     const record = byId.get(payment.id);
@@ -149,6 +157,10 @@ export async function reconciliationReport(
       report.missingAtProvider.push({
         ...base, status: payment.status, fiatAmount: formatAmount(payment.fiatAmount, payment.destinationCurrency), currency: payment.destinationCurrency, createdAt: payment.createdAt.toISOString(),
       });
+      continue;
+    }
+    if (record.outcome === 'unconfirmed') {
+      report.unconfirmed.push({ ...base, ourStatus: payment.status });
       continue;
     }
     if (OUR_OUTCOME[payment.status] !== record.outcome) {
@@ -179,9 +191,11 @@ const STATUS_CONCURRENCY = 4;
 /**
  * A `ProviderRecords` for a provider without a list API: one status query per payment (no amount,
  * since a status answer carries none). A `not_found` answer leaves the payment out (missing at the
- * provider); a query that throws fails the report.
+ * provider); a query that throws fails the report. With `answersLater` (a provider whose status
+ * query is answered by callback, as M-Pesa's Transaction Status), every payment is asked and
+ * reported `unconfirmed`: its answer reaches the payment as a callback, not the report.
  */
-export function recordsByStatus(provider: PayoutProvider): ProviderRecords {
+export function recordsByStatus(provider: PayoutProvider, options: { readonly answersLater?: boolean } = {}): ProviderRecords {
   return {
     provider: provider.name,
     async recordsFor(payments) {
@@ -190,7 +204,8 @@ export function recordsByStatus(provider: PayoutProvider): ProviderRecords {
       const work = async () => {
         for (let payment = queue.shift(); payment; payment = queue.shift()) {
           const outcome = await provider.status(payment);
-          if (outcome.kind !== 'not_found') records.push({ paymentId: payment.id, outcome: outcome.kind, providerStatus: outcome.kind });
+          if (options.answersLater) records.push({ paymentId: payment.id, outcome: 'unconfirmed', providerStatus: 'asked' });
+          else if (outcome.kind !== 'not_found') records.push({ paymentId: payment.id, outcome: outcome.kind, providerStatus: outcome.kind });
         }
       };
       await Promise.all(Array.from({ length: STATUS_CONCURRENCY }, work));

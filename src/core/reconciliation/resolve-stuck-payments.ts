@@ -16,7 +16,7 @@ export interface StuckCheck {
 }
 
 /** Ports and settings of the reconciliation worker (docs/decisions.md § Reconciliation). */
-export interface StuckPaymentDeps extends Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved'> {
+export interface StuckPaymentDeps extends Pick<AdvanceDeps, 'uow' | 'payments' | 'clock' | 'ids' | 'onPaymentMoved' | 'environments'> {
   readonly checks: ReconciliationChecks;
   readonly providers: ProviderOfPayment;
   /** A payment `provider_accepted` for longer than this many seconds is stuck. */

@@ -5,6 +5,7 @@ import type { PaymentStore } from '../payments/payment-ports';
 import type { QuoteRepository } from '../quotes/quote';
 import type { DepositStore, LedgerStore } from '../ledger/ledger';
 import type { CustomerTxStore } from '../customers/customer';
+import type { RefundStore } from '../refunds/onchain-refund';
 
 /** Repositories bound to one database transaction. */
 export interface TransactionContext {
@@ -17,6 +18,8 @@ export interface TransactionContext {
   /** The register that makes an onchain deposit creditable once (docs/decisions.md § Ledger). */
   readonly deposits: DepositStore;
   readonly customers: CustomerTxStore;
+  /** Onchain refunds of live payments (docs/decisions.md § Ledger). */
+  readonly refunds: RefundStore;
 }
 
 /**

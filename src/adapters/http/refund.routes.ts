@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { AdminApplication } from '../../core/admin/admin-application';
+import { BLOCKCHAINS } from '../../core/catalog/catalog';
+import { REFUND_STATUSES, type RefundStatus } from '../../core/refunds/onchain-refund';
+import type { MarkSentErrorCode } from '../../core/refunds/manage-refunds';
+import { STABLECOINS } from '../../core/shared/money';
+import type { ShapeACode } from '../contract/error-codes';
+import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
+import { sendShapeA } from './http-errors';
+import { defineRoute, type RouteSpec } from './route';
+
+/** Every failure code of recording a refund's transaction mapped to shape A; exhaustive by type. */
+const MARK_SENT_ERRORS: Record<MarkSentErrorCode, ShapeACode> = { validation_error: 'validation_error', not_found: 'not_found', invalid_state: 'invalid_state' };
+
+const RefundView = z.object({
+  refundId: z.string(), paymentId: z.string(), tenantId: z.string(),
+  amount: DecimalString.meta({ description: "The payment's whole stablecoin amount, scale 6" }),
+  currency: z.enum(STABLECOINS), blockchain: z.enum(BLOCKCHAINS),
+  refundAddress: z.string().meta({ description: "The payment's refundAddress: where the stablecoin goes back" }),
+  status: z.enum(REFUND_STATUSES).meta({ description: 'pending until an operator records the onchain transaction, then sent' }),
+  txHash: z.string().nullable().meta({ description: 'The onchain transaction, canonical form; null while pending' }),
+  createdAt: z.iso.datetime(), sentAt: z.iso.datetime().nullable(),
+}).meta({ id: 'OnchainRefund' });
+
+/** Query of GET /v1/admin/refunds; the CLI's `refunds:list` parses its flags with it too. */
+const RefundListQuery = z.strictObject({
+  status: z.enum(REFUND_STATUSES).optional().meta({ description: 'Only refunds in this status; all when absent' }),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+const RefundParams = z.object({ refundId: z.string().max(64) });
+
+/**
+ * Admin routes of onchain refunds of live payments (docs/decisions.md § Ledger): the list operators
+ * work from, and recording the transaction that sent a refund. Every one needs an admin key.
+ */
+export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[] {
+  const common = { tags: ['Admin'], auth: 'admin' } as const;
+  return [
+    defineRoute<undefined, { status?: RefundStatus; limit: number }>({
+      ...common, method: 'get', path: '/v1/admin/refunds', operationId: 'listRefunds',
+      summary: 'Onchain refunds of live payments that failed or were reversed after acceptance, oldest first',
+      query: RefundListQuery,
+      responses: { '200': { description: 'Refunds', schema: z.array(RefundView) }, ...AUTH_ERRORS },
+      handler: async (req, res) => void res.json(await admin.listRefunds(req.query.status, req.query.limit)),
+    }),
+    defineRoute<{ txHash: string }, undefined, { refundId: string }>({
+      ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/sent', operationId: 'markRefundSent',
+      summary: "Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account",
+      params: RefundParams,
+      body: z.strictObject({
+        txHash: z.string().min(1).max(90).meta({
+          description: "On the refund's chain: BSC 0x and 64 hex digits (stored lower-case), SOLANA the base58 signature (64 bytes). The same hash again answers the refund as it is.",
+        }),
+      }),
+      responses: {
+        '200': { description: 'The refund, sent', schema: RefundView }, ...AUTH_ERRORS,
+        '404': { description: 'not_found', schema: ErrorA },
+        '409': { description: 'invalid_state: already sent in another transaction', schema: ErrorA },
+      },
+      handler: async (req, res) => {
+        const result = await admin.markRefundSent(req.params.refundId, req.body.txHash);
+        if (!result.ok) return sendShapeA(res, MARK_SENT_ERRORS[result.code], result.message);
+        res.json(result.value);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,36 @@
+import { EntitySchema } from '@mikro-orm/core';
+import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
+import { PlainDecimalType } from './plain-decimal.type';
+
+/**
+ * Table `onchain_refunds` (docs/decisions.md § Ledger): what live payments that failed or were
+ * reversed after acceptance owe their issuer, one per payment, `pending` until an operator records
+ * the transaction hash. The partial index serves the pending list and its metric.
+ */
+export const OnchainRefundSchema = new EntitySchema<OnchainRefund>({
+  name: 'OnchainRefund',
+  tableName: 'onchain_refunds',
+  uniques: [{ name: 'onchain_refunds_payment_unique', properties: ['paymentId'] }],
+  indexes: [{
+    name: 'onchain_refunds_pending_idx', properties: ['createdAt'],
+    expression: 'create index "onchain_refunds_pending_idx" on "onchain_refunds" ("created_at") where "status" = \'pending\'',
+  }],
+  checks: [
+    { name: 'onchain_refunds_status_check', expression: "status in ('pending', 'sent')" },
+    { name: 'onchain_refunds_sent_check', expression: "(status = 'sent') = (tx_hash is not null and sent_at is not null)" },
+    { name: 'onchain_refunds_amount_positive_check', expression: 'amount > 0' },
+  ],
+  properties: {
+    id: { type: 'string', primary: true, length: 40 },
+    paymentId: { type: 'string', length: 40 },
+    tenantId: { type: 'string', length: 40 },
+    amount: { type: PlainDecimalType },
+    currency: { type: 'string', length: 4 },
+    blockchain: { type: 'string', length: 10 },
+    refundAddress: { type: 'string', length: 64 },
+    status: { type: 'string', length: 10 },
+    txHash: { type: 'string', length: 90, nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    sentAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});

@@ -1,0 +1,75 @@
+import type { Clock } from '../shared/clock';
+import { formatAmount } from '../shared/money';
+import { err, ok, type Result } from '../shared/result';
+import type { UnitOfWork } from '../shared/unit-of-work';
+import { canonicalTxHash } from '../ledger/tx-hash';
+import type { OnchainRefund, RefundReader, RefundStatus } from './onchain-refund';
+
+/** A refund as admins see it: times ISO 8601 UTC, `amount` a decimal string at scale 6. */
+export interface RefundView {
+  readonly refundId: string;
+  readonly paymentId: string;
+  readonly tenantId: string;
+  readonly amount: string;
+  readonly currency: OnchainRefund['currency'];
+  readonly blockchain: OnchainRefund['blockchain'];
+  readonly refundAddress: string;
+  readonly status: RefundStatus;
+  readonly txHash: string | null;
+  readonly createdAt: string;
+  readonly sentAt: string | null;
+}
+
+/** Closed set of expected failures of recording a refund's transaction. */
+export type MarkSentErrorCode = 'validation_error' | 'not_found' | 'invalid_state';
+
+/** Ports of the refund use cases. */
+export interface RefundDeps {
+  readonly uow: UnitOfWork;
+  readonly refunds: RefundReader;
+  readonly clock: Clock;
+}
+
+/** The admin view of `refund`. Pure. */
+export function toRefundView(refund: OnchainRefund): RefundView {
+  return {
+    refundId: refund.id, paymentId: refund.paymentId, tenantId: refund.tenantId, amount: formatAmount(refund.amount, refund.currency),
+    currency: refund.currency, blockchain: refund.blockchain, refundAddress: refund.refundAddress, status: refund.status, txHash: refund.txHash,
+    createdAt: refund.createdAt.toISOString(), sentAt: refund.sentAt?.toISOString() ?? null,
+  };
+}
+
+/** Refunds in `status` (all when undefined), oldest first, at most `limit`. */
+export async function listRefunds(deps: RefundDeps, status: RefundStatus | undefined, limit: number): Promise<RefundView[]> {
+  return (await deps.refunds.list(status, limit)).map(toRefundView);
+}
+
+/**
+ * Records the onchain transaction that returned a live payment's funds (docs/decisions.md
+ * § Ledger): the refund becomes `sent` and, in the same transaction, its amount leaves
+ * `refund_pending` for `refunded`. The hash is checked and canonicalised for the refund's chain.
+ * Recording the same hash again answers the refund as it is (a retried command); another hash on a
+ * sent refund is refused. Errors: `validation_error` (txHash), `not_found`, `invalid_state`.
+ */
+export async function markRefundSent(deps: RefundDeps, refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>> {
+  return deps.uow.transact<RefundView, MarkSentErrorCode>(async (tx) => {
+    const refund = await tx.refunds.lockById(refundId);
+    if (!refund) return err('not_found', `Refund ${refundId} not found`);
+    const hash = canonicalTxHash(refund.blockchain, txHash);
+    if (!hash.ok) return hash;
+    if (refund.status === 'sent') {
+      return refund.txHash === hash.value
+        ? ok(toRefundView(refund))
+        : err('invalid_state', `Refund ${refundId} was already sent in transaction ${refund.txHash}`);
+    }
+    const at = deps.clock.now();
+    const sent = await tx.refunds.markSent(refundId, hash.value, at);
+    // Posted last: it locks the tenant's balance rows until commit.
+    const posted = await tx.ledger.post({
+      tenantId: refund.tenantId, currency: refund.currency, amount: refund.amount, from: 'refund_pending', to: 'refunded', kind: 'refund_sent',
+      paymentId: refund.paymentId, at,
+    });
+    if (posted !== 'posted') throw new Error(`ledger refused the refund of ${refund.paymentId}: ${posted}`);
+    return ok(toRefundView(sent));
+  });
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { applyMove } from '../../src/core/payments/advance-payment';
+import { createMoneyOut } from '../../src/core/payments/create-money-out';
+import { markRefundSent, type RefundDeps } from '../../src/core/refunds/manage-refunds';
+import { command, fakeWorld, KES_1500_USDC, TENANT, type FakeWorld } from '../support/fake-world';
+import { bscTxHash, solanaTxHash } from '../support/tx-hashes';
+
+/** Refunds of live payments (docs/decisions.md § Ledger) on in-memory ports. */
+describe('onchain refunds on fakes', () => {
+  let world: FakeWorld;
+  let deps: RefundDeps;
+  beforeEach(() => {
+    world = fakeWorld();
+    world.store.fund(TENANT, 'USDC', '100');
+    deps = { uow: world.store, clock: world.clock, refunds: { list: async () => [...world.store.refunds.values()], pendingTotals: async () => [] } };
+  });
+
+  /** An accepted payment of TENANT, whose world is then `environment` (the fake allows the switch; the service never does). */
+  async function accepted(environment: 'sandbox' | 'live'): Promise<string> {
+    const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}` }));
+    if (!created.ok) throw new Error(created.message);
+    const id = created.value.payment.id;
+    expect((await applyMove(world.advance, id, 'accept', { providerRef: 'prov-1' })).ok).toBe(true);
+    world.routing.add(TENANT, environment);
+    return id;
+  }
+  const ledgerOf = (id: string) => world.store.transfers.filter((t) => t.paymentId === id).map((t) => `${t.kind} ${t.from}→${t.to} ${t.amount}`);
+  const balance = (kind: 'refund_pending' | 'refunded' | 'available') => world.store.balance(TENANT, 'USDC', kind);
+
+  it.each(['fail', 'refund'] as const)('a live %s after acceptance writes a pending refund and holds the amount in refund_pending', async (move) => {
+    const id = await accepted('live');
+    expect((await applyMove(world.advance, id, move, { failureReason: 'gone' })).ok).toBe(true);
+    expect([...world.store.refunds.values()]).toEqual([{
+      id: expect.stringMatching(/^rfd_/), paymentId: id, tenantId: TENANT, amount: KES_1500_USDC, currency: 'USDC', blockchain: 'SOLANA',
+      refundAddress: command().refundAddress, status: 'pending', txHash: null, createdAt: world.clock.now(), sentAt: null,
+    }]);
+    expect(ledgerOf(id).at(-1)).toBe(`return in_transit→refund_pending ${KES_1500_USDC}`);
+    expect([balance('refund_pending'), balance('refunded')]).toEqual([KES_1500_USDC, '0.000000']);
+  });
+
+  it('a sandbox failure returns to refunded at once and writes no refund', async () => {
+    const id = await accepted('sandbox');
+    expect((await applyMove(world.advance, id, 'fail', { failureReason: 'gone' })).ok).toBe(true);
+    expect(world.store.refunds.size).toBe(0);
+    expect(ledgerOf(id).at(-1)).toBe(`return in_transit→refunded ${KES_1500_USDC}`);
+  });
+
+  it('recording the transaction: checked per chain, once; the same hash again is the same answer', async () => {
+    const id = await accepted('live');
+    await applyMove(world.advance, id, 'fail', { failureReason: 'gone' });
+    const refundId = [...world.store.refunds.keys()][0]!;
+    expect(await markRefundSent(deps, 'rfd_missing', solanaTxHash())).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await markRefundSent(deps, refundId, bscTxHash())).toMatchObject({ ok: false, code: 'validation_error' });
+    expect(balance('refund_pending')).toBe(KES_1500_USDC);
+
+    const txHash = solanaTxHash();
+    const sent = await markRefundSent(deps, refundId, txHash);
+    expect(sent).toEqual({ ok: true, value: expect.objectContaining({ refundId, status: 'sent', txHash, amount: KES_1500_USDC, sentAt: world.clock.now().toISOString() }) });
+    expect(ledgerOf(id).at(-1)).toBe(`refund_sent refund_pending→refunded ${KES_1500_USDC}`);
+    expect([balance('refund_pending'), balance('refunded')]).toEqual(['0.000000', KES_1500_USDC]);
+    expect(await markRefundSent(deps, refundId, txHash)).toEqual(sent);
+    expect(await markRefundSent(deps, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
+    expect(ledgerOf(id).filter((t) => t.startsWith('refund_sent'))).toHaveLength(1);
+  });
+});
