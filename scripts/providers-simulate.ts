@@ -1,5 +1,5 @@
 /**
- * Starts the three provider simulators for local work (README "Going live"): M-Pesa Daraja, MTN MoMo
+ * Starts the three provider simulators for local work (docs/providers.md § Simulators): M-Pesa Daraja, MTN MoMo
  * Disbursements and Paystack Transfers, each a protocol double over real HTTP. Prints the
  * variables that point the service at them (the simulators' own development credentials, no real
  * secret) and writes the M-Pesa simulator's public key where MPESA_CERTIFICATE_PATH names it.

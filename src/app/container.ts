@@ -154,7 +154,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
-  // Real payout rails (README "Going live"): the providers the configuration turns on.
+  // Real payout rails (docs/providers.md): the providers the configuration turns on.
   const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
   const guarded = guardLivePayoutProviders(
     [...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger, (name, open) => metrics.providerCircuit(name, open),

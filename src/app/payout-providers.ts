@@ -24,7 +24,7 @@ export interface LivePayoutProviders {
 }
 
 /**
- * Builds the real payout providers from their configurations (README "Going live"). Logs which
+ * Builds the real payout providers from their configurations (docs/providers.md). Logs which
  * are on and where they point, never a credential.
  */
 export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: Clock, logger: Logger): LivePayoutProviders {

@@ -25,7 +25,7 @@ export interface ProviderCallbacks {
 
 /**
  * The callback routes of the configured providers (docs/decisions.md § Payout providers: callbacks;
- * README "Going live" lists the URLs to register):
+ * docs/providers.md lists the URLs):
  * - `POST /callbacks/mpesa/{secret}/{kind}/{paymentId}`: Daraja ResultURL and QueueTimeOutURL;
  *   path secret and MPESA_CALLBACK_ALLOWED_IPS;
  * - `PUT|POST /callbacks/mtn-momo/{secret}`: MTN's `X-Callback-Url`; path secret and
