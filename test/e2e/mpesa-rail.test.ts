@@ -46,6 +46,14 @@ describe('M-Pesa rail, end to end', () => {
     expect(await storedCallbacks(service, id)).toEqual([{ provider: 'mpesa', outcome: 'succeeded', verdict: 'applied' }]);
   });
 
+  it('a PAYBILL payout goes by B2B with the account reference, settled by its result', async () => {
+    const id = await moneyOut(service, apiKey, moneyOutBody({ paymentMethod: 'PAYBILL', businessNumber: '888800', accountNumber: 'INV-2041' }));
+    const payment = await settled(service, admin, id, 'succeeded');
+    expect(payment.provider).toBe('mpesa');
+    const [transfer] = sim.transfers().filter((t) => t.originatorConversationId === payment.providerRef);
+    expect(transfer).toMatchObject({ api: 'b2b', commandId: 'BusinessPayBill', partyB: '888800', accountReference: 'INV-2041', amount: '1500' });
+  });
+
   it('failure: the result code fails the payment and returns the amount', async () => {
     const id = await moneyOut(service, apiKey, mpesaBody('11'));
     expect((await settled(service, admin, id, 'failed')).failureReason).toMatch(/M-Pesa result 2040/);
