@@ -32,8 +32,8 @@ export interface SimPlan {
 }
 
 /**
- * Fault modes by the account number's last two digits (documented in README "Going live" by the
- * integrator): 90 is reversed without succeeding first ("a transfer that couldn't be completed"),
+ * Fault modes by the account number's last two digits (listed in docs/providers.md § Simulators):
+ * 90 is reversed without succeeding first ("a transfer that couldn't be completed"),
  * 91 fails, 92 succeeds then is reversed, 93 no webhook, 94 webhook sent twice,
  * 95 webhook delayed, 96 500 before recording, 97 500 after recording, 98 answer held
  * (recorded), 99 stays pending. Anything else succeeds with one prompt webhook.

@@ -88,7 +88,7 @@ export const configSchema = z.object({
 });
 
 /**
- * The real payout providers' settings (README "Going live"; docs/providers.md), each parsed by its
+ * The real payout providers' settings (docs/providers.md), each parsed by its
  * adapter's zod schema from its own variables (MPESA_*, MTN_MOMO_*, PAYSTACK_*). A provider whose
  * variables are all unset is off (undefined).
  */

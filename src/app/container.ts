@@ -34,7 +34,7 @@ import { loadCatalog } from '../adapters/providers/catalog-file';
 import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
-import { buildLivePayoutProviders, guardLivePayoutProviders } from './payout-providers';
+import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
 import { providerCallbacks } from './provider-callbacks';
 import { ProviderEventRepository } from '../adapters/persistence/provider-event.repository';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
@@ -164,9 +164,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
-  // Real payout rails (README "Going live"): the providers the configuration turns on.
+  // Real payout rails (docs/providers.md): the providers the configuration turns on.
   const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
-  const guarded = guardLivePayoutProviders([...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger);
+  const guarded = guardLivePayoutProviders(
+    [...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger, (name, open) => metrics.providerCircuit(name, open),
+  );
   // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
     routing: overrides.routing ?? new CatalogRouting(
@@ -211,12 +213,15 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
     // Failovers (debug: the sandbox's accept delay answers retry too) and unknown submissions; reasons carry no personal data.
     onSubmitted: (payment, providerName, outcome) => {
+      metrics.payoutSubmitted(providerName, outcome.kind);
       if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
       if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
     },
   };
   // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
-  const callbacks = providerCallbacks(config.payoutProviders, { advance: advanceDeps, events: new ProviderEventRepository(em), logger });
+  const callbacks = providerCallbacks(config.payoutProviders, {
+    advance: advanceDeps, events: new ProviderEventRepository(em), logger, onVerdict: (provider, verdict) => metrics.providerCallback(provider, verdict),
+  });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
     onUnrouted: (customerId, reason) => logger.warn({ customerId, reason }, 'no KYC provider serves this customer; left pending'),
@@ -286,6 +291,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     maxRegistrationsPerTenant: config.WEBHOOK_MAX_REGISTRATIONS_PER_TENANT,
     onDeliveryScheduled: () => webhookWorker.wake(),
     accounts: overrides.accountDirectory ?? new SandboxAccountDirectory(),
+    liveAccounts: liveAccountDirectory(live),
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
   });

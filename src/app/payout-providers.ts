@@ -8,6 +8,9 @@ import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock } from '../core/shared/clock';
 import { BreakerPayoutProvider, type BreakerSettings } from '../adapters/providers/provider-breaker';
 import type { Config, PayoutProviderConfigs } from './config';
+import { PaystackAccountDirectory } from '../adapters/providers/paystack/paystack-account-directory';
+import type { LiveAccountDirectory } from '../core/resolution/resolution-ports';
+import { err } from '../core/shared/result';
 
 /** The real payout providers the configuration turns on, with what else their adapters offer. */
 export interface LivePayoutProviders {
@@ -21,7 +24,7 @@ export interface LivePayoutProviders {
 }
 
 /**
- * Builds the real payout providers from their configurations (README "Going live"). Logs which
+ * Builds the real payout providers from their configurations (docs/providers.md). Logs which
  * are on and where they point, never a credential.
  */
 export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: Clock, logger: Logger): LivePayoutProviders {
@@ -56,6 +59,7 @@ export function guardLivePayoutProviders(
   providers: readonly PayoutProvider[],
   config: Pick<Config, 'PROVIDER_BREAKER_FAILURES' | 'PROVIDER_BREAKER_HALF_OPEN_MS' | 'PROVIDER_CALL_TIMEOUT_MS'>,
   logger: Logger,
+  onCircuit: (provider: string, open: boolean) => void = () => undefined,
 ): { readonly providers: readonly BreakerPayoutProvider[]; isHealthy(name: string): boolean } {
   const settings: BreakerSettings = {
     consecutiveFailures: config.PROVIDER_BREAKER_FAILURES,
@@ -63,9 +67,37 @@ export function guardLivePayoutProviders(
     callTimeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
   };
   const guarded = providers.map((provider) => new BreakerPayoutProvider(provider, settings, {
-    onOpen: (name) => logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it'),
-    onClose: (name) => logger.info({ provider: name }, 'payout provider circuit closed'),
+    onOpen: (name) => {
+      logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it');
+      onCircuit(name, true);
+    },
+    onClose: (name) => {
+      logger.info({ provider: name }, 'payout provider circuit closed');
+      onCircuit(name, false);
+    },
   }));
   const byName = new Map(guarded.map((provider) => [provider.name, provider]));
   return { providers: guarded, isHealthy: (name) => byName.get(name)?.healthy ?? false };
+}
+
+/**
+ * The live tenants' account directory (docs/decisions.md § Payout providers: routing and failover):
+ * Paystack's bank list, and its account-name resolution for the banks that list covers; a bank it
+ * does not list is `upstream_unavailable`, never a sandbox answer. Undefined without Paystack.
+ */
+export function liveAccountDirectory(live: LivePayoutProviders): LiveAccountDirectory | undefined {
+  if (!live.paystack) return undefined;
+  const paystack = new PaystackAccountDirectory(live.paystack.client);
+  return {
+    banks: (country) => paystack.banks(country),
+    merchant: (type, accountNumber) => paystack.merchant(type, accountNumber),
+    mobileWallet: (country, phoneNumber) => paystack.mobileWallet(country, phoneNumber),
+    async bankAccount(query) {
+      const country = query.currency === 'NGN' ? 'NG' : 'KE';
+      if (!(await paystack.coversBank(country, query.bankCode))) {
+        return err('upstream_unavailable', `No live directory covers bank ${query.bankCode} in ${country}`);
+      }
+      return paystack.bankAccount(query);
+    },
+  };
 }

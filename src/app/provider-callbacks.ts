@@ -13,6 +13,8 @@ export interface CallbackDeps {
   readonly advance: AdvanceDeps;
   readonly events: ProviderEventLog;
   readonly logger: Logger;
+  /** Called with each callback's provider and verdict (what applying it did, or why it was refused), e.g. for a metric. */
+  readonly onVerdict?: (provider: string, verdict: string) => void;
 }
 
 /** The callback endpoints and a way to wait for the reports they are still applying (at shutdown). */
@@ -23,7 +25,7 @@ export interface ProviderCallbacks {
 
 /**
  * The callback routes of the configured providers (docs/decisions.md § Payout providers: callbacks;
- * README "Going live" lists the URLs to register):
+ * docs/providers.md lists the URLs):
  * - `POST /callbacks/mpesa/{secret}/{kind}/{paymentId}`: Daraja ResultURL and QueueTimeOutURL;
  *   path secret and MPESA_CALLBACK_ALLOWED_IPS;
  * - `PUT|POST /callbacks/mtn-momo/{secret}`: MTN's `X-Callback-Url`; path secret and
@@ -49,10 +51,12 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
       outcome: report?.outcome.kind ?? null, verdict: report ? 'received' : 'not_ours', rawBody: rawBody.toString('utf8'),
       receivedAt: deps.advance.clock.now(),
     });
+    if (!report) deps.onVerdict?.(provider, 'not_ours');
     if (report && applied) {
       const applying = (async () => {
         const verdict = await applyProviderReport(deps.advance, applied);
         await deps.events.setVerdict(id, verdict);
+        deps.onVerdict?.(provider, verdict);
         deps.logger.info({ provider, paymentId: report.paymentId, outcome: report.outcome.kind, providerEventId: report.providerEventId, verdict }, 'provider callback');
       })().catch((error: unknown) => {
         // The payment's status queries settle it anyway.
@@ -64,6 +68,7 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
   }
   const refused = (provider: string, reason: string, remoteAddress: string, answer: CallbackAnswer): CallbackAnswer => {
     deps.logger.warn({ provider, reason, remoteAddress }, 'provider callback refused');
+    deps.onVerdict?.(provider, `refused_${reason}`);
     return answer;
   };
 

@@ -26,6 +26,7 @@ import {
 import type { WebhookEventEntry, WebhookView } from './webhooks/webhook';
 import type { EventLogQuery } from './webhooks/webhook-ports';
 import { listBanks } from './resolution/list-banks';
+import type { AccountDirectory, LiveAccountDirectory } from './resolution/resolution-ports';
 import type { BankAccountResolution, IdentifierResolution, MomoResolution, MomoResolveErrorCode, ResolveErrorCode } from './resolution/resolution';
 import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolveQuery } from './resolution/resolve-bank-account';
 import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQuery } from './resolution/resolve-identifier';
@@ -39,6 +40,8 @@ import {
 export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps, LegacyPayoutDeps, TransferDeps, CustomerDeps, MomoResolveDeps, BankAccountResolveDeps, IdentifierResolveDeps {
   readonly catalog: Catalog;
   readonly payments: PaymentReader;
+  /** The live tenants' account directory and bank list (a real provider's); none leaves live lookups `upstream_unavailable`. */
+  readonly liveAccounts?: LiveAccountDirectory;
   /** The tenant's payments, paginated (GraphQL `payments`). */
   readonly paymentList: PaymentLister;
   readonly keys: ApiKeyReader;
@@ -80,13 +83,30 @@ export interface Application {
   getWebhookEvent(tenantId: string, deliveryId: string): Promise<Result<WebhookEventEntry, 'not_found'>>;
   /** One ledger transaction of the tenant. Errors: not_found. */
   getLedgerTransaction(tenantId: string, transactionId: string): Promise<Result<LedgerTransactionView, 'not_found'>>;
-  listBanks(country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
-  resolveMomo(query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
-  resolveBankAccount(query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
+  /** The tenant's environment picks the directory: live tenants never reach the sandbox ones. */
+  listBanks(tenantId: string, country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
+  resolveMomo(tenantId: string, query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
+  resolveBankAccount(tenantId: string, query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
   resolveIdentifier(query: IdentifierResolveQuery): Promise<Result<IdentifierResolution, ResolveErrorCode>>;
   paymentRecipients(tenantId: string, paymentIds: readonly string[]): Promise<Result<Array<PaymentRecipient | undefined>, 'validation_error'>>;
   paymentTimeline(tenantId: string, paymentId: string): Promise<Result<PaymentTimeline, 'not_found'>>;
   webhookHealth(tenantId: string): Promise<WebhookHealthView[]>;
+}
+
+const NO_LIVE_DIRECTORY: AccountDirectory = {
+  merchant: async () => err('upstream_unavailable', 'no live account directory serves this lookup'),
+  mobileWallet: async () => err('upstream_unavailable', 'no live account directory serves this lookup'),
+  bankAccount: async () => err('upstream_unavailable', 'no live account directory serves this lookup'),
+};
+
+/**
+ * The account directory of a tenant's environment (docs/decisions.md § Payout providers: routing
+ * and failover): the sandbox one for sandbox tenants; for live tenants the live one, or none
+ * (`upstream_unavailable`), never the sandbox's answers.
+ */
+async function accountsFor(deps: ApplicationDeps, tenantId: string): Promise<AccountDirectory> {
+  if ((await deps.environments.environmentOf(tenantId)) !== 'live') return deps.accounts;
+  return deps.liveAccounts ?? NO_LIVE_DIRECTORY;
 }
 
 /** Binds the use cases to `deps`. */
@@ -121,9 +141,12 @@ export function createApplication(deps: ApplicationDeps): Application {
       const transaction = await deps.ledger.transaction(tenantId, transactionId);
       return transaction ? ok(transaction) : err('not_found', 'Ledger transaction not found');
     },
-    listBanks: async (country) => listBanks(deps.catalog, country),
-    resolveMomo: (query) => resolveMomo(deps, query),
-    resolveBankAccount: (query) => resolveBankAccount(deps, query),
+    listBanks: async (tenantId, country) => {
+      const live = (await deps.environments.environmentOf(tenantId)) === 'live';
+      return listBanks(deps.catalog, country, live ? deps.liveAccounts : undefined);
+    },
+    resolveMomo: async (tenantId, query) => resolveMomo({ ...deps, accounts: await accountsFor(deps, tenantId) }, query),
+    resolveBankAccount: async (tenantId, query) => resolveBankAccount({ ...deps, accounts: await accountsFor(deps, tenantId) }, query),
     resolveIdentifier: (query) => resolveIdentifier(deps, query),
     paymentRecipients: (tenantId, paymentIds) => paymentRecipients(deps, tenantId, paymentIds),
     paymentTimeline: (tenantId, paymentId) => paymentTimeline(deps, tenantId, paymentId),

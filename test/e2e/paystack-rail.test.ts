@@ -1,4 +1,5 @@
 import { startPaystackSimulator, type PaystackSimulator } from '../../simulators/paystack/paystack-simulator';
+import { holderName } from '../../simulators/paystack/paystack-simulator-ledger';
 import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
 import { backupProvider, catalogWithRoutes, eventTypes, ledgerKinds, settled, storedCallbacks } from '../support/provider-e2e';
 import { eventually, startTestService, type TestService } from '../support/test-service';
@@ -38,6 +39,7 @@ describe('Paystack rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'settle']);
     await eventually(async () => ((await storedCallbacks(service, id)).some((e) => e.outcome === 'succeeded') ? true : undefined));
+    expect((await service.call('GET', '/metrics', { apiKey: admin })).text).toMatch(/provider_callbacks_total\{provider="paystack",verdict="(applied|final)"\} [1-9]/);
   });
 
   it('failure after acceptance: failed, the amount returned', async () => {
@@ -92,6 +94,29 @@ describe('Paystack rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
   });
 
+  it('a live tenant\'s bank list and account resolution come from Paystack; a sandbox tenant keeps the sandbox ones', async () => {
+    const live = await service.call('GET', '/v1/account/banks?country=NG', { apiKey });
+    expect(live.status).toBe(200);
+    // Access Bank (044) is in Paystack's list, not in the catalog's.
+    expect(live.body).toContainEqual({ bankCode: '044', bankName: 'Access Bank' });
+    const sandbox = await service.newTenant();
+    const catalogList = await service.call('GET', '/v1/account/banks?country=NG', { apiKey: sandbox.apiKey });
+    expect(catalogList.body).not.toContainEqual({ bankCode: '044', bankName: 'Access Bank' });
+
+    const resolve = (key: string, accountNumber: string) => service.call('POST', '/account/resolve', {
+      apiKey: key, body: { accountNumber, currency: 'NGN', paymentType: 'bank', bankCode: '058' },
+    });
+    const asked = () => sim.requestCount('GET /bank/resolve');
+    const before = asked();
+    const resolved = await resolve(apiKey, '0123456710');
+    expect([resolved.status, resolved.body.accountName, asked() - before]).toEqual([200, holderName('0123456710'), 1]);
+    expect((await resolve(sandbox.apiKey, '0123456710')).status).toBe(200);
+    expect(asked() - before).toBe(1);
+    // Mobile-money look-ups have no live directory: refused, not simulated.
+    const momo = await service.call('POST', '/momo/resolve', { apiKey, body: { type: 'paybill', accountNumber: '123456' } });
+    expect(momo.status).toBe(502);
+  });
+
   it('refuses webhooks with a wrong signature, storing nothing', async () => {
     const res = await fetch(`${service.baseUrl}/callbacks/paystack`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-paystack-signature': 'ab'.repeat(64) },
@@ -141,5 +166,9 @@ describe('Paystack rail: breaker and failover', () => {
       body: ngBankBody('10', { country: 'ZA', destinationCurrency: 'ZAR', paymentCode: '632005', fiatAmount: '1000' }),
     });
     expect([za.status, za.body.code]).toEqual([503, 'provider_unavailable']);
+    const metrics = (await service.call('GET', '/metrics', { apiKey: admin })).text;
+    expect(metrics).toContain('payout_provider_circuit_open{provider="paystack"} 1');
+    expect(metrics).toContain('payout_submissions_total{provider="paystack",outcome="retry"} 2');
+    expect(metrics).toContain('payout_submissions_total{provider="backup",outcome="accepted"} 3');
   });
 });

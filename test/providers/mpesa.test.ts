@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('submit and result callbacks', () => {
   it('B2C: accepted under the payment id, then a ResultCode 0 result succeeds with the receipt', async () => {
     const payment = keKesPayment();
-    expect(await mpesa.submit(payment)).toEqual({ kind: 'accepted', providerRef: payment.id });
+    expect(await mpesa.submit(payment)).toEqual({ kind: 'accepted', providerRef: payment.id, recheckAfterMs: 60_000 });
     const [transfer] = transfersOf(payment.id);
     // ResultCode 0 also proves the SecurityCredential decrypted to the initiator password.
     expect(transfer).toMatchObject({ api: 'b2c', commandId: 'BusinessPayment', partyB: '254712345600', amount: '1500', resultCode: '0' });
@@ -185,7 +185,7 @@ describe('access token', () => {
     expect((await a.submit(keKesPayment())).kind).toBe('accepted');
     expect((await b.submit(keKesPayment())).kind).toBe('accepted'); // invalidates a's token
     const payment = keKesPayment();
-    expect(await a.submit(payment)).toEqual({ kind: 'accepted', providerRef: payment.id });
+    expect(await a.submit(payment)).toEqual({ kind: 'accepted', providerRef: payment.id, recheckAfterMs: 60_000 });
     expect(transfersOf(payment.id)).toHaveLength(1);
   });
 });

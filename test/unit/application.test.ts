@@ -108,10 +108,10 @@ describe('createApplication', () => {
     expect(await app.registerWebhook(TENANT, { url: 'https://a.example/' })).toEqual(err('webhook_limit_reached', expect.any(String)));
     expect(await app.deleteWebhook(TENANT, 'w')).toEqual(err('not_found', 'Webhook w not found'));
     expect(await app.retryWebhookEvent(TENANT, 'd')).toEqual(err('not_found', 'Webhook event d not found'));
-    expect(await app.listBanks('NG')).toEqual(ok(world.moneyOut.catalog.countries.NG!.banks));
-    expect(await app.listBanks('KE')).toEqual(err('validation_error', 'country must be one of NG, ZA', { field: 'country' }));
-    expect(await app.resolveMomo({ type: 'till', accountNumber: '123456' })).toEqual(ok(expect.objectContaining({ valid: true, accountName: 'Shop' })));
-    expect((await app.resolveBankAccount({ accountNumber: '1234567890', currency: 'KES', bankCode: world.moneyOut.catalog.resolutionBankCodes[0]! } as never)).ok).toBe(true);
+    expect(await app.listBanks(TENANT, 'NG')).toEqual(ok(world.moneyOut.catalog.countries.NG!.banks));
+    expect(await app.listBanks(TENANT, 'KE')).toEqual(err('validation_error', 'country must be one of NG, ZA', { field: 'country' }));
+    expect(await app.resolveMomo(TENANT, { type: 'till', accountNumber: '123456' })).toEqual(ok(expect.objectContaining({ valid: true, accountName: 'Shop' })));
+    expect((await app.resolveBankAccount(TENANT, { accountNumber: '1234567890', currency: 'KES', bankCode: world.moneyOut.catalog.resolutionBankCodes[0]! } as never)).ok).toBe(true);
     const identifier = await app.resolveIdentifier({ issuer: world.moneyOut.catalog.walletIssuers[0]!.key, username: 'u', network: 'Solana' } as never);
     expect(identifier.ok ? identifier.value : identifier.code).toBe('account_not_found');
     expect(app.catalog).toBe(world.moneyOut.catalog);

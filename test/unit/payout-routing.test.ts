@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { loadConfig, ConfigError } from '../../src/app/config';
+import { loggedUrl } from '../../src/adapters/http/request-log';
 import { loadCatalog } from '../../src/adapters/providers/catalog-file';
 import { CatalogRouting } from '../../src/adapters/providers/catalog-routing';
 import type { KycProvider } from '../../src/core/customers/customer';
@@ -79,5 +80,14 @@ describe('provider configuration at start', () => {
     expect(message).toMatch(/Paystack is partly configured: set PAYSTACK_SECRET_KEY/);
     expect(message).not.toContain(secret);
     expect(message).not.toContain('another-secret-value');
+  });
+});
+
+describe('callback URLs in the request log', () => {
+  it('carry no path secret', () => {
+    const secret = 'cb_0123456789abcdefghijklmnopqrstuvwxyz';
+    expect(loggedUrl(`/callbacks/mpesa/${secret}/result/pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ`)).toBe('/callbacks/mpesa/[redacted]/result/pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ');
+    expect(loggedUrl(`/callbacks/mtn-momo/${secret}?x=1`)).toBe('/callbacks/mtn-momo/[redacted]?x=1');
+    expect(loggedUrl('/callbacks/paystack')).toBe('/callbacks/paystack');
   });
 });

@@ -8,7 +8,7 @@ import { listBanks } from '../../src/core/resolution/list-banks';
 import { resolveBankAccount } from '../../src/core/resolution/resolve-bank-account';
 import { resolveIdentifier } from '../../src/core/resolution/resolve-identifier';
 import { resolveMomo } from '../../src/core/resolution/resolve-momo';
-import type { AccountDirectory, IssuerDirectory } from '../../src/core/resolution/resolution-ports';
+import type { AccountDirectory, IssuerDirectory, LiveAccountDirectory } from '../../src/core/resolution/resolution-ports';
 import { err, ok } from '../../src/core/shared/result';
 
 const CATALOG_PATH = path.resolve(__dirname, '../../data/corridors.json');
@@ -109,9 +109,18 @@ describe('catalog resolution data', () => {
 });
 
 describe('listBanks', () => {
-  it('serves NG and ZA only', () => {
-    expect(listBanks(catalog, 'NG')).toMatchObject({ ok: true, value: expect.arrayContaining([{ bankCode: '011', bankName: 'First Bank of Nigeria' }]) });
-    expect(listBanks(catalog, 'KE')).toMatchObject({ ok: false, code: 'validation_error' });
+  it('serves NG and ZA only', async () => {
+    expect(await listBanks(catalog, 'NG')).toMatchObject({ ok: true, value: expect.arrayContaining([{ bankCode: '011', bankName: 'First Bank of Nigeria' }]) });
+    expect(await listBanks(catalog, 'KE')).toMatchObject({ ok: false, code: 'validation_error' });
+  });
+
+  it('a live directory\'s list when it answers, the catalog\'s when it cannot', async () => {
+    // Only `banks` is asked for a list.
+    const live = (answer: 'ok' | 'down') => ({
+      banks: async () => (answer === 'ok' ? ok([{ bankCode: '044', bankName: 'Access Bank' }]) : err('upstream_unavailable' as const, 'down')),
+    }) as unknown as LiveAccountDirectory;
+    expect(await listBanks(catalog, 'NG', live('ok'))).toEqual(ok([{ bankCode: '044', bankName: 'Access Bank' }]));
+    expect(await listBanks(catalog, 'NG', live('down'))).toEqual(ok(catalog.countries.NG!.banks));
   });
 });
 

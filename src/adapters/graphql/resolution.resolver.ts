@@ -28,7 +28,7 @@ export class ResolutionResolver {
   @Query(() => [BankType], { description: 'Banks of a recipient country (REST: GET /v1/account/banks)' })
   async banks(@Args(() => BankListArgs) args: BankListArgs, @Ctx() ctx: GraphqlContext): Promise<BankType[]> {
     const query = parseInput(BankListQuery, { ...args }, 'args');
-    const banks = valueOf(await ctx.app.listBanks(query.country), LIST_ERRORS);
+    const banks = valueOf(await ctx.app.listBanks(ctx.tenantId, query.country), LIST_ERRORS);
     return banks.map(({ bankCode, bankName }) => ({ bankCode, bankName }));
   }
 
@@ -36,14 +36,14 @@ export class ResolutionResolver {
   @Query(() => MomoResolutionType, { nullable: true, description: 'Check a paybill, till or mobile-money number (REST: POST /momo/resolve); null with the error in errors when it fails' })
   async momoResolve(@Args(() => MomoResolveArgs) args: MomoResolveArgs, @Ctx() ctx: GraphqlContext): Promise<MomoResolutionType> {
     const query = parseInput(MomoResolveBody, { ...args }, 'args');
-    return valueOf(await ctx.app.resolveMomo(query), MOMO_RESOLVE_ERRORS);
+    return valueOf(await ctx.app.resolveMomo(ctx.tenantId, query), MOMO_RESOLVE_ERRORS);
   }
 
   /** The holder of an NGN or KES bank account. Errors: validation_error, account_not_found, upstream_unavailable. */
   @Query(() => BankAccountResolutionType, { nullable: true, description: 'Holder of a Kenyan or Nigerian bank account (REST: POST /account/resolve); null with the error in errors (e.g. account_not_found)' })
   async accountResolve(@Args(() => AccountResolveArgs) args: AccountResolveArgs, @Ctx() ctx: GraphqlContext): Promise<BankAccountResolutionType> {
     const query = parseInput(schemasOf(ctx.app.catalog).account, { ...args }, 'args');
-    return valueOf(await ctx.app.resolveBankAccount(query), RESOLVE_ERRORS);
+    return valueOf(await ctx.app.resolveBankAccount(ctx.tenantId, query), RESOLVE_ERRORS);
   }
 
   /** A username's wallet address at an issuer. Errors: validation_error, account_not_found, upstream_unavailable. */

@@ -47,6 +47,20 @@ export class Metrics {
     labelNames: ['provider', 'kind'], registers: [this.registry],
   });
 
+  // Payout providers (docs/decisions.md § Payout providers: routing and failover, § Payout providers: callbacks).
+  private readonly payoutSubmissions = new Counter({
+    name: 'payout_submissions_total', help: 'Submit calls to payout providers by provider and outcome (accepted, rejected, retry, unknown)',
+    labelNames: ['provider', 'outcome'], registers: [this.registry],
+  });
+  private readonly providerCallbacks = new Counter({
+    name: 'provider_callbacks_total', help: 'Provider callbacks by provider and verdict (applied, final, other_provider, unknown_payment, not_ours, refused reasons)',
+    labelNames: ['provider', 'verdict'], registers: [this.registry],
+  });
+  private readonly providerCircuits = new Gauge({
+    name: 'payout_provider_circuit_open', help: '1 while a payout provider\'s circuit breaker is open in this process',
+    labelNames: ['provider'], registers: [this.registry],
+  });
+
   constructor(queues: QueueDepths, refunds?: PendingRefunds) {
     collectDefaultMetrics({ register: this.registry });
     if (refunds) {
@@ -113,5 +127,20 @@ export class Metrics {
   /** Counts one committed KYC decision (approved or rejected). */
   kycDecided(status: string): void {
     this.kycDecisions.inc({ status });
+  }
+
+  /** Counts one submit call to a payout provider and its outcome. */
+  payoutSubmitted(provider: string, outcome: string): void {
+    this.payoutSubmissions.inc({ provider, outcome });
+  }
+
+  /** Counts one provider callback by what became of it. */
+  providerCallback(provider: string, verdict: string): void {
+    this.providerCallbacks.inc({ provider, verdict });
+  }
+
+  /** Records a payout provider's circuit opening or closing. */
+  providerCircuit(provider: string, open: boolean): void {
+    this.providerCircuits.set({ provider }, open ? 1 : 0);
   }
 }

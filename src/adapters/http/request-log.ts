@@ -47,8 +47,15 @@ export function requestLog(logger: Logger): RequestHandler {
   };
 }
 
-/** `url` with the values of secret-looking query parameters replaced, cut to MAX_LOGGED_URL characters. */
-export function loggedUrl(url: string): string {
+/** Provider callback paths whose first segment after the provider is the per-deployment path secret. */
+const CALLBACK_SECRET_PATH = /^(\/callbacks\/(?:mpesa|mtn-momo)\/)[^/?]+/;
+
+/**
+ * `url` with the values of secret-looking query parameters and the path secret of provider
+ * callbacks (docs/decisions.md § Payout providers: callbacks) replaced, cut to MAX_LOGGED_URL characters.
+ */
+export function loggedUrl(original: string): string {
+  const url = original.replace(CALLBACK_SECRET_PATH, '$1[redacted]');
   const at = url.indexOf('?');
   if (at < 0) return url.slice(0, MAX_LOGGED_URL);
   const query = url.slice(at + 1).split('&').map((pair) => {

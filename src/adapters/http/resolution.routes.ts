@@ -53,7 +53,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       query: BankListQuery,
       responses: { '200': { description: 'Banks of the country', schema: BankListEntry.array() }, ...AUTH_ERRORS },
       handler: async (req, res) => {
-        const result = await app.listBanks(req.query.country);
+        const result = await app.listBanks(req.tenantId, req.query.country);
         if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req));
         res.json(result.value.map(({ bankCode, bankName }) => ({ bankCode, bankName })));
       },
@@ -73,7 +73,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
         '502': SHAPE_C_ERRORS['502'],
       },
       handler: async (req, res) => {
-        const result = await app.resolveMomo(req.body);
+        const result = await app.resolveMomo(req.tenantId, req.body);
         if (!result.ok) return MOMO_ERRORS[result.code](res, result, req);
         res.json(result.value);
       },
@@ -89,7 +89,7 @@ export function resolutionRoutes(app: Application): RouteSpec<any, any, any>[] {
       body: AccountResolveBody,
       responses: { '200': { description: 'The account holder', schema: BankAccountResolutionResponse }, ...AUTH_ERRORS, ...SHAPE_C_ERRORS },
       handler: async (req, res) => {
-        const result = await app.resolveBankAccount(req.body);
+        const result = await app.resolveBankAccount(req.tenantId, req.body);
         if (!result.ok) return BANK_ERRORS[result.code](res, result, req);
         res.json(result.value);
       },

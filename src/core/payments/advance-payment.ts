@@ -66,14 +66,14 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
   }
   let waitMs: number | undefined;
   let current = payment;
-  for (const provider of route.providers) {
+  for (const [index, provider] of route.providers.entries()) {
     const marked = await patchPayment(deps, current, { provider: provider.name, submittedAt: deps.clock.now() });
     if (!marked) return;
     const outcome = await provider.submit(marked);
     deps.onSubmitted?.(marked, provider.name, outcome);
     switch (outcome.kind) {
       case 'accepted':
-        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef });
+        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef, nextLookAfterMs: outcome.recheckAfterMs });
         return;
       case 'rejected':
         await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
@@ -81,14 +81,16 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
       case 'unknown':
         return reschedule(deps, marked, UNSETTLED_RECHECK_MS);
       case 'retry': {
-        const cleared = await patchPayment(deps, marked, { submittedAt: null });
-        if (!cleared) return;
-        current = cleared;
         waitMs = Math.min(waitMs ?? outcome.afterMs, outcome.afterMs);
+        // After the last provider, the marker is cleared and the next look set in one write.
+        const last = index === route.providers.length - 1;
+        const at = new Date(deps.clock.now().getTime() + Math.max(0, waitMs));
+        const cleared = await patchPayment(deps, marked, last ? { submittedAt: null, nextActionAt: at } : { submittedAt: null });
+        if (!cleared || last) return;
+        current = cleared;
       }
     }
   }
-  await reschedule(deps, current, waitMs ?? UNSETTLED_RECHECK_MS);
 }
 
 /**
@@ -105,12 +107,16 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, outcome: Status
       const cleared = await patchPayment(deps, payment, { submittedAt: null });
       return cleared ? submitWithFailover(deps, cleared) : undefined;
     }
-    if (outcome.kind === 'failed') return void (await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }));
     const ref = 'providerRef' in outcome ? outcome.providerRef : undefined;
     if (outcome.kind === 'pending' && ref === undefined) return reschedule(deps, payment, outcome.afterMs);
-    const accepted = await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined });
-    if (!accepted.ok) return;
-    payment = accepted.value;
+    const moved = outcome.kind === 'failed'
+      ? await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason })
+      : await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined });
+    if (moved.ok && outcome.kind === 'failed') return;
+    // Lost a race with the submission's own acceptance: carry on from the payment as it now is.
+    const current = moved.ok ? moved.value : await deps.payments.findById(payment.id);
+    if (!current) return;
+    payment = current;
   }
   if (payment.status !== 'provider_accepted') return;
   const moves: Record<Exclude<StatusOutcome['kind'], 'pending' | 'not_found'>, PaymentMove> = { succeeded: 'complete', failed: 'fail', refunded: 'refund' };

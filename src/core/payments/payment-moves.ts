@@ -31,6 +31,8 @@ export interface AdvanceDeps extends RoutingDeps {
 export interface MoveDetails {
   readonly providerRef?: string;
   readonly failureReason?: string;
+  /** When the payment stays movable: how long until the worker looks at it, in milliseconds (default 0). */
+  readonly nextLookAfterMs?: number;
 }
 
 /** Moves a payment's next look `afterMs` milliseconds ahead, while it is still in its status. */
@@ -74,7 +76,7 @@ export async function applyMove(
     const updated = await tx.payments.update(paymentId, rule.value.from, {
       status: rule.value.to,
       updatedAt: now,
-      nextActionAt: isFinal(rule.value.to) ? null : now,
+      nextActionAt: isFinal(rule.value.to) ? null : new Date(now.getTime() + (details.nextLookAfterMs ?? 0)),
       ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
       ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
     });

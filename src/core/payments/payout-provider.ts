@@ -2,7 +2,9 @@ import type { Payment } from './payment';
 
 /**
  * What a provider says to a submission (docs/decisions.md § Payments: states and events).
- * - `accepted`: the provider took the payout; `providerRef` is its own id for it.
+ * - `accepted`: the provider took the payout; `providerRef` is its own id for it; `recheckAfterMs`,
+ *   when set, is how long to wait before the first status query (a provider whose result comes by
+ *   callback), else it is asked at once.
  * - `rejected`: the provider refused it; nothing will be paid (the payment fails before acceptance).
  * - `retry`: the payout was certainly NOT taken (not sent, refused before processing: rate limited,
  *   circuit open, connection refused, not yet due in the sandbox): submitting again after
@@ -11,7 +13,7 @@ import type { Payment } from './payment';
  *   next step is a status query, never a blind resubmit.
  */
 export type SubmitOutcome =
-  | { readonly kind: 'accepted'; readonly providerRef: string }
+  | { readonly kind: 'accepted'; readonly providerRef: string; readonly recheckAfterMs?: number }
   | { readonly kind: 'rejected'; readonly reason: string }
   | { readonly kind: 'retry'; readonly afterMs: number; readonly reason?: string }
   | { readonly kind: 'unknown'; readonly reason: string };

@@ -1,4 +1,4 @@
-import type { CountryCode } from '../catalog/catalog';
+import type { BankEntry, CountryCode } from '../catalog/catalog';
 import type { Result } from '../shared/result';
 import type { BankResolutionCurrency, DirectoryErrorCode, WalletNetwork } from './resolution';
 
@@ -27,6 +27,16 @@ export interface AccountDirectory {
   mobileWallet(country: CountryCode, phoneNumber: string): Promise<Result<void, DirectoryErrorCode>>;
   /** The holder of a bank account. */
   bankAccount(query: BankAccountQuery): Promise<Result<{ accountId: string; accountName: string }, DirectoryErrorCode>>;
+}
+
+/**
+ * Port: a live account directory that also lists the banks it covers (docs/decisions.md § Payout
+ * providers: routing and failover): it serves live tenants' bank list and resolution; sandbox
+ * tenants keep the sandbox directories. `banks` answers `upstream_unavailable` for a country it
+ * does not cover or when it cannot be reached.
+ */
+export interface LiveAccountDirectory extends AccountDirectory {
+  banks(country: CountryCode): Promise<Result<readonly BankEntry[], DirectoryErrorCode>>;
 }
 
 /** A recipient identifier to look up at a wallet issuer (OpenAPI resolveIdentifier), already validated. */

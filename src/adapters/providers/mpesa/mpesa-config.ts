@@ -13,7 +13,7 @@ const REQUIRED = [
 ] as const;
 const OPTIONAL = [
   'MPESA_B2B_SHORTCODE', 'MPESA_B2C_COMMAND_ID', 'MPESA_CALLBACK_ALLOWED_IPS',
-  'MPESA_CONNECT_TIMEOUT_MS', 'MPESA_RESPONSE_TIMEOUT_MS',
+  'MPESA_CONNECT_TIMEOUT_MS', 'MPESA_RESPONSE_TIMEOUT_MS', 'MPESA_RESULT_WAIT_MS',
 ] as const;
 /** Values never echoed in an error message. */
 const SECRET = new Set<string>(['MPESA_CONSUMER_KEY', 'MPESA_CONSUMER_SECRET', 'MPESA_INITIATOR_PASSWORD', 'MPESA_CALLBACK_PATH_SECRET']);
@@ -45,6 +45,7 @@ const schema = z.object({
   }, 'must be a comma-separated list of addresses or CIDR ranges'),
   MPESA_CONNECT_TIMEOUT_MS: ms(5_000),
   MPESA_RESPONSE_TIMEOUT_MS: ms(30_000),
+  MPESA_RESULT_WAIT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
 });
 
 /** The M-Pesa Daraja provider's settings, parsed from the environment. Times in milliseconds. */
@@ -69,6 +70,8 @@ export interface MpesaConfig {
   readonly callbackAllowList?: (address: string) => boolean;
   readonly connectTimeoutMs: number;
   readonly responseTimeoutMs: number;
+  /** How long after acceptance to wait for the result callback before asking Transaction Status. */
+  readonly resultWaitMs: number;
 }
 
 /** An M-Pesa configuration the service refuses; its message names variables, never their values. */
@@ -125,6 +128,7 @@ export function parseMpesaConfig(
     callbackAllowList: allowListOf(v.MPESA_CALLBACK_ALLOWED_IPS),
     connectTimeoutMs: v.MPESA_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: v.MPESA_RESPONSE_TIMEOUT_MS,
+    resultWaitMs: v.MPESA_RESULT_WAIT_MS,
   };
 }
 

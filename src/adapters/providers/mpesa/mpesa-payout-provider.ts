@@ -48,8 +48,10 @@ const ORPHAN_RECHECK_MS = 10 * 60_000;
 export class MpesaPayoutProvider implements PayoutProvider {
   readonly name = 'mpesa';
   private readonly settings: RequestSettings;
+  private readonly resultWaitMs: number;
 
   constructor(config: MpesaConfig, private readonly client: MpesaClient) {
+    this.resultWaitMs = config.resultWaitMs ?? 60_000;
     // Daraja accepts one SecurityCredential across requests (B2C FAQ): computed once, at start.
     this.settings = { ...config, securityCredential: mpesaSecurityCredential(config.certificate, config.initiatorPassword) };
   }
@@ -69,7 +71,9 @@ export class MpesaPayoutProvider implements PayoutProvider {
     const request = payoutRequestOf(payment, this.settings);
     if (!request.ok) return { kind: 'rejected', reason: request.reason };
     const answer = await this.client.post(request.path, request.body);
-    return classifySubmit(answer, request.api, request.api === 'b2c' ? originatorConversationIdOf(payment) : undefined);
+    const outcome = classifySubmit(answer, request.api, request.api === 'b2c' ? originatorConversationIdOf(payment) : undefined);
+    // The result comes to the ResultURL; Transaction Status is only the fallback when it does not.
+    return outcome.kind === 'accepted' ? { ...outcome, recheckAfterMs: this.resultWaitMs } : outcome;
   }
 
   /**

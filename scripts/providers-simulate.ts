@@ -1,0 +1,80 @@
+/**
+ * Starts the three provider simulators for local work (docs/providers.md § Simulators): M-Pesa Daraja, MTN MoMo
+ * Disbursements and Paystack Transfers, each a protocol double over real HTTP. Prints the
+ * variables that point the service at them (the simulators' own development credentials, no real
+ * secret) and writes the M-Pesa simulator's public key where MPESA_CERTIFICATE_PATH names it.
+ * Ports: SIM_MPESA_PORT (4010), SIM_MTN_MOMO_PORT (4020), SIM_PAYSTACK_PORT (4030). The service's
+ * origin for callbacks: SERVICE_URL (http://127.0.0.1:3000). Stops on SIGINT or SIGTERM.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startMpesaSimulator } from '../simulators/mpesa/mpesa-simulator';
+import { startMtnMomoSimulator } from '../simulators/mtn-momo/mtn-momo-simulator';
+import { startPaystackSimulator } from '../simulators/paystack/paystack-simulator';
+
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+async function main(): Promise<void> {
+  const service = (process.env.SERVICE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+  const mpesa = await startMpesaSimulator({ port: port('SIM_MPESA_PORT', 4010), callbackDelayMs: 500, delayedCallbackMs: 5000 });
+  const mtn = await startMtnMomoSimulator({ port: port('SIM_MTN_MOMO_PORT', 4020), processingDelayMs: 500, callbackDelayMs: 1000 });
+  const paystack = await startPaystackSimulator({ port: port('SIM_PAYSTACK_PORT', 4030), resultDelayMs: 1000, webhookUrl: `${service}/callbacks/paystack` });
+
+  const dir = path.resolve(__dirname, '..', '.data');
+  mkdirSync(dir, { recursive: true });
+  const certificate = path.join(dir, 'mpesa-simulator-cert.pem');
+  writeFileSync(certificate, mpesa.publicKeyPem);
+  // Per run, like a deployment's own: only this run's service knows them.
+  const mpesaSecret = randomBytes(24).toString('base64url');
+  const mtnSecret = randomBytes(24).toString('base64url');
+
+  const variables = [
+    `MPESA_BASE_URL=${mpesa.url}`,
+    `MPESA_CONSUMER_KEY=${mpesa.options.consumerKey}`,
+    `MPESA_CONSUMER_SECRET=${mpesa.options.consumerSecret}`,
+    `MPESA_SHORTCODE=${mpesa.options.shortcodes[0]}`,
+    `MPESA_INITIATOR_NAME=${mpesa.options.initiatorName}`,
+    `MPESA_INITIATOR_PASSWORD=${mpesa.options.initiatorPassword}`,
+    `MPESA_CERTIFICATE_PATH=${certificate}`,
+    `MPESA_CALLBACK_BASE_URL=${service}/callbacks/mpesa`,
+    `MPESA_CALLBACK_PATH_SECRET=${mpesaSecret}`,
+    'MPESA_CALLBACK_ALLOWED_IPS=127.0.0.1',
+    `MTN_MOMO_BASE_URL=${mtn.url}`,
+    `MTN_MOMO_SUBSCRIPTION_KEY=${mtn.credentials.subscriptionKey}`,
+    `MTN_MOMO_API_USER=${mtn.credentials.apiUser}`,
+    `MTN_MOMO_API_KEY=${mtn.credentials.apiKey}`,
+    'MTN_MOMO_TARGET_ENVIRONMENT=sandbox',
+    'MTN_MOMO_SANDBOX_CURRENCY=EUR',
+    `MTN_MOMO_CALLBACK_BASE_URL=${service}/callbacks/mtn-momo`,
+    `MTN_MOMO_CALLBACK_SECRET=${mtnSecret}`,
+    'MTN_MOMO_CALLBACK_ALLOWED_IPS=127.0.0.1',
+    `PAYSTACK_SECRET_KEY=${paystack.secretKey}`,
+    `PAYSTACK_BASE_URL=${paystack.url}`,
+  ];
+  const envFile = path.join(dir, 'providers-simulate.env');
+  writeFileSync(envFile, `${variables.join('\n')}\n`, { mode: 0o600 });
+  process.stdout.write([
+    `M-Pesa Daraja simulator    ${mpesa.url}   (faults: ${mpesa.url}/__simulator/faults, ledger: /__simulator/transfers)`,
+    `MTN MoMo simulator        ${mtn.url}   (ledger: ${mtn.url}/__simulator/transfers)`,
+    `Paystack simulator        ${paystack.url}   (webhooks to ${service}/callbacks/paystack)`,
+    '',
+    `Variables for the service (also in ${envFile}):`,
+    ...variables.map((line) => `  ${line}`),
+    '',
+    'Start the service with them, e.g.: set -a; . ./.data/providers-simulate.env; set +a; npm start',
+    '',
+  ].join('\n'));
+
+  const stop = async () => {
+    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close()]);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`providers:simulate failed: ${String(error)}\n`);
+  process.exit(1);
+});

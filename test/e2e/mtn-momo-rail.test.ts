@@ -1,0 +1,120 @@
+import { startMtnMomoSimulator, type MtnMomoSimulator, type MtnMomoSimulatorOptions } from '../../simulators/mtn-momo/mtn-momo-simulator';
+import { transferReferenceOf } from '../../src/adapters/providers/mtn-momo/mtn-momo-wire';
+import { liveTenant, moneyOut } from '../support/live-tenant';
+import { backupProvider, catalogWithRoutes, eventTypes, ledgerKinds, settled, storedCallbacks } from '../support/provider-e2e';
+import { eventually, freePort, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+
+const SUCCEEDED = ['payment.initiated', 'payment.processing', 'payment.succeeded'];
+const SECRET = 'cb_secret_0123456789abcdefghijklmnopqrstuv';
+/** A live Ugandan MTN MoMo money-out to 2567712345<last2>, the simulator's fault digits. */
+const ugBody = (last2: string) => moneyOutBody({
+  country: 'UG', destinationCurrency: 'UGX', paymentCode: 'MTN', fiatAmount: '50000', accountNumber: `2567712345${last2}`,
+});
+
+async function railOf(simOptions: MtnMomoSimulatorOptions, env: Record<string, string> = {}, overrides = {}) {
+  const sim = await startMtnMomoSimulator({ processingDelayMs: 30, callbackDelayMs: 60, ...simOptions });
+  const port = await freePort();
+  const service = await startTestService({
+    MTN_MOMO_BASE_URL: sim.url, MTN_MOMO_SUBSCRIPTION_KEY: sim.credentials.subscriptionKey, MTN_MOMO_API_USER: sim.credentials.apiUser,
+    MTN_MOMO_API_KEY: sim.credentials.apiKey, MTN_MOMO_TARGET_ENVIRONMENT: 'sandbox', MTN_MOMO_SANDBOX_CURRENCY: 'EUR',
+    MTN_MOMO_CALLBACK_BASE_URL: `http://127.0.0.1:${port}/callbacks/mtn-momo`, MTN_MOMO_CALLBACK_SECRET: SECRET,
+    MTN_MOMO_CALLBACK_ALLOWED_IPS: '127.0.0.1', MTN_MOMO_RESPONSE_TIMEOUT_MS: '800', MTN_MOMO_POLL_INTERVAL_MS: '400', ...env,
+  }, overrides, { port });
+  return { sim, service };
+}
+
+/**
+ * A live tenant's MTN MoMo disbursements through the service to the MTN simulator over real HTTP
+ * (docs/providers.md § MTN MoMo Disbursements): callbacks to /callbacks/mtn-momo/{secret} trigger a
+ * status query, which decides; GET on the transfer is also polled.
+ */
+describe('MTN MoMo rail, end to end', () => {
+  let sim: MtnMomoSimulator;
+  let service: TestService;
+  let admin: string;
+  let apiKey: string;
+  beforeAll(async () => {
+    ({ sim, service } = await railOf({}));
+    admin = await service.newAdminKey();
+    ({ apiKey } = await liveTenant(service, admin));
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  const transfersOf = (id: string) => sim.transfers().filter((t) => t.referenceId === transferReferenceOf(id));
+
+  it('success: one transfer under the payment\'s X-Reference-Id, settled, its callback stored', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('00'));
+    expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'mtn_momo', providerRef: transferReferenceOf(id) });
+    expect(transfersOf(id)).toHaveLength(1);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'settle']);
+    await eventually(async () => ((await storedCallbacks(service, id)).some((e) => e.outcome === 'succeeded') ? true : undefined));
+  });
+
+  it('failure: FAILED with its reason, the amount returned', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('10'));
+    expect((await settled(service, admin, id, 'failed')).failureReason).toMatch(/PAYEE_NOT_FOUND/);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+  });
+
+  it('a duplicated callback is stored twice and applied once', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('21'));
+    await settled(service, admin, id, 'succeeded');
+    await eventually(async () => ((await storedCallbacks(service, id)).length === 2 ? true : undefined));
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'settle']);
+  });
+
+  it('a lost callback: polling the transfer settles it', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('22'));
+    await settled(service, admin, id, 'succeeded');
+    expect(await storedCallbacks(service, id)).toEqual([]);
+  });
+
+  it('a submit that times out is settled by a status query, one transfer', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('40'));
+    await settled(service, admin, id, 'succeeded', 20_000);
+    expect(transfersOf(id)).toHaveLength(1);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+  });
+
+  it('refuses a callback on a wrong path secret', async () => {
+    const res = await fetch(`${service.baseUrl}/callbacks/mtn-momo/${'y'.repeat(40)}`, { method: 'PUT', body: '{"status":"SUCCESSFUL"}' });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('MTN MoMo rail: breaker and failover', () => {
+  let sim: MtnMomoSimulator;
+  let service: TestService;
+  const backup = backupProvider();
+  beforeAll(async () => {
+    // MTN refuses every transfer: the callback host differs from the API user's (500 INVALID_CALLBACK_URL_HOST, our configuration).
+    ({ sim, service } = await railOf({ providerCallbackHost: 'callbacks.example' }, {
+      CATALOG_PATH: catalogWithRoutes((routes) => {
+        routes.find((r) => r.country === 'UG' && r.method === 'MOMO')!.providers = ['mtn_momo', 'backup'];
+      }),
+      PROVIDER_BREAKER_FAILURES: '2', PROVIDER_BREAKER_HALF_OPEN_MS: '600000',
+    }, { livePayoutProviders: [backup] }));
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  it('a refusal of our setup fails over at once; two in a row open the breaker and routing skips MTN', async () => {
+    const admin = await service.newAdminKey();
+    const { apiKey } = await liveTenant(service, admin);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await moneyOut(service, apiKey, ugBody('00'));
+      ids.push(id);
+      expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'backup' });
+    }
+    expect(backup.submitted).toEqual(ids);
+    expect(sim.transfers()).toEqual([]);
+  });
+});
