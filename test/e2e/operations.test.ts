@@ -151,7 +151,7 @@ describe('operations: /metrics and /health', () => {
     const { apiKey } = await service.newTenant();
     const health = await eventually(async () => {
       const res = await service.call('GET', '/health', { apiKey });
-      return res.body.workers.length === 3 && res.body.workers.every((w: { lastPassAt: string | null }) => w.lastPassAt !== null) ? res : undefined;
+      return res.body.workers.length === 4 && res.body.workers.every((w: { lastPassAt: string | null }) => w.lastPassAt !== null) ? res : undefined;
     });
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: 'ok', version: '0.5.0', database: 'up', migrations: 'applied' });
