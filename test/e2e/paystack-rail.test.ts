@@ -54,6 +54,9 @@ describe('Paystack rail, end to end', () => {
     expect(payment.failureReason).toMatch(/reversed/);
     expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing', 'payment.refunded']);
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+    // A live tenant's return waits for its onchain refund (docs/decisions.md § Ledger).
+    const refunds = (await service.call('GET', '/v1/admin/refunds?status=pending&limit=500', { apiKey: admin })).body as Array<{ paymentId: string }>;
+    expect(refunds.filter((r) => r.paymentId === id)).toEqual([expect.objectContaining({ status: 'pending', amount: payment.amountStablecoin, currency: 'USDC' })]);
     const after = (await service.call('GET', '/v1/balances', { apiKey })).body;
     const usdc = (b: Array<{ currency: string; inTransit: string; held: string }>) => b.find((x) => x.currency === 'USDC')!;
     expect([usdc(after).held, usdc(after).inTransit]).toEqual([usdc(before).held, usdc(before).inTransit]);
