@@ -8,8 +8,8 @@ import { request } from './api.js';
 import { createDetailPanel } from './detail-panel.js';
 import { createPaymentsTable } from './payments-table.js';
 import {
-  COUNTRIES, CURRENCIES, METHODS, PAYMENT, PAYMENT_UPDATES, PAYMENTS, paymentFilter, paymentFromWire, SERIES, STATUSES,
-  SUMMARY, GROUP_BY, WEBHOOK_HEALTH,
+  COUNTRIES, CURRENCIES, METHODS, PAYMENT, PAYMENT_UPDATES, PAYMENTS, paymentFilter, paymentFromWire, seriesQuery, STATUSES,
+  summaryQuery, GROUP_BY, WEBHOOK_HEALTH,
 } from './queries.js';
 import { statusLabel } from './format.js';
 import { renderTiles, todayUtc } from './tiles.js';
@@ -121,8 +121,8 @@ async function refreshFigures() {
   const window = seriesWindow(range, new Date());
   const today = todayUtc(new Date());
   const [summary, series] = await Promise.all([
-    request(key, SUMMARY, { from: today.from, to: today.to, groupBy: GROUP_BY.day }),
-    request(key, SERIES, window.variables),
+    request(key, summaryQuery(today.from, today.to), { groupBy: GROUP_BY.day }),
+    request(key, seriesQuery(window.from, window.to), { groupBy: window.groupBy }),
   ]);
   renderTiles(summary);
   chart.update(window, series.analyticsSummary);

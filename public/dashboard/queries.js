@@ -38,22 +38,37 @@ export const RETRY_DELIVERY = `mutation ConsoleRetry($id: ID!) {
   retryWebhookEvent(id: $id) { id status attempt lastError nextRetryAt }
 }`;
 
+/**
+ * `from` and `to` of analyticsSummary go into the document as literals, not variables: a literal
+ * reads the same whether the schema types them String or a date-time scalar, so the document does
+ * not name that type. They are always `Date.toISOString()` texts the console made itself.
+ */
+function range(from, to) {
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+  if (!iso.test(from) || !iso.test(to)) throw new Error('analytics range must be ISO 8601 UTC instants');
+  return 'from: "' + from + '", to: "' + to + '"';
+}
+
 /** Summary tiles: today's figures (grouped by day: one group) and the balances. */
-export const SUMMARY = `query ConsoleSummary($from: String!, $to: String!, $groupBy: AnalyticsGroupBy) {
-  analyticsSummary(from: $from, to: $to, groupBy: $groupBy) {
+export function summaryQuery(from, to) {
+  return `query ConsoleSummary($groupBy: AnalyticsGroupBy) {
+  analyticsSummary(${range(from, to)}, groupBy: $groupBy) {
     key count successRate medianSecondsToSuccess
     fiatVolume { currency amount }
     stablecoinVolume { currency amount }
   }
   balances { currency available held inTransit }
 }`;
+}
 
 /** The chart's series: one group per hour or per day. */
-export const SERIES = `query ConsoleSeries($from: String!, $to: String!, $groupBy: AnalyticsGroupBy) {
-  analyticsSummary(from: $from, to: $to, groupBy: $groupBy) {
+export function seriesQuery(from, to) {
+  return `query ConsoleSeries($groupBy: AnalyticsGroupBy) {
+  analyticsSummary(${range(from, to)}, groupBy: $groupBy) {
     key count successRate stablecoinVolume { currency amount }
   }
 }`;
+}
 
 /** Webhook endpoints with their delivery health, failing ones first. */
 export const WEBHOOK_HEALTH = `query ConsoleWebhookHealth {

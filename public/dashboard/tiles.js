@@ -18,7 +18,7 @@ function amounts(list, entries) {
 }
 
 /**
- * Renders the summary tiles from SUMMARY's answer: today's group (absent when no payment was made
+ * Renders the summary tiles from summaryQuery's answer: today's group (absent when no payment was made
  * today) and the balances per stablecoin.
  */
 export function renderTiles(data) {

@@ -14,8 +14,8 @@ function keyOf(ms, group) {
 }
 
 /**
- * The periods of `range` ending with the current one (UTC hours or days): the query's variables
- * and each period's key, oldest first, so periods without payments still get a place.
+ * The periods of `range` ending with the current one (UTC hours or days): the query's range and
+ * grouping, and each period's key, oldest first, so periods without payments still get a place.
  */
 export function seriesWindow(range, now) {
   const r = RANGES[range];
@@ -26,8 +26,8 @@ export function seriesWindow(range, now) {
   const keys = [];
   for (let i = 0; i < r.count; i++) keys.push(keyOf(first + i * r.step, r.group));
   return {
-    range: range, label: r.label, keys: keys,
-    variables: { from: new Date(first).toISOString(), to: new Date(current + r.step).toISOString(), groupBy: GROUP_BY[r.group] },
+    range: range, label: r.label, keys: keys, groupBy: GROUP_BY[r.group],
+    from: new Date(first).toISOString(), to: new Date(current + r.step).toISOString(),
   };
 }
 

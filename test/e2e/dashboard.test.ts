@@ -135,10 +135,13 @@ if (!available) {
     await until(page, `document.getElementById('chart-summary').textContent.includes('last 24 hours')`);
 
     // A payment left at provider_accepted (sandbox 3333) and a failed one with its reason: the widest rows.
-    const accepted = await pay(apiKey, { accountNumber: '254712343333' });
-    const failed = await pay(apiKey, { accountNumber: '254712341111' });
+    // Made at the same moment, they arrive live in any order and are shown in creation order.
+    const [accepted, failed] = await Promise.all([pay(apiKey, { accountNumber: '254712343333' }), pay(apiKey, { accountNumber: '254712341111' })]);
     await page.waitForSelector(`tr[data-payment-id="${accepted.id}"][data-status="provider_accepted"]`, { timeout: 15_000 });
     await page.waitForSelector(`tr[data-payment-id="${failed.id}"][data-status="failed"]`, { timeout: 15_000 });
+    const created = await Promise.all([accepted.id, failed.id, id].map(async (pid) => (await service.call('GET', `/v1/payments/${pid}`, { apiKey })).body));
+    const newestFirst = created.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1)).map((p) => p.id);
+    expect(await rowIds(page)).toEqual(newestFirst);
     expect(await page.textContent(`tr[data-payment-id="${accepted.id}"] .status`)).toBe('provider accepted');
     expect((await cellText(page, failed.id, 'Failure reason'))!.length).toBeGreaterThan(0);
     // The README's picture (docs/images/console.png is a copy of it).
@@ -264,6 +267,11 @@ if (!available) {
     const unlabelled = await page.$$eval('input, select', (controls) => controls.filter((c) => (c as any).labels.length === 0).map((c) => c.id));
     expect(unlabelled).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'console-390.png'), fullPage: true });
+    // The detail panel takes the whole width and nothing in it scrolls sideways.
+    await page.click(`tr[data-payment-id="${id}"] button.link`);
+    await page.waitForSelector('#detail[open] #timeline li[data-status="failed"]');
+    expect(await page.evaluate(`(() => { const d = document.getElementById('detail'); return d.scrollWidth <= d.clientWidth; })()`)).toBe(true);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-detail-390.png') });
     expect(problems).toEqual([]);
     await page.close();
   });
