@@ -95,6 +95,19 @@ describe('Paystack rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
   });
 
+  it('the reconciliation report reads the configured Paystack through its list API: settled payments match', async () => {
+    const from = new Date(Date.now() - 1000).toISOString();
+    const id = await moneyOut(service, apiKey, ngBankBody('10'));
+    await settled(service, admin, id, 'succeeded');
+    const res = await service.call('GET', `/v1/admin/reconciliation?provider=paystack&from=${from}&to=${new Date(Date.now() + 1000).toISOString()}`, { apiKey: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.compared).toBeGreaterThanOrEqual(1);
+    for (const list of ['missingAtProvider', 'statusMismatches', 'amountMismatches', 'atProviderOnly', 'unconfirmed']) {
+      expect((res.body[list] as Array<{ paymentId: string }>).map((e) => e.paymentId)).not.toContain(id);
+    }
+    expect(sim.requestCount('GET /transfer')).toBeGreaterThanOrEqual(1);
+  });
+
   it('refuses webhooks with a wrong signature, storing nothing', async () => {
     const res = await fetch(`${service.baseUrl}/callbacks/paystack`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-paystack-signature': 'ab'.repeat(64) },
