@@ -2,6 +2,7 @@
 // (dependency-cruiser checks the same thing on the resolved import graph).
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const graphql = require('@graphql-eslint/eslint-plugin');
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'sdk/dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'migrations/**', 'test-artifacts/**'] },
@@ -31,6 +32,42 @@ module.exports = tseslint.config(
     rules: {
       'no-restricted-globals': ['error', { name: 'process', message: 'The core reads no environment: take settings as arguments.' }],
       'no-restricted-syntax': ['error', { selector: "CallExpression[callee.name='parseFloat']", message: 'Money is exact decimal in the core.' }],
+    },
+  },
+  {
+    // The emitted GraphQL schema (npm run schema:emit) against graphql-eslint's schema rules and the
+    // Relay rules (docs/decisions.md § GraphQL). Exceptions are listed here, each with its reason.
+    files: ['schema/**/*.graphql'],
+    languageOptions: { parser: graphql.parser, parserOptions: { graphQLConfig: { schema: 'schema/schema.graphql' } } },
+    plugins: { '@graphql-eslint': graphql },
+    rules: {
+      ...graphql.configs['flat/schema-recommended'].rules,
+      ...graphql.configs['flat/schema-relay'].rules,
+      // Value objects and answers have no identity of their own, so no `id`: connections, edges,
+      // mutation answers (…Payload, …Result, TransferRequestLink), resolutions of someone else's
+      // account, figures (AnalyticsGroup, Balance, CurrencyAmount, WebhookHealth of a registration),
+      // catalog entries (Bank), the caller (Me), PageInfo, views of a payment (PaymentTimeline and
+      // its entries: the payment carries the id), and TransferRequest, which the caller names by its
+      // own reference.
+      '@graphql-eslint/strict-id-in-types': ['error', {
+        exceptions: {
+          suffixes: ['Connection', 'Edge', 'Payload', 'Result', 'Resolution'],
+          types: [
+            'AnalyticsGroup', 'Balance', 'Bank', 'CurrencyAmount', 'Me', 'PageInfo', 'PaymentTimeline', 'PaymentTimelineEntry',
+            'TransferRequest', 'TransferRequestLink', 'WebhookHealth',
+          ],
+        },
+      }],
+      // Field names are REST's, so one payload reads the same from both transports: Payment.paymentMethod
+      // and Bank.bankCode are the REST names (the deprecated Webhook.webhookId too).
+      '@graphql-eslint/no-typename-prefix': 'off',
+      // Backward paging (last/before) only where a reader pages back: payments. Logs and ledgers
+      // are read forward from the newest entry, as REST's Link paging does.
+      '@graphql-eslint/relay-arguments': ['error', { includeBoth: false }],
+      // Short, bounded lists are answered whole, not paged: balances (one per stablecoin), banks of a
+      // country, webhook registrations (capped per tenant), analytics groups, event types, volumes
+      // per currency, operator codes, and a connection's `nodes` shortcut.
+      '@graphql-eslint/relay-edge-types': ['error', { listTypeCanWrapOnlyEdgeType: false }],
     },
   },
 );

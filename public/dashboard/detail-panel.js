@@ -1,6 +1,6 @@
 import { request } from './api.js';
 import { dateTime, el, money, statusLabel } from './format.js';
-import { deliveryStatusFromWire, PAYMENT_DETAIL, paymentFromWire, RETRY_DELIVERY, statusFromWire } from './queries.js';
+import { deliveryStatusFromWire, eventTypeFromWire, PAYMENT_DETAIL, paymentFromWire, RETRY_DELIVERY, statusFromWire } from './queries.js';
 
 /**
  * The detail panel (a modal dialog: focus moves in, Escape closes, focus returns to the row's
@@ -82,7 +82,7 @@ export function createDetailPanel(getKey) {
         td.dataset.label = label;
         return tr.appendChild(td);
       };
-      cell('Event', d.eventType, 'event');
+      cell('Event', eventTypeFromWire(d.eventType), 'event');
       cell('Endpoint', d.url, 'url');
       const badge = el('span', 'delivery', status);
       badge.dataset.status = status;
@@ -91,7 +91,7 @@ export function createDetailPanel(getKey) {
       cell('Last error', d.lastError || '', 'reason last-error');
       const retry = el('button', 'retry', 'Retry');
       retry.type = 'button';
-      retry.setAttribute('aria-label', 'Retry ' + d.eventType + ' to ' + d.url);
+      retry.setAttribute('aria-label', 'Retry ' + eventTypeFromWire(d.eventType) + ' to ' + d.url);
       retry.addEventListener('click', () => retryDelivery(d, retry));
       cell('', null, 'action').appendChild(retry);
       deliveries.appendChild(tr);
@@ -104,7 +104,7 @@ export function createDetailPanel(getKey) {
     button.disabled = true;
     try {
       await request(getKey(), RETRY_DELIVERY, { id: delivery.id });
-      deliveryStatus.textContent = 'Retry of ' + delivery.eventType + ' scheduled.';
+      deliveryStatus.textContent = 'Retry of ' + eventTypeFromWire(delivery.eventType) + ' scheduled.';
       await refresh();
     } catch (error) {
       deliveryStatus.textContent = 'Retry failed: ' + error.message;

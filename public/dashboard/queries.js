@@ -76,7 +76,7 @@ export const WEBHOOK_HEALTH = `query ConsoleWebhookHealth {
 }`;
 
 /** Chart groupings as the schema's AnalyticsGroupBy spells them. */
-export const GROUP_BY = { hour: 'hour', day: 'day' };
+export const GROUP_BY = { hour: 'HOUR', day: 'DAY' };
 
 /** Filter choices, as the console names them (REST's strings). */
 export const STATUSES = ['initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded'];
@@ -89,9 +89,14 @@ export function statusFromWire(value) {
   return String(value).toLowerCase();
 }
 
-/** A status enum value to send, from the console's name. */
+/** A status enum value to send, from the console's name: the schema's enums are upper case (SUCCEEDED). */
 export function statusToWire(status) {
-  return status;
+  return String(status).toUpperCase();
+}
+
+/** A webhook event type as REST and the delivered body write it: PAYMENT_SUCCEEDED is payment.succeeded. */
+export function eventTypeFromWire(value) {
+  return String(value).toLowerCase().replace(/_/g, '.');
 }
 
 /** A webhook delivery or registration status as the console names it. */
@@ -112,7 +117,7 @@ export function paymentFilter(filters) {
   };
 }
 
-/** A payment as the console keeps it: the status read into the console's names. */
+/** A payment as the console keeps it: the status read into the console's names (REST's strings). */
 export function paymentFromWire(node) {
   return Object.assign({}, node, { status: statusFromWire(node.status) });
 }

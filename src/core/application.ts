@@ -1,3 +1,4 @@
+import type { KeysetPage } from './shared/keyset-page';
 import { authenticate, type ApiKeyReader, type Principal, type SecretHasher } from './auth/api-key';
 import type { BankEntry, Catalog } from './catalog/catalog';
 import { createMoneyOut, type MoneyOutDeps, type MoneyOutErrorCode, type MoneyOutOutcome } from './payments/create-money-out';
@@ -19,7 +20,7 @@ import type { Quote } from './quotes/quote';
 import { err, ok, type Result } from './shared/result';
 import type { BalanceView, LedgerReader, LedgerTransactionView } from './ledger/ledger';
 import {
-  deleteWebhook, listWebhookEvents, listWebhooks, registerWebhook, retryWebhookEvent,
+  deleteWebhook, getWebhookEvent, listWebhookEvents, listWebhooks, registerWebhook, retryWebhookEvent,
   type RegisteredWebhook, type WebhookDeps, type WebhookErrorCode,
 } from './webhooks/manage-webhooks';
 import type { WebhookEventEntry, WebhookView } from './webhooks/webhook';
@@ -67,14 +68,18 @@ export interface Application {
   getBalances(tenantId: string): Promise<BalanceView[]>;
   createCustomer(tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>>;
   getCustomer(tenantId: string, customerId: string): Promise<Result<CustomerView, CustomerErrorCode>>;
-  listCustomers(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: CustomerView[]; nextCursor?: string }, CustomerErrorCode>>;
+  listCustomers(tenantId: string, limit: number, cursor?: string): Promise<Result<KeysetPage<CustomerView>, CustomerErrorCode>>;
   analyticsSummary(tenantId: string, query: { from: Date; to: Date; groupBy: AnalyticsGroup }): Promise<Result<AnalyticsGroupView[], 'validation_error'>>;
-  listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: LedgerTransactionView[]; nextCursor?: string }, 'validation_error'>>;
+  listLedgerTransactions(tenantId: string, limit: number, cursor?: string): Promise<Result<KeysetPage<LedgerTransactionView>, 'validation_error'>>;
   registerWebhook(tenantId: string, input: { url: string; events?: string[] }): Promise<Result<RegisteredWebhook, WebhookErrorCode>>;
   listWebhooks(tenantId: string): Promise<WebhookView[]>;
   deleteWebhook(tenantId: string, webhookId: string): Promise<Result<void, WebhookErrorCode>>;
-  listWebhookEvents(tenantId: string, query: EventLogQuery): Promise<Result<{ entries: WebhookEventEntry[]; nextCursor?: string }, WebhookErrorCode>>;
+  listWebhookEvents(tenantId: string, query: EventLogQuery): Promise<Result<KeysetPage<WebhookEventEntry>, WebhookErrorCode>>;
   retryWebhookEvent(tenantId: string, deliveryId: string): Promise<Result<WebhookEventEntry, WebhookErrorCode>>;
+  /** One event log entry of the tenant. Errors: not_found. */
+  getWebhookEvent(tenantId: string, deliveryId: string): Promise<Result<WebhookEventEntry, 'not_found'>>;
+  /** One ledger transaction of the tenant. Errors: not_found. */
+  getLedgerTransaction(tenantId: string, transactionId: string): Promise<Result<LedgerTransactionView, 'not_found'>>;
   listBanks(country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
   resolveMomo(query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
   resolveBankAccount(query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
@@ -111,6 +116,11 @@ export function createApplication(deps: ApplicationDeps): Application {
     deleteWebhook: (tenantId, webhookId) => deleteWebhook(deps, tenantId, webhookId),
     listWebhookEvents: (tenantId, query) => listWebhookEvents(deps, tenantId, query),
     retryWebhookEvent: (tenantId, deliveryId) => retryWebhookEvent(deps, tenantId, deliveryId),
+    getWebhookEvent: (tenantId, deliveryId) => getWebhookEvent(deps, tenantId, deliveryId),
+    getLedgerTransaction: async (tenantId, transactionId) => {
+      const transaction = await deps.ledger.transaction(tenantId, transactionId);
+      return transaction ? ok(transaction) : err('not_found', 'Ledger transaction not found');
+    },
     listBanks: async (country) => listBanks(deps.catalog, country),
     resolveMomo: (query) => resolveMomo(deps, query),
     resolveBankAccount: (query) => resolveBankAccount(deps, query),

@@ -60,6 +60,6 @@ describe('admin keys belong to no tenant', () => {
     expect(credit.status).toBe(403);
     expect((await service.call('GET', '/v1/admin/tenants', { apiKey })).status).toBe(403);
     const me = await gql(service.baseUrl, '{ me { tenantId scope } }', {}, apiKey);
-    expect(me.body.data.me).toEqual({ tenantId, scope: 'issuer' });
+    expect(me.body.data.me).toEqual({ tenantId, scope: 'ISSUER' });
   });
 });

@@ -150,7 +150,7 @@ describe('KYC worker pass and sandbox provider (core, with in-memory ports)', ()
       clock: { now: () => t0 },
       ids: { next: () => 'cus_x', uuid: () => 'evt-1' },
       customers: {
-        insert: async () => 'inserted', findForTenant: async () => undefined, list: async () => ({ entries: [] }),
+        insert: async () => 'inserted', findForTenant: async () => undefined, list: async () => ({ entries: [], cursors: [] }),
         claimDue: async (_now, _limit, leaseUntil) => {
           log.push(`claim until ${leaseUntil.toISOString()}`);
           return claimed;

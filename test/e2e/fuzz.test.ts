@@ -532,24 +532,24 @@ describe('fuzz: no input makes a 500 or internal_error, and a refused input writ
   function graphqlBaseline(field: string, name: string, type: GraphQLInputType): unknown {
     const table: Record<string, () => unknown> = {
       'accountResolve.accountNumber': () => '0123456789', 'accountResolve.bankCode': () => '058', 'accountResolve.currency': () => 'NGN',
-      'accountResolve.paymentType': () => 'bank',
-      'analyticsSummary.from': () => '2024-01-01T00:00:00Z', 'analyticsSummary.to': () => '2024-12-31T00:00:00Z', 'analyticsSummary.groupBy': () => 'day',
+      'accountResolve.paymentType': () => 'BANK',
+      'analyticsSummary.from': () => '2024-01-01T00:00:00Z', 'analyticsSummary.to': () => '2024-12-31T00:00:00Z', 'analyticsSummary.groupBy': () => 'DAY',
       'balanceTransactions.first': () => 5, 'customers.first': () => 5, 'payments.first': () => 5, 'webhookEvents.first': () => 5,
       'banks.country': () => 'NG', 'customer.id': () => ids.customerId, 'payment.id': () => ids.paymentId,
       'fxQuote.amount': () => '1500', 'fxQuote.sourceCurrency': () => 'KES', 'fxQuote.destinationCurrency': () => 'USDC',
       'fxQuote.paymentMethod': () => 'MOMO', 'fxQuote.country': () => 'KE', 'fxQuote.optionalIssuerFee': () => 'NO', 'fxQuote.blockchain': () => 'SOLANA',
-      'idResolve.issuer': () => 'issuer_a', 'idResolve.username': () => 'jane.doe', 'idResolve.wallet_network': () => 'Solana',
-      'momoResolve.type': () => 'momo', 'momoResolve.phoneNumber': () => '254712345678',
-      'payments.filter': () => ({ reference: 'nothing', createdFrom: '2024-01-01T00:00:00Z', createdTo: '2999-01-01T00:00:00Z', status: ['initiated'], paymentMethod: ['MOMO'], destinationCurrency: ['KES'] }),
+      'idResolve.issuer': () => 'issuer_a', 'idResolve.username': () => 'jane.doe', 'idResolve.walletNetwork': () => 'SOLANA',
+      'momoResolve.type': () => 'MOMO', 'momoResolve.phoneNumber': () => '254712345678',
+      'payments.filter': () => ({ reference: 'nothing', createdFrom: '2024-01-01T00:00:00Z', createdTo: '2999-01-01T00:00:00Z', status: ['INITIATED'], paymentMethod: ['MOMO'], destinationCurrency: ['KES'] }),
       'transferRequest.reference': () => ids.transferReference,
-      'webhookEvents.status': () => 'pending', 'webhookEvents.eventType': () => 'payment.processing', 'webhookEvents.entityId': () => ids.paymentId,
+      'webhookEvents.status': () => 'PENDING', 'webhookEvents.eventType': () => 'PAYMENT_PROCESSING', 'webhookEvents.entityId': () => ids.paymentId,
       'createCustomer.input': () => ({ externalId: unique('gcust'), firstName: 'Amina', lastName: 'Odhiambo', country: 'KE', dateOfBirth: '1990-04-12', idType: 'NATIONAL_ID', idNumber: '12345678' }),
       'createMoneyOut.idempotencyKey': () => seededUuid(random),
       'createMoneyOut.input': () => ({ ...moneyOutBody({ reference: unique('gmo') }), fiatAmount: '1500' }),
       'createTransferRequest.input': () => ({ recipient: REFUND_ADDRESS, amount: '150.50', acquirerMerchantName: 'ACQ_1', reference: unique('gtrq'), merchantID: 'merchant-42' }),
       'deleteWebhook.id': () => ids.webhookId, 'retryWebhookEvent.id': () => deliveryId,
-      'legacyPayout.input': () => ({ amount: '1500', destination: 'MoMo', accountName: 'Jane Wanjiku', accountNumber: '254712345678', reference: unique('glegacy'), currency: 'KES', country: 'KE', code: 'MPESA' }),
-      'registerWebhook.input': () => ({ url: receiver.url, events: ['payment.processing'] }),
+      'legacyPayout.input': () => ({ amount: '1500', destination: 'MOMO', accountName: 'Jane Wanjiku', accountNumber: '254712345678', reference: unique('glegacy'), currency: 'KES', country: 'KE', code: 'MPESA' }),
+      'registerWebhook.input': () => ({ url: receiver.url, events: ['PAYMENT_PROCESSING'] }),
     };
     const known = table[`${field}.${name}`];
     if (known) return known();
@@ -560,7 +560,7 @@ describe('fuzz: no input makes a 500 or internal_error, and a refused input writ
   function generatedGraphqlValue(type: GraphQLInputType): unknown {
     const inner = getNullableType(type);
     if (isListType(inner)) return [];
-    if (isEnumType(inner)) return inner.getValues()[0]?.value;
+    if (isEnumType(inner)) return inner.getValues()[0]?.name;
     if (isInputObjectType(inner)) {
       return Object.fromEntries(Object.values(inner.getFields()).filter((f) => isNonNullType(f.type)).map((f) => [f.name, generatedGraphqlValue(f.type)]));
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gql } from '../support/graphql-client';
+import { gql, restCustomerInGraphql, restTransactionInGraphql } from '../support/graphql-client';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 const BALANCES = '{ balances { currency available held inTransit } }';
@@ -15,7 +15,7 @@ const CUSTOMER = `query One($id: ID!) { customer(id: $id) { ${CUSTOMER_FIELDS} }
 const CUSTOMERS = `query List($first: Int, $after: String) {
   customers(first: $first, after: $after) { nodes { ${CUSTOMER_FIELDS} } pageInfo { endCursor hasNextPage } }
 }`;
-const SUMMARY = `query A($from: String!, $to: String!, $groupBy: AnalyticsGroupBy) {
+const SUMMARY = `query A($from: DateTimeISO!, $to: DateTimeISO!, $groupBy: AnalyticsGroupBy) {
   analyticsSummary(from: $from, to: $to, groupBy: $groupBy) {
     key count fiatVolume { currency amount } stablecoinVolume { currency amount } successRate medianSecondsToSuccess
   }
@@ -75,16 +75,19 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       const page1 = await query(apiKey, TRANSACTIONS, { first: 3 });
       expect(page1.body.errors).toBeUndefined();
       const first = page1.body.data.balanceTransactions;
-      expect(first.nodes).toEqual(rest.slice(0, 3));
-      expect(first.nodes[0]).toMatchObject({ kind: 'send', from: 'held', to: 'in_transit', amount: '12.115416', paymentId: payment.id, txHash: null });
+      expect(first.nodes).toEqual(rest.slice(0, 3).map(restTransactionInGraphql));
+      expect(first.nodes[0]).toMatchObject({ kind: 'SEND', from: 'HELD', to: 'IN_TRANSIT', amount: '12.115416', paymentId: payment.id, txHash: null });
       expect(first.pageInfo).toEqual({ hasNextPage: true, endCursor: expect.any(String) });
       const page2 = (await query(apiKey, TRANSACTIONS, { first: 3, after: first.pageInfo.endCursor })).body.data.balanceTransactions;
-      expect(page2).toEqual({ nodes: rest.slice(3), pageInfo: { hasNextPage: false, endCursor: null } });
+      // The last page's endCursor is its last edge's; nothing follows it.
+      expect(page2).toEqual({ nodes: rest.slice(3).map(restTransactionInGraphql), pageInfo: { hasNextPage: false, endCursor: expect.any(String) } });
+      const beyond = (await query(apiKey, TRANSACTIONS, { first: 3, after: page2.pageInfo.endCursor })).body.data.balanceTransactions;
+      expect(beyond).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
       // Default page size is REST's: everything of this short list.
-      expect((await query(apiKey, TRANSACTIONS)).body.data.balanceTransactions.nodes).toEqual(rest);
+      expect((await query(apiKey, TRANSACTIONS)).body.data.balanceTransactions.nodes).toEqual(rest.map(restTransactionInGraphql));
 
       const foreign = (await query(other.apiKey, TRANSACTIONS, { first: 100 })).body.data.balanceTransactions.nodes;
-      expect(foreign.map((t: any) => t.kind)).toEqual(['sandbox_funding', 'sandbox_funding']);
+      expect(foreign.map((t: any) => t.kind)).toEqual(['SANDBOX_FUNDING', 'SANDBOX_FUNDING']);
       expect(foreign.some((t: any) => rest.some((r: any) => r.id === t.id))).toBe(false);
 
       for (const [variables, restQuery] of [
@@ -115,20 +118,20 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       const customer = created.body.data.createCustomer;
       expect(customer).toEqual({
         id: expect.stringMatching(/^cus_[0-9A-Z]{26}$/), externalId: expect.any(String), firstName: 'Amina', lastName: 'Odhiambo', country: 'KE',
-        dateOfBirth: '1990-04-12', idType: 'NATIONAL_ID', idNumberLast4: '5678', kycStatus: 'pending', kycReason: null,
+        dateOfBirth: '1990-04-12', idType: 'NATIONAL_ID', idNumberLast4: '5678', kycStatus: 'PENDING', kycReason: null,
         createdAt: expect.any(String), updatedAt: customer.createdAt,
       });
       expect(JSON.stringify(created.body)).not.toContain('12345678');
-      const approved = await decided(apiKey, customer.id, 'approved');
-      expect(approved).toEqual(await restCustomer(apiKey, customer.id));
+      const approved = await decided(apiKey, customer.id, 'APPROVED');
+      expect(approved).toEqual(restCustomerInGraphql(await restCustomer(apiKey, customer.id)));
       expect(approved).toMatchObject({ kycReason: null, createdAt: customer.createdAt });
 
       // The sandbox KYC provider rejects document numbers ending 0000, with a reason.
       const doomed = (await query(apiKey, CREATE_CUSTOMER, { input: input({ idNumber: 'AB120000' }) })).body.data.createCustomer;
-      expect(doomed.kycStatus).toBe('pending');
-      const rejected = await decided(apiKey, doomed.id, 'rejected');
+      expect(doomed.kycStatus).toBe('PENDING');
+      const rejected = await decided(apiKey, doomed.id, 'REJECTED');
       expect(rejected.kycReason).toEqual(expect.any(String));
-      expect(rejected).toEqual(await restCustomer(apiKey, doomed.id));
+      expect(rejected).toEqual(restCustomerInGraphql(await restCustomer(apiKey, doomed.id)));
     });
 
     it("customers pages newest first, equal to REST's pages, across customers created through either transport", async () => {
@@ -137,16 +140,16 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       const two = (await service.call('POST', '/v1/customers', { apiKey, body: input() })).body;
       const three = (await query(apiKey, CREATE_CUSTOMER, { input: input({ idNumber: 'X-0000' }) })).body.data.createCustomer;
       // Decisions change updatedAt; compare with REST once nothing moves any more.
-      for (const [c, status] of [[one, 'approved'], [two, 'approved'], [three, 'rejected']] as const) await decided(apiKey, c.id, status);
+      for (const [c, status] of [[one, 'APPROVED'], [two, 'APPROVED'], [three, 'REJECTED']] as const) await decided(apiKey, c.id, status);
 
       const restPage1 = await service.call('GET', '/v1/customers?limit=2', { apiKey });
       const page1 = (await query(apiKey, CUSTOMERS, { first: 2 })).body.data.customers;
       expect(page1.nodes.map((c: any) => c.id)).toEqual([three.id, two.id]);
-      expect(page1.nodes).toEqual(restPage1.body);
+      expect(page1.nodes).toEqual(restPage1.body.map(restCustomerInGraphql));
       expect(page1.pageInfo).toEqual({ hasNextPage: true, endCursor: expect.any(String) });
       const page2 = (await query(apiKey, CUSTOMERS, { first: 2, after: page1.pageInfo.endCursor })).body.data.customers;
-      expect(page2).toEqual({ nodes: [await restCustomer(apiKey, one.id)], pageInfo: { hasNextPage: false, endCursor: null } });
-      expect((await query(apiKey, CUSTOMERS)).body.data.customers.nodes).toEqual((await service.call('GET', '/v1/customers', { apiKey })).body);
+      expect(page2).toEqual({ nodes: [restCustomerInGraphql(await restCustomer(apiKey, one.id))], pageInfo: { hasNextPage: false, endCursor: expect.any(String) } });
+      expect((await query(apiKey, CUSTOMERS)).body.data.customers.nodes).toEqual((await service.call('GET', '/v1/customers', { apiKey })).body.map(restCustomerInGraphql));
 
       for (const variables of [{ first: 0 }, { first: 101 }, { after: 'forged' }]) {
         expect({ variables, code: codeOf(await query(apiKey, CUSTOMERS, variables)) }).toEqual({ variables, code: 'validation_error' });
@@ -189,7 +192,7 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
       const other = await service.newTenant('0');
       const theirs = (await query(other.apiKey, CREATE_CUSTOMER, { input: input() })).body.data.createCustomer;
       const res = await query(apiKey, CUSTOMER, { id: theirs.id });
-      expect(res.body.data).toBeNull();
+      expect(res.body.data).toEqual({ customer: null });
       expect(res.body.errors[0]).toMatchObject({ extensions: { code: 'not_found' }, path: ['customer'] });
       expect(codeOf(await query(apiKey, CUSTOMER, { id: 'cus_01ARZ3NDEKTSV4RRFFQ69G5FAV' }))).toBe('not_found');
       // REST's path rule: an id over 64 characters is invalid, not merely absent.
@@ -228,7 +231,7 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
     const summary = (variables: Record<string, unknown>, key = apiKey) => query(key, SUMMARY, variables);
 
     it('groups by currency with the known counts, volumes and success rates', async () => {
-      const res = await summary({ from, to: to(), groupBy: 'currency' });
+      const res = await summary({ from, to: to(), groupBy: 'CURRENCY' });
       expect(res.body.errors).toBeUndefined();
       const usdc = paid.slice(0, 4).reduce((s, p) => s + BigInt(p.amountStablecoin.replace('.', '')), 0n);
       expect(res.body.data.analyticsSummary).toEqual([
@@ -247,7 +250,7 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
 
     it.each(['day', 'currency', 'method', 'status'])('groupBy %s equals REST GET /v1/analytics/summary', async (groupBy) => {
       const end = to();
-      const res = await summary({ from, to: end, groupBy });
+      const res = await summary({ from, to: end, groupBy: groupBy.toUpperCase() });
       const rest = await service.call('GET', `/v1/analytics/summary?from=${from}&to=${end}&groupBy=${groupBy}`, { apiKey });
       expect(rest.status).toBe(200);
       expect(res.body.data.analyticsSummary).toEqual(rest.body.map(asGraphqlGroup));
@@ -270,7 +273,8 @@ describe('GraphQL balances, customers and analytics mirror the REST reads and wr
         [{ from: 'yesterday', to: 'today' }, 'from=yesterday&to=today'],
         [{ from: '2026-01-01', to: '2026-01-02' }, 'from=2026-01-01&to=2026-01-02'],
         [{ from: '2026-01-01T00:00:00', to: '2026-01-02T00:00:00' }, 'from=2026-01-01T00:00:00&to=2026-01-02T00:00:00'],
-        [{ from, to: to(), groupBy: 'week' }, `from=${from}&to=${to()}&groupBy=week`],
+        [{ from, to: to(), groupBy: 'WEEK' }, `from=${from}&to=${to()}&groupBy=week`],
+        [{ from, to: to(), groupBy: 'day' }, `from=${from}&to=${to()}&groupBy=DAY`],
         [{ from }, `from=${from}`],
       ] as const) {
         const res = await summary(variables);

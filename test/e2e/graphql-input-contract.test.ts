@@ -55,7 +55,7 @@ const PAIRS: readonly Pair[] = [
   { graphql: 'Query.banks', fields: args('Query', 'banks'), schema: BankListQuery },
   { graphql: 'Query.momoResolve', fields: args('Query', 'momoResolve'), schema: MomoResolveBody },
   { graphql: 'Query.accountResolve', fields: args('Query', 'accountResolve'), schema: accountResolveBody(catalog) },
-  { graphql: 'Query.idResolve', fields: args('Query', 'idResolve'), schema: idResolveBody(catalog) },
+  { graphql: 'Query.idResolve', fields: args('Query', 'idResolve'), schema: idResolveBody(catalog), renames: { walletNetwork: 'wallet_network' } },
   { graphql: 'Query.analyticsSummary', fields: args('Query', 'analyticsSummary'), schema: SummaryQuery },
   { graphql: 'Query.webhookEvents', fields: args('Query', 'webhookEvents'), schema: WebhookEventsQuery, renames: PAGE_RENAMES },
   { graphql: 'Query.customers', fields: args('Query', 'customers'), schema: PageQuery, renames: PAGE_RENAMES },

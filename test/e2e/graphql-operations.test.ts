@@ -7,7 +7,7 @@ const TIMELINE = `query T($id: ID!) { paymentTimeline(id: $id) {
   payment { id status country recipient } events { type status at failureReason } } }`;
 const HEALTH = '{ webhookHealth { webhookId url status failing failed retrying delivered lastError lastErrorAt } }';
 const LIST = `query L($filter: PaymentFilter) { payments(first: 10, filter: $filter) { edges { node { id country recipient } } } }`;
-const HOURLY = `query H($from: String!, $to: String!) { analyticsSummary(from: $from, to: $to, groupBy: hour) { key count } }`;
+const HOURLY = `query H($from: DateTimeISO!, $to: DateTimeISO!) { analyticsSummary(from: $from, to: $to, groupBy: HOUR) { key count } }`;
 
 describe('GraphQL operations console reads: recipients, history, webhook health, hourly analytics', () => {
   let service: TestService;
@@ -58,17 +58,18 @@ describe('GraphQL operations console reads: recipients, history, webhook health,
     const id = await pay(apiKey, { accountNumber: '254712341111' });
     const timeline = await eventually(async () => {
       const data = await q(TIMELINE, { id }, apiKey);
-      return data.paymentTimeline.payment.status === 'failed' ? data.paymentTimeline : undefined;
+      return data.paymentTimeline.payment.status === 'FAILED' ? data.paymentTimeline : undefined;
     });
-    expect(timeline.payment).toEqual({ id, status: 'failed', country: 'KE', recipient: '••••1111' });
+    expect(timeline.payment).toEqual({ id, status: 'FAILED', country: 'KE', recipient: '••••1111' });
     expect(timeline.events.map((e: any) => [e.type, e.status])).toEqual([
-      ['payment.initiated', 'initiated'], ['payment.processing', 'provider_accepted'], ['payment.failed', 'failed'],
+      ['payment.initiated', 'INITIATED'], ['payment.processing', 'PROVIDER_ACCEPTED'], ['payment.failed', 'FAILED'],
     ]);
     expect(timeline.events[2].failureReason).toEqual(expect.any(String));
     expect(timeline.events[0].failureReason).toBeNull();
 
     const other = await service.newTenant();
     const res = await gql(service.baseUrl, TIMELINE, { id }, other.apiKey);
+    expect(res.body.data).toEqual({ paymentTimeline: null });
     expect(res.body.errors[0].extensions.code).toBe('not_found');
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { gql } from '../support/graphql-client';
+import { gql, withEnumNames } from '../support/graphql-client';
 import { eventually, startTestService, type TestService } from '../support/test-service';
 
 const BANKS = 'query Banks($country: BankListCountry!) { banks(country: $country) { bankCode bankName } }';
@@ -7,10 +7,10 @@ const MOMO = `query Momo($type: MomoResolutionType!, $accountNumber: String, $ph
   momoResolve(type: $type, accountNumber: $accountNumber, phoneNumber: $phoneNumber) { valid type accountName accountNumber phoneNumber operators message }
 }`;
 const ACCOUNT = `query Account($accountNumber: String!, $currency: BankResolutionCurrency!, $bankCode: String!) {
-  accountResolve(accountNumber: $accountNumber, currency: $currency, paymentType: bank, bankCode: $bankCode) { accountId accountName }
+  accountResolve(accountNumber: $accountNumber, currency: $currency, paymentType: BANK, bankCode: $bankCode) { accountId accountName }
 }`;
 const ID = `query Id($username: String!, $issuer: String!, $network: WalletNetwork!) {
-  idResolve(username: $username, issuer: $issuer, wallet_network: $network) { status username issuer currency wallet_address wallet_network country reference }
+  idResolve(username: $username, issuer: $issuer, walletNetwork: $network) { status username issuer currency walletAddress walletNetwork country reference }
 }`;
 const CREATE_TRQ = 'mutation Trq($input: TransferRequestInput!) { createTransferRequest(input: $input) { link } }';
 const TRQ = `query Trq($reference: String!) {
@@ -62,13 +62,13 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
       [{ type: 'till', accountNumber: '120000' }],
       [{ type: 'momo', phoneNumber: '254712340000' }],
     ])('answers %j as REST does', async (input) => {
-      const res = await query(MOMO, input);
+      const res = await query(MOMO, withEnumNames(input, ['type']));
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.momoResolve).toEqual((await rest('POST', '/momo/resolve', input)).body);
+      expect(res.body.data.momoResolve).toEqual(withEnumNames((await rest('POST', '/momo/resolve', input)).body, ['type']));
     });
 
     it('a number that does not resolve is valid: false with a message, not an error', async () => {
-      const res = await query(MOMO, { type: 'till', accountNumber: '120000' });
+      const res = await query(MOMO, { type: 'TILL', accountNumber: '120000' });
       expect(res.body.data.momoResolve).toMatchObject({ valid: false, accountName: '', message: expect.stringMatching(/.+/) });
     });
 
@@ -76,7 +76,7 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
       [{ type: 'till', accountNumber: '12345' }], [{ type: 'till', accountNumber: '1234567' }],
       [{ type: 'till' }], [{ type: 'momo' }], [{ type: 'momo', phoneNumber: '0712345678' }],
     ])('refuses %j with validation_error', async (input) => {
-      expect(codeOf((await query(MOMO, input)).body)).toBe('validation_error');
+      expect(codeOf((await query(MOMO, withEnumNames(input, ['type']))).body)).toBe('validation_error');
     });
   });
 
@@ -91,7 +91,7 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
 
     it('an account that does not exist is account_not_found, REST\'s shape C code', async () => {
       const res = await query(ACCOUNT, { accountNumber: '0123450000', currency: 'NGN', bankCode: '058' });
-      expect(res.body.data).toBeNull();
+      expect(res.body.data).toEqual({ accountResolve: null });
       expect(codeOf(res.body)).toBe('account_not_found');
     });
 
@@ -112,18 +112,20 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
 
   describe('idResolve', () => {
     it.each([['Solana', /^[1-9A-HJ-NP-Za-km-z]{32,44}$/], ['Base', /^0x[0-9a-f]{40}$/]])('resolves on %s as REST does', async (network, address) => {
-      const res = await query(ID, { username: 'jane.doe', issuer: 'issuer_a', network });
+      const res = await query(ID, { username: 'jane.doe', issuer: 'issuer_a', network: network.toUpperCase() });
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.idResolve.wallet_address).toMatch(address);
+      expect(res.body.data.idResolve.walletAddress).toMatch(address);
       expect(res.body.data.idResolve.reference).toMatch(/^[A-Z0-9_]+-FIAT$/);
       const restBody = (await rest('POST', '/id/resolve', { username: 'jane.doe', issuer: 'issuer_a', wallet_network: network })).body;
-      expect(res.body.data.idResolve).toEqual(restBody);
+      // GraphQL spells REST's snake_case names in camelCase and its enum values in upper case.
+      const { wallet_address: walletAddress, wallet_network: walletNetwork, ...same } = restBody;
+      expect(res.body.data.idResolve).toEqual(withEnumNames({ ...same, walletAddress, walletNetwork }, ['status', 'walletNetwork']));
     });
 
     it('an unknown username is account_not_found; an unknown issuer is validation_error', async () => {
-      expect(codeOf((await query(ID, { username: 'user0000', issuer: 'issuer_a', network: 'Solana' })).body)).toBe('account_not_found');
-      expect(codeOf((await query(ID, { username: 'jane.doe', issuer: 'nobody', network: 'Solana' })).body)).toBe('validation_error');
-      expect(codeOf((await query(ID, { username: '', issuer: 'issuer_a', network: 'Solana' })).body)).toBe('validation_error');
+      expect(codeOf((await query(ID, { username: 'user0000', issuer: 'issuer_a', network: 'SOLANA' })).body)).toBe('account_not_found');
+      expect(codeOf((await query(ID, { username: 'jane.doe', issuer: 'nobody', network: 'SOLANA' })).body)).toBe('validation_error');
+      expect(codeOf((await query(ID, { username: '', issuer: 'issuer_a', network: 'SOLANA' })).body)).toBe('validation_error');
     });
   });
 
@@ -139,8 +141,8 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
       expect(created.body.errors).toBeUndefined();
       expect(created.body.data.createTransferRequest.link).toMatch(/^https:\/\/pay\.acquirer-one\.example\/transfer\?token=/);
       const read = await query(TRQ, { reference: trq.reference });
-      expect(read.body.data.transferRequest).toMatchObject({ reference: trq.reference, status: 'pending', amount: '150.50', currency: 'ZAR', link: created.body.data.createTransferRequest.link });
-      expect(read.body.data.transferRequest).toEqual((await rest('GET', `/tx/transferRequests/${trq.reference}`)).body);
+      expect(read.body.data.transferRequest).toMatchObject({ reference: trq.reference, status: 'PENDING', amount: '150.50', currency: 'ZAR', link: created.body.data.createTransferRequest.link });
+      expect(read.body.data.transferRequest).toEqual(withEnumNames((await rest('GET', `/tx/transferRequests/${trq.reference}`)).body, ['status']));
     });
 
     it('a reference used twice is duplicate_reference', async () => {
@@ -172,10 +174,12 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
   });
 
   describe('legacyPayout', () => {
-    const input = (overrides: Record<string, unknown> = {}) => ({
+    /** REST's body; GraphQL takes it with `destination` as its enum value name (MoMo → MOMO). */
+    const restInput = (overrides: Record<string, unknown> = {}) => ({
       amount: '1500', destination: 'MoMo', accountName: 'Jane Wanjiku', accountNumber: '254712345678',
       reference: `legacy-${randomUUID()}`, currency: 'KES', country: 'KE', code: 'MPESA', ...overrides,
     });
+    const input = (overrides: Record<string, unknown> = {}) => withEnumNames(restInput(overrides), ['destination']);
 
     it('creates a payment that reaches succeeded, readable through payment(id)', async () => {
       const res = await query(LEGACY, { input: input() });
@@ -184,14 +188,14 @@ describe('GraphQL: bank list, resolutions, transfer requests and the legacy payo
       const id = res.body.data.legacyPayout.transactionId;
       const done = await eventually(async () => {
         const p = await query('query P($id: ID!) { payment(id: $id) { status paymentMethod fiatAmount } }', { id });
-        return p.body.data.payment.status === 'succeeded' ? p.body.data.payment : undefined;
+        return p.body.data.payment.status === 'SUCCEEDED' ? p.body.data.payment : undefined;
       });
-      expect(done).toEqual({ status: 'succeeded', paymentMethod: 'MOMO', fiatAmount: '1500.00' });
+      expect(done).toEqual({ status: 'SUCCEEDED', paymentMethod: 'MOMO', fiatAmount: '1500.00' });
     });
 
     it('is deduplicated by reference across transports: same input replays, other input is duplicate_reference', async () => {
       const body = input();
-      const viaRest = await rest('POST', '/momo/payout', { ...body, amount: 1500 });
+      const viaRest = await rest('POST', '/momo/payout', { ...body, destination: 'MoMo', amount: 1500 });
       expect(viaRest.status).toBe(200);
       const replay = await query(LEGACY, { input: body });
       expect(replay.body.data.legacyPayout).toEqual({ success: true, transactionId: viaRest.body.transactionId, replayed: true });

@@ -24,11 +24,11 @@ describe('GraphQL subscriptions across replicas (PostgreSQL LISTEN/NOTIFY)', () 
       await subscribed(a, 1);
       const created = await b.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
       expect(created.status).toBe(201);
-      const results = await onA.until((r) => r.some((x) => x.data.paymentUpdated.status === 'succeeded'));
+      const results = await onA.until((r) => r.some((x) => x.data.paymentUpdated.status === 'SUCCEEDED'));
       expect(results.map((r) => r.data.paymentUpdated)).toEqual([
-        { id: created.body.id, status: 'initiated' },
-        { id: created.body.id, status: 'provider_accepted' },
-        { id: created.body.id, status: 'succeeded' },
+        { id: created.body.id, status: 'INITIATED' },
+        { id: created.body.id, status: 'PROVIDER_ACCEPTED' },
+        { id: created.body.id, status: 'SUCCEEDED' },
       ]);
     } finally {
       await onA.dispose();
@@ -46,11 +46,11 @@ describe('GraphQL subscriptions across replicas (PostgreSQL LISTEN/NOTIFY)', () 
           where datname = current_database() and query ilike 'listen %' and pid <> pg_backend_pid()`);
       expect(killed.length).toBeGreaterThan(0);
       const created = await b.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
-      const results = await onA.until((r) => r.some((x) => x.data.paymentUpdated.id === created.body.id && x.data.paymentUpdated.status === 'succeeded'));
+      const results = await onA.until((r) => r.some((x) => x.data.paymentUpdated.id === created.body.id && x.data.paymentUpdated.status === 'SUCCEEDED'));
       const statuses = results.map((r) => r.data.paymentUpdated.status);
       // Each status at most once, in order (intermediate ones may be skipped while disconnected).
       expect(statuses).toEqual([...new Set(statuses)]);
-      expect(statuses[statuses.length - 1]).toBe('succeeded');
+      expect(statuses[statuses.length - 1]).toBe('SUCCEEDED');
     } finally {
       await onA.dispose();
     }

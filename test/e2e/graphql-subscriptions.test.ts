@@ -42,9 +42,9 @@ describe('GraphQL subscriptions over graphql-ws (LISTEN/NOTIFY fan-out)', () => 
     await subscribed(service, 2);
 
     const payment = await createPayment(mine.apiKey);
-    const results = await watching.until((r) => statusesOf(r, payment.id).includes('succeeded'));
-    expect(statusesOf(results, payment.id)).toEqual(['initiated', 'provider_accepted', 'succeeded']);
-    const accepted = results.map((r) => r.data.paymentUpdated).find((p) => p.status === 'provider_accepted');
+    const results = await watching.until((r) => statusesOf(r, payment.id).includes('SUCCEEDED'));
+    expect(statusesOf(results, payment.id)).toEqual(['INITIATED', 'PROVIDER_ACCEPTED', 'SUCCEEDED']);
+    const accepted = results.map((r) => r.data.paymentUpdated).find((p) => p.status === 'PROVIDER_ACCEPTED');
     expect(accepted).toMatchObject({ id: payment.id, reference: payment.reference, providerRef: expect.any(String) });
     expect(accepted.amountStablecoin).toMatch(/^\d+\.\d{6}$/);
     // The other tenant's subscription was live the whole time and received none of it.
@@ -56,11 +56,11 @@ describe('GraphQL subscriptions over graphql-ws (LISTEN/NOTIFY fan-out)', () => 
     const { apiKey } = await service.newTenant();
     const first = await createPayment(apiKey, { accountNumber: '254712343333' });
     const onlyFirst = live(apiKey, { paymentId: first.id });
-    const onlyFinal = live(apiKey, { status: ['succeeded', 'failed'] });
+    const onlyFinal = live(apiKey, { status: ['SUCCEEDED', 'FAILED'] });
     await subscribed(service, 2);
     const second = await createPayment(apiKey, { accountNumber: '254712341111' });
     await onlyFinal.until((r) => r.length >= 1);
-    expect(onlyFinal.results.map((r) => r.data.paymentUpdated)).toEqual([expect.objectContaining({ id: second.id, status: 'failed' })]);
+    expect(onlyFinal.results.map((r) => r.data.paymentUpdated)).toEqual([expect.objectContaining({ id: second.id, status: 'FAILED' })]);
     // The first payment (3333) stays accepted; nothing about the second reaches its filter.
     expect(onlyFirst.results.filter((r) => r.data.paymentUpdated.id !== first.id)).toEqual([]);
   });
@@ -74,9 +74,9 @@ describe('GraphQL subscriptions over graphql-ws (LISTEN/NOTIFY fan-out)', () => 
     await subscribed(service, 3);
     expect(service.container.graphql.groups.groupCount - groupsBefore).toBe(2);
     const payment = await createPayment(apiKey);
-    await Promise.all([a, b, c].map((s) => s.until((r) => statusesOf(r, payment.id).includes('succeeded'))));
+    await Promise.all([a, b, c].map((s) => s.until((r) => statusesOf(r, payment.id).includes('SUCCEEDED'))));
     expect(a.results).toEqual(b.results);
-    expect(statusesOf(c.results, payment.id)).toEqual(['initiated', 'provider_accepted', 'succeeded']);
+    expect(statusesOf(c.results, payment.id)).toEqual(['INITIATED', 'PROVIDER_ACCEPTED', 'SUCCEEDED']);
   });
 
   it('refuses a socket without a valid key (4401) or whose key has no tenant (4403)', async () => {

@@ -76,7 +76,7 @@ describe('graphql-ws transport under hostile input', () => {
    */
   const finalEvent = (raw: RawSocket, id: string, paymentId: string) =>
     raw.waitFor((f) => f.id === id && f.type === 'next' && f.payload?.data?.paymentUpdated?.id === paymentId
-      && f.payload.data.paymentUpdated.status === 'succeeded', `succeeded of ${paymentId} on ${id.slice(0, 40)}`, 10_000);
+      && f.payload.data.paymentUpdated.status === 'SUCCEEDED', `succeeded of ${paymentId} on ${id.slice(0, 40)}`, 10_000);
   /** Waits until the service's subscription members reach `count`. */
   const membersReach = (count: number) =>
     eventually(async () => (graphql().groups.subscriberCount === count ? true : undefined), WAIT_MS)
@@ -564,7 +564,7 @@ describe('graphql-ws transport under hostile input', () => {
       const paymentId = await createPayment(attacker.apiKey);
       await finalEvent(raw, 'stay', paymentId);
       const after = raw.frames.slice(completedAt);
-      expect(after.filter((f) => f.id === 'stay').map((f) => f.payload?.data?.paymentUpdated?.status)).toEqual(['initiated', 'provider_accepted', 'succeeded']);
+      expect(after.filter((f) => f.id === 'stay').map((f) => f.payload?.data?.paymentUpdated?.status)).toEqual(['INITIATED', 'PROVIDER_ACCEPTED', 'SUCCEEDED']);
       expect(after.filter((f) => f.id === 'leave-same-group' || f.id === 'leave-own-group')).toEqual([]);
     });
 

@@ -53,7 +53,7 @@ describe('live tenants and the sandbox', () => {
     expect([customer.status, customer.body]).toEqual([503, shapeA]);
     for (const [query, variables] of [
       [MONEY_OUT, { input: moneyOutBody(), key: randomUUID() }],
-      [LEGACY, { input: { ...legacyBody(), amount: '1500' } }],
+      [LEGACY, { input: { ...legacyBody(), destination: 'MOMO', amount: '1500' } }],
       [CUSTOMER, { input: customerBody() }],
     ] as const) {
       const res = await gql(service.baseUrl, query, variables, apiKey);

@@ -92,3 +92,28 @@ export function connectRaw(baseUrl: string, payload: Record<string, unknown> | u
 /** The fields of Payment as GraphQL selects them (every field of the REST Payment, OpenAPI getPayment, and the three extras). */
 export const PAYMENT_FIELDS = `id status paymentMethod sourceCurrency amountStablecoin fiatAmount destinationCurrency
   providerRef reference createdAt updatedAt failureReason exchangeRate payoutFee`;
+
+/**
+ * A REST object as GraphQL writes it: each of `fields` (enum fields) as its GraphQL enum value name,
+ * SCREAMING_SNAKE_CASE (`provider_accepted` → PROVIDER_ACCEPTED, `in_transit` → IN_TRANSIT); every
+ * other field is already equal.
+ */
+export function withEnumNames<T extends object>(rest: T, fields: readonly string[]): T {
+  const copy = { ...rest } as Record<string, unknown>;
+  for (const field of fields) {
+    const value = copy[field];
+    if (typeof value === 'string') copy[field] = value.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+  }
+  return copy as T;
+}
+
+/** A REST payment as GraphQL writes it: `status` as its enum value name. */
+export function restPaymentInGraphql<T extends { status: string }>(rest: T): T {
+  return withEnumNames(rest, ['status']);
+}
+
+/** A REST ledger transaction as GraphQL writes it: kind, from and to as enum value names. */
+export const restTransactionInGraphql = (rest: object) => withEnumNames(rest, ['kind', 'from', 'to']);
+
+/** A REST customer as GraphQL writes it: kycStatus as its enum value name (idType is already upper case). */
+export const restCustomerInGraphql = (rest: object) => withEnumNames(rest, ['kycStatus', 'idType']);

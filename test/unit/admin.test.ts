@@ -62,9 +62,10 @@ describe('admin use cases on fakes', () => {
       keyFactory: { generate: (env) => `sk_${env}_${String(++generated).padStart(12, '0')}${'Z'.repeat(28)}` },
       hasher: { hash: (s) => `hash(${s})`, equal: (a, b) => a === b },
       onKeyRevoked: (id) => void revoked.push(id), onTenantUpdated: (id) => void updated.push(id),
-      onPaymentMoved: (p) => world.moved.push(p),
+      onPaymentMoved: (p) => world.moved.push(p), environments: world.routing,
       // Reconciliation has its own tests (test/e2e/reconciliation*.test.ts); here it finds nothing.
       reconciliationChecks: { listFindings: async () => [] },
+      refunds: { list: async () => [], pendingTotals: async () => [] },
       reconciliationReport: {
         sent: { sentBetween: async () => [] }, payments: world.store.reader, providers: { providerOf: async () => undefined },
         records: [], clock: world.clock,

@@ -22,7 +22,7 @@ describe('createApplication', () => {
     const deps: ApplicationDeps = {
       ...world.moneyOut,
       payments: world.store.reader,
-      paymentList: { listForTenant: async (t, q) => (calls.push(`list ${t} ${q.first}`), { entries: [], hasNextPage: false }) },
+      paymentList: { listForTenant: async (t, q) => (calls.push(`list ${t} ${q.first}`), { entries: [], hasNextPage: false, hasPreviousPage: false }) },
       keys: {
         findByLookup: async (lookup) => new ApiKey({
           id: 'key_1', tenantId: TENANT, scope: 'issuer', lookup, secretHash: `h(${API_KEY})`, label: 'k', createdAt: new Date(0), revokedAt: null,
@@ -31,14 +31,15 @@ describe('createApplication', () => {
       hasher: { hash: (s) => `h(${s})`, equal: (a, b) => a === b },
       ledger: {
         balances: async (t) => (calls.push(`balances ${t}`), [BALANCE]),
-        transactions: async (t, limit, cursor) => (calls.push(`transactions ${t} ${limit} ${cursor}`), cursor === 'bad' ? 'bad_cursor' as const : { entries: [] }),
+        transactions: async (t, limit, cursor) => (calls.push(`transactions ${t} ${limit} ${cursor}`), cursor === 'bad' ? 'bad_cursor' as const : { entries: [], cursors: [] }),
+        transaction: async () => undefined,
       },
       analytics: { summary: async (t, _f, _to, g) => (calls.push(`summary ${t} ${g}`), []) },
       quotes: { insert: async (q) => void calls.push(`quote ${q.tenantId}`), findForTenant: async () => undefined, consume: async () => false },
       quoteTtlSeconds: 60,
       webhooks: {
         insertUnderCap: async () => false, listForTenant: async (t) => (calls.push(`webhooks ${t}`), []), delete: async () => false,
-        listEvents: async (t) => (calls.push(`events ${t}`), { entries: [] }), retryEvent: async () => undefined,
+        listEvents: async (t) => (calls.push(`events ${t}`), { entries: [], cursors: [] }), findEvent: async () => undefined, retryEvent: async () => undefined,
       },
       targets: { refusal: async () => undefined },
       secrets: { newSecret: () => 'whsec_x', seal: (s) => s, open: (s) => s },
@@ -47,7 +48,7 @@ describe('createApplication', () => {
       transfers: { insert: async () => 'inserted', findByReference: async () => undefined, findByToken: async () => undefined },
       linkTokens: { next: () => 'tok', looksValid: () => true }, transferLinkTtlSeconds: 60,
       customers: {
-        insert: async () => 'inserted', findForTenant: async () => undefined, list: async (t) => (calls.push(`customers ${t}`), { entries: [] }),
+        insert: async () => 'inserted', findForTenant: async () => undefined, list: async (t) => (calls.push(`customers ${t}`), { entries: [], cursors: [] }),
         claimDue: async () => [], reschedule: async () => undefined,
       },
       accounts: {

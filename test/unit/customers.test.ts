@@ -25,7 +25,8 @@ class MemoryCustomers implements CustomerStore {
     const mine = [...this.store.customers.values()].filter((c) => c.tenantId === tenantId).reverse();
     const from = cursor ? Number(cursor) : 0;
     const entries = mine.slice(from, from + limit);
-    return from + limit < mine.length ? { entries, nextCursor: String(from + limit) } : { entries };
+    const cursors = entries.map((_, i) => String(from + i + 1));
+    return from + limit < mine.length ? { entries, cursors, nextCursor: String(from + limit) } : { entries, cursors };
   }
   async claimDue(now: Date, limit: number, leaseUntil: Date) {
     this.claims.push([now, limit, leaseUntil]);

@@ -33,7 +33,10 @@ class MemoryWebhooks implements WebhookRepository {
   }
   async listEvents(_tenantId: string, query: EventLogQuery) {
     this.queries.push(query);
-    return query.cursor === 'bad' ? 'bad_cursor' as const : { entries: [ENTRY], nextCursor: 'next' };
+    return query.cursor === 'bad' ? 'bad_cursor' as const : { entries: [ENTRY], cursors: ['next'], nextCursor: 'next' };
+  }
+  async findEvent(_tenantId: string, deliveryId: string) {
+    return deliveryId === ENTRY.id ? ENTRY : undefined;
   }
   async retryEvent(tenantId: string, deliveryId: string, now: Date) {
     this.retried.push([tenantId, deliveryId, now]);

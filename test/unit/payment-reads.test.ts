@@ -31,15 +31,15 @@ describe('getPayment and listPayments', () => {
     const lister = {
       listForTenant: async (_tenant: string, query: PaymentListQuery) => {
         asked.push(query);
-        return query.after === 'forged' ? 'bad_cursor' as const : query.after === 'end' ? { entries: [], hasNextPage: false } : { entries: [{ payment, cursor: 'c1' }, { payment, cursor: 'c2' }], hasNextPage: true };
+        return query.after === 'forged' ? 'bad_cursor' as const : query.after === 'end' ? { entries: [], hasNextPage: false, hasPreviousPage: false } : { entries: [{ payment, cursor: 'c1' }, { payment, cursor: 'c2' }], hasNextPage: true, hasPreviousPage: false };
       },
     };
     const query = { first: 2, filter: { status: ['initiated' as const], reference: 'r'.repeat(128), createdFrom: new Date(0), createdTo: new Date(1) } };
     expect(await listPayments({ paymentList: lister }, TENANT, query)).toEqual(ok({
-      entries: [{ node: toPaymentView(payment), cursor: 'c1' }, { node: toPaymentView(payment), cursor: 'c2' }], hasNextPage: true, endCursor: 'c2',
+      entries: [{ node: toPaymentView(payment), cursor: 'c1' }, { node: toPaymentView(payment), cursor: 'c2' }], hasNextPage: true, hasPreviousPage: false, endCursor: 'c2',
     }));
     expect(asked).toEqual([query]);
-    expect(await listPayments({ paymentList: lister }, TENANT, { first: 100, after: 'end' })).toEqual(ok({ entries: [], hasNextPage: false }));
+    expect(await listPayments({ paymentList: lister }, TENANT, { first: 100, after: 'end' })).toEqual(ok({ entries: [], hasNextPage: false, hasPreviousPage: false }));
     expect(await listPayments({ paymentList: lister }, TENANT, { first: 1, after: 'forged' })).toEqual(err('validation_error', 'after is not a valid cursor', { field: 'after' }));
   });
 
@@ -51,13 +51,13 @@ describe('getPayment and listPayments', () => {
     ['an empty range', { first: 1, filter: { createdFrom: new Date(5), createdTo: new Date(5) } }, 'createdFrom must be before createdTo', 'createdFrom'],
   ] as [string, PaymentListQuery, string, string][])('refuses %s without asking the store', async (_name, query, message, field) => {
     let asked = 0;
-    const lister = { listForTenant: async () => (asked++, { entries: [], hasNextPage: false }) };
+    const lister = { listForTenant: async () => (asked++, { entries: [], hasNextPage: false, hasPreviousPage: false }) };
     expect(await listPayments({ paymentList: lister }, TENANT, query)).toEqual(err('validation_error', message, { field }));
     expect(asked).toBe(0);
   });
 
   it('accepts an open-ended range', async () => {
-    const lister = { listForTenant: async () => ({ entries: [], hasNextPage: false }) };
+    const lister = { listForTenant: async () => ({ entries: [], hasNextPage: false, hasPreviousPage: false }) };
     expect((await listPayments({ paymentList: lister }, TENANT, { first: 1, filter: { createdFrom: new Date(5) } })).ok).toBe(true);
     expect((await listPayments({ paymentList: lister }, TENANT, { first: 1, filter: { createdTo: new Date(5) } })).ok).toBe(true);
   });

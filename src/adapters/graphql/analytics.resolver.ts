@@ -16,7 +16,7 @@ export class AnalyticsResolver {
    */
   @Query(() => [AnalyticsGroupType], { description: 'Counts, volumes, success rate and median time to success of your payments, grouped (REST: GET /v1/analytics/summary)' })
   async analyticsSummary(@Args(() => AnalyticsSummaryArgs) args: AnalyticsSummaryArgs, @Ctx() ctx: GraphqlContext): Promise<AnalyticsGroupType[]> {
-    const query = parseInput(SummaryQuery, { ...args }, 'args');
+    const query = parseInput(SummaryQuery, { ...args, from: args.from.toISOString(), to: args.to.toISOString() }, 'args');
     const groups = valueOf(await ctx.app.analyticsSummary(ctx.tenantId, {
       from: new Date(query.from), to: new Date(query.to), groupBy: query.groupBy,
     }), ANALYTICS_ERRORS);

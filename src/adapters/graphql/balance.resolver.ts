@@ -1,5 +1,6 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import type { BalanceView } from '../../core/ledger/ledger';
+import type { BalanceView, LedgerTransactionView } from '../../core/ledger/ledger';
+import type { Connection } from './connection.type';
 import { BalanceType, LedgerTransactionConnectionType } from './balance.type';
 import type { GraphqlContext } from './graphql-context';
 import { connectionOf, cursorAsAfter, PageArgs, restPage } from './list-page';
@@ -26,7 +27,7 @@ export class BalanceResolver {
   async balanceTransactions(
     @Ctx() ctx: GraphqlContext,
     @Args(() => PageArgs) page: PageArgs,
-  ): Promise<LedgerTransactionConnectionType> {
+  ): Promise<Connection<LedgerTransactionView>> {
     const { limit, cursor } = restPage(page);
     return connectionOf(valueOf(cursorAsAfter(await ctx.app.listLedgerTransactions(ctx.tenantId, limit, cursor)), LIST_ERRORS));
   }

@@ -3,7 +3,8 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { ACCOUNT_KINDS, type BalanceView, type LedgerTransactionKind, type LedgerTransactionView } from '../../core/ledger/ledger';
 import { DecimalScalar } from './decimal.scalar';
 import { enumOf, StablecoinEnum } from './enums.type';
-import { PageInfoType } from './payment.type';
+import { connectionType } from './connection.type';
+import { NodeInterface } from './node.type';
 
 /** Every kind once: a Record, so a kind added to the core fails to compile here until it is listed. */
 const KINDS: Record<LedgerTransactionKind, true> = { deposit: true, sandbox_funding: true, hold: true, send: true, release: true, settle: true, return: true, refund_sent: true };
@@ -45,7 +46,7 @@ export class BalanceType implements BalanceView {
  * Decimal string, scale 6, stablecoin units) from one account to another, exactly the object of
  * REST GET /v1/balances/transactions.
  */
-@ObjectType('LedgerTransaction', { description: 'One ledger transaction: amount moved from one account to another (REST: GET /v1/balances/transactions)' })
+@ObjectType('LedgerTransaction', { description: 'One ledger transaction: amount moved from one account to another (REST: GET /v1/balances/transactions)', implements: NodeInterface })
 export class LedgerTransactionType implements LedgerTransactionView {
   @Field(() => ID)
   id!: string;
@@ -75,15 +76,5 @@ export class LedgerTransactionType implements LedgerTransactionView {
   createdAt!: string;
 }
 
-/**
- * The `balanceTransactions` connection: one page of REST's list, newest first. Forward only:
- * `pageInfo.endCursor` is REST's next cursor (null on the last page), `startCursor` is always null.
- */
-@ObjectType('LedgerTransactionConnection')
-export class LedgerTransactionConnectionType {
-  @Field(() => [LedgerTransactionType])
-  nodes!: LedgerTransactionView[];
-
-  @Field(() => PageInfoType)
-  pageInfo!: PageInfoType;
-}
+/** The `balanceTransactions` connection: one page of REST's list, newest first. */
+export const LedgerTransactionConnectionType = connectionType<LedgerTransactionView>(LedgerTransactionType, 'LedgerTransaction', 'ledger transaction', 'ledger transactions', 'newest first');

@@ -8,7 +8,7 @@ import { IdTypeEnum } from './customer.type';
  * Input of `createCustomer`: the fields of REST's POST /v1/customers body, checked and described
  * by the same zod schema and then by the same use case, so both transports accept and refuse alike.
  */
-@InputType('CreateCustomerInput')
+@InputType('CreateCustomerInput', { description: 'A wallet user to register, as REST POST /v1/customers takes it' })
 export class CreateCustomerInput {
   @Field(() => String, fieldOf(CreateCustomerBody, 'externalId'))
   externalId!: string;

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { CustomerView } from '../../core/customers/customer';
 import { CreateCustomerBody, CUSTOMER_ERRORS, CustomerParams } from '../contract/customer.contract';
+import type { Connection } from './connection.type';
 import { CreateCustomerInput } from './customer.input';
 import { CustomerConnectionType, CustomerType } from './customer.type';
 import type { GraphqlContext } from './graphql-context';
@@ -15,7 +16,7 @@ import { parseInput, valueOf } from './graphql-errors';
 @Resolver()
 export class CustomerResolver {
   /** One customer, equal to REST GET /v1/customers/{id}. Errors: not_found (also another tenant's), validation_error (id over 64 characters). */
-  @Query(() => CustomerType, { description: 'One customer of yours (REST: GET /v1/customers/{customerId})' })
+  @Query(() => CustomerType, { nullable: true, description: 'One customer of yours (REST: GET /v1/customers/{customerId}); null with a not_found error in errors when you have none with this id' })
   async customer(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<CustomerView> {
     const customerId = parseInput(CustomerParams.shape.customerId, id, 'args.id');
     return valueOf(await ctx.app.getCustomer(ctx.tenantId, customerId), CUSTOMER_ERRORS);
@@ -30,7 +31,7 @@ export class CustomerResolver {
   async customers(
     @Ctx() ctx: GraphqlContext,
     @Args(() => PageArgs) page: PageArgs,
-  ): Promise<CustomerConnectionType> {
+  ): Promise<Connection<CustomerView>> {
     const { limit, cursor } = restPage(page);
     return connectionOf(valueOf(cursorAsAfter(await ctx.app.listCustomers(ctx.tenantId, limit, cursor)), CUSTOMER_ERRORS));
   }

@@ -2,7 +2,8 @@ import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ID_TYPES, KYC_STATUSES, type CustomerView } from '../../core/customers/customer';
 import { enumOf } from './enums.type';
-import { PageInfoType } from './payment.type';
+import { connectionType } from './connection.type';
+import { NodeInterface } from './node.type';
 
 /** Identity documents accepted, the core's strings. */
 export const IdTypeEnum = enumOf(ID_TYPES, 'IdType', 'Identity document of a customer');
@@ -14,7 +15,7 @@ export const KycStatusEnum = enumOf(KYC_STATUSES, 'KycStatus', 'KYC state: pendi
  * /v1/customers/{id}. The document number shows only as its last four characters. Resolvers
  * return the core's CustomerView unchanged; this class only describes the shape.
  */
-@ObjectType('Customer', { description: 'A wallet user of yours with a KYC status (REST: GET /v1/customers/{customerId})' })
+@ObjectType('Customer', { description: 'A wallet user of yours with a KYC status (REST: GET /v1/customers/{customerId})', implements: NodeInterface })
 export class CustomerType implements CustomerView {
   @Field(() => ID, { description: 'cus_-prefixed ULID' })
   id!: string;
@@ -53,15 +54,5 @@ export class CustomerType implements CustomerView {
   updatedAt!: string;
 }
 
-/**
- * The `customers` connection: one page of REST's list, newest first. Forward only:
- * `pageInfo.endCursor` is REST's next cursor (null on the last page), `startCursor` is always null.
- */
-@ObjectType('CustomerConnection')
-export class CustomerConnectionType {
-  @Field(() => [CustomerType])
-  nodes!: CustomerView[];
-
-  @Field(() => PageInfoType)
-  pageInfo!: PageInfoType;
-}
+/** The `customers` connection: one page of REST's list, newest first. */
+export const CustomerConnectionType = connectionType<CustomerView>(CustomerType, 'Customer', 'customer', 'customers', 'newest first');

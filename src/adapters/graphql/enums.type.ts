@@ -5,10 +5,37 @@ import { PAYMENT_STATUSES } from '../../core/payments/payment';
 import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
 import { FIAT_CURRENCIES, STABLECOINS } from '../../core/shared/money';
 
-/** Registers and returns a GraphQL enum named `name` whose names and values are the core's own strings, so the wire matches REST. */
-export function enumOf<const T extends readonly string[]>(values: T, name: string, description: string): { [K in T[number]]: K } {
-  const object = Object.fromEntries(values.map((v) => [v, v])) as { [K in T[number]]: K };
-  registerEnumType(object, { name, description });
+/**
+ * A REST string as a GraphQL enum value name: SCREAMING_SNAKE_CASE, the one casing of every enum
+ * of the schema (`provider_accepted` → PROVIDER_ACCEPTED, `MoMo` → MOMO, `payment.succeeded` →
+ * PAYMENT_SUCCEEDED). Pure.
+ */
+export function enumValueName(value: string): string {
+  return value.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+}
+
+/**
+ * Registers and returns a GraphQL enum named `name` (docs/decisions.md § GraphQL): its value names
+ * are the SCREAMING_SNAKE_CASE forms of the core's strings, and its internal values are those
+ * strings themselves, which REST writes. Resolvers return and receive the REST strings; GraphQL
+ * maps them to and from the names, in this one place. `values` may describe each value.
+ * Throws at start-up when two strings would share a name.
+ */
+export function enumOf<const T extends readonly string[]>(
+  values: T,
+  name: string,
+  description: string,
+  valueDescriptions: Partial<Record<T[number], string>> = {},
+): Readonly<Record<string, T[number]>> {
+  const object: Record<string, T[number]> = Object.fromEntries(values.map((v) => [enumValueName(v), v]));
+  if (Object.keys(object).length !== values.length) throw new Error(`GraphQL enum ${name}: two values share a name`);
+  const valuesConfig = Object.fromEntries(
+    values.flatMap((v) => {
+      const text = (valueDescriptions as Record<string, string | undefined>)[v];
+      return text === undefined ? [] : [[enumValueName(v), { description: text }]];
+    }),
+  );
+  registerEnumType(object, { name, description, valuesConfig });
   return object;
 }
 

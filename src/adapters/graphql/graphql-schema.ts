@@ -6,6 +6,7 @@ import { BalanceResolver } from './balance.resolver';
 import { CustomerResolver } from './customer.resolver';
 import { LegacyPayoutResolver } from './legacy-payout.resolver';
 import { MeResolver } from './me.resolver';
+import { NodeResolver } from './node.resolver';
 import { OperationsResolver } from './operations.resolver';
 import { PaymentRecipientResolver } from './payment-recipient.resolver';
 import { PaymentUpdatedResolver } from './payment-updated.resolver';
@@ -17,6 +18,19 @@ import { WebhookResolver } from './webhook.resolver';
 
 /** Where the committed SDL lives, relative to the repository root (docs/decisions.md § GraphQL). */
 export const SCHEMA_FILE = 'schema/schema.graphql';
+
+/**
+ * Version of the GraphQL schema (semantic versioning: the major changes with every breaking
+ * change, listed in CHANGELOG.md). Shown as the schema's description, so introspection reads it.
+ */
+export const GRAPHQL_SCHEMA_VERSION = '2.0.0';
+
+/** Descriptions of the root types, which type-graphql does not take from the resolvers. */
+const ROOT_DESCRIPTIONS = {
+  query: 'Reads of your tenant: payments, quotes, balances, customers, webhooks, resolution, analytics',
+  mutation: 'Writes of your tenant: money-outs, customers, transfer requests, webhook registrations',
+  subscription: 'Live changes over graphql-ws (subprotocol graphql-transport-ws) on /graphql',
+} as const;
 
 let built: GraphQLSchema | undefined;
 
@@ -42,12 +56,16 @@ export function graphqlSchema(): GraphQLSchema {
   built ??= buildSchemaSync({
     resolvers: [
       PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
-      LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver,
+      LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver, NodeResolver,
       OperationsResolver, PaymentRecipientResolver,
     ],
     validate: false,
     pubSub: NO_TOPICS,
   });
+  built.description = `Payout gateway GraphQL API, schema version ${GRAPHQL_SCHEMA_VERSION} (CHANGELOG.md lists the changes)`;
+  for (const [root, type] of [['query', built.getQueryType()], ['mutation', built.getMutationType()], ['subscription', built.getSubscriptionType()]] as const) {
+    if (type) type.description = ROOT_DESCRIPTIONS[root];
+  }
   return built;
 }
 

@@ -17,8 +17,11 @@ export class LegacyPayoutResolver {
    * reference with other input), payout_in_progress, provider_unavailable (also: a live tenant,
    * until real rails exist). Its input takes no quoteId.
    */
-  @Mutation(() => LegacyPayoutResultType, { description: 'Legacy payout (REST: POST /momo/payout); the payment shows in payment(id)' })
-  async legacyPayout(@Arg('input', () => LegacyPayoutInput) input: LegacyPayoutInput, @Ctx() ctx: GraphqlContext): Promise<LegacyPayoutResultType> {
+  @Mutation(() => LegacyPayoutResultType, {
+    description: 'Legacy payout (REST: POST /momo/payout), funded with your payout settings; the payment shows in payment(id)',
+    deprecationReason: 'Use createMoneyOut: it takes an idempotency key, a quote and the stablecoin leg, and answers the payment itself.',
+  })
+  async legacyPayout(@Arg('input', () => LegacyPayoutInput, { description: 'The payout, as REST POST /momo/payout takes it' }) input: LegacyPayoutInput, @Ctx() ctx: GraphqlContext): Promise<LegacyPayoutResultType> {
     const command = parseInput(LegacyPayoutBody, { ...input }, 'input');
     const created = valueOf(await ctx.app.createLegacyPayout(ctx.tenantId, command), ERRORS);
     return { success: true, ...created };

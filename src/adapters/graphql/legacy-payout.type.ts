@@ -19,7 +19,7 @@ export const LegacyCountryEnum = enumOf(LEGACY_COUNTRIES, 'LegacyCountry', 'Coun
  * Input of `legacyPayout`: REST's POST /momo/payout body (OpenAPI legacyPayout), checked and
  * described by the same zod schema and use case. Account number rules depend on the destination.
  */
-@InputType('LegacyPayoutInput')
+@InputType('LegacyPayoutInput', { description: 'A legacy payout, as REST POST /momo/payout takes it' })
 export class LegacyPayoutInput {
   @Field(() => DecimalScalar, fieldOf(LegacyPayoutBody, 'amount'))
   amount!: number | string;
@@ -51,7 +51,7 @@ export class LegacyPayoutInput {
 type _LegacyPayoutInputTie = NoDrift<FieldDrift<LegacyPayoutInput, typeof LegacyPayoutBody>>;
 
 /** Result of `legacyPayout` (OpenAPI legacyPayout), plus whether it replayed an earlier payout with this reference. */
-@ObjectType('LegacyPayoutResult')
+@ObjectType('LegacyPayoutResult', { description: 'Answer of legacyPayout: the payment it created or replayed' })
 export class LegacyPayoutResultType {
   @Field(() => Boolean)
   success!: boolean;

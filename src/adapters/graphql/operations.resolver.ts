@@ -10,8 +10,11 @@ import { PaymentTimelineType, WebhookHealthType } from './operations.type';
  */
 @Resolver()
 export class OperationsResolver {
-  /** One payment with every state it reached, oldest first. Errors: not_found (also another tenant's id). */
-  @Query(() => PaymentTimelineType, { description: 'One payment of yours with its history: each state it reached, when, and why' })
+  /** One payment with every state it reached, oldest first, or null with the error in `errors`. Errors: not_found (also another tenant's id). */
+  @Query(() => PaymentTimelineType, {
+    nullable: true,
+    description: 'One payment of yours with its history: each state it reached, when, and why; null with a not_found error in errors when you have none with this id',
+  })
   async paymentTimeline(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphqlContext): Promise<PaymentTimeline> {
     return valueOf(await ctx.app.paymentTimeline(ctx.tenantId, id), READ_ERRORS);
   }

@@ -2,14 +2,16 @@ import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { PaymentView } from '../../core/payments/payment-view';
 import { DecimalScalar } from './decimal.scalar';
+import { connectionType } from './connection.type';
 import { FiatCurrencyEnum, PaymentMethodEnum, PaymentStatusEnum, StablecoinEnum } from './enums.type';
+import { NodeInterface } from './node.type';
 
 /**
  * `Payment` (OpenAPI getPayment plus failureReason, exchangeRate and payoutFee). Resolvers
  * return the core's PaymentView unchanged, so GraphQL and REST show the same values; this class
  * only describes the GraphQL shape and is never instantiated.
  */
-@ObjectType('Payment', { description: 'A money-out payment (OpenAPI getPayment)' })
+@ObjectType('Payment', { description: 'A money-out payment (OpenAPI getPayment)', implements: NodeInterface })
 export class PaymentType implements PaymentView {
   @Field(() => ID, { description: 'pay_-prefixed ULID' })
   id!: string;
@@ -54,38 +56,5 @@ export class PaymentType implements PaymentView {
   payoutFee!: string;
 }
 
-/** One edge of the `payments` connection (Relay cursor connections). */
-@ObjectType('PaymentEdge')
-export class PaymentEdgeType {
-  @Field(() => PaymentType)
-  node!: PaymentView;
-
-  @Field(() => String, { description: 'Opaque; pass as `after` to continue after this payment' })
-  cursor!: string;
-}
-
-/** Relay PageInfo. Pagination is forward only, so `hasPreviousPage` is always false. */
-@ObjectType('PageInfo')
-export class PageInfoType {
-  @Field(() => Boolean)
-  hasNextPage!: boolean;
-
-  @Field(() => Boolean)
-  hasPreviousPage!: boolean;
-
-  @Field(() => String, { nullable: true })
-  startCursor!: string | null;
-
-  @Field(() => String, { nullable: true })
-  endCursor!: string | null;
-}
-
 /** The `payments` connection: newest first (Relay cursor connections). */
-@ObjectType('PaymentConnection')
-export class PaymentConnectionType {
-  @Field(() => [PaymentEdgeType])
-  edges!: PaymentEdgeType[];
-
-  @Field(() => PageInfoType)
-  pageInfo!: PageInfoType;
-}
+export const PaymentConnectionType = connectionType<PaymentView>(PaymentType, 'Payment', 'payment', 'payments', 'newest first');

@@ -9,7 +9,7 @@ import { QuoteType, toQuoteType } from './quote.type';
 @Resolver()
 export class QuoteResolver {
   /** Prices and stores a quote. Errors: validation_error, unsupported_corridor (no such pair), provider_unavailable (no rates). */
-  @Query(() => QuoteType, { description: 'Quote a fiat amount in a stablecoin, fees included (REST: GET /fx/convert)' })
+  @Query(() => QuoteType, { nullable: true, description: 'Quote a fiat amount in a stablecoin, fees included (REST: GET /fx/convert); null with the error in errors when it cannot be priced' })
   async fxQuote(@Args(() => FxQuoteArgs) args: FxQuoteArgs, @Ctx() ctx: GraphqlContext): Promise<QuoteType> {
     const query = parseInput(FxQuery, { ...args }, 'args');
     return toQuoteType(valueOf(await ctx.app.getFxQuote(ctx.tenantId, query), FX_ERRORS));

@@ -48,9 +48,12 @@ export class AccountResolveArgs {
 }
 type _AccountResolveArgsTie = NoDrift<FieldDrift<AccountResolveArgs, typeof AccountResolveFields>>;
 
+/** REST's catalog-free idResolve fields under GraphQL's camelCase names: `wallet_network` is walletNetwork. */
+export const IdResolveArgsSchema = IdResolveFields.omit({ wallet_network: true }).extend({ walletNetwork: IdResolveFields.shape.wallet_network });
+
 /**
- * Arguments of `idResolve`: REST's POST /id/resolve body (OpenAPI resolveIdentifier; field names follow its response),
- * described by its catalog-free fields and checked by the schema with the catalog's issuers.
+ * Arguments of `idResolve`: REST's POST /id/resolve body (OpenAPI resolveIdentifier), `wallet_network`
+ * named walletNetwork as GraphQL spells names; described by its catalog-free fields and checked by the schema with the catalog's issuers.
  */
 @ArgsType()
 export class IdResolveArgs {
@@ -60,7 +63,13 @@ export class IdResolveArgs {
   @Field(() => String, fieldOf(IdResolveFields, 'issuer'))
   issuer!: string;
 
-  @Field(() => WalletNetworkEnum, fieldOf(IdResolveFields, 'wallet_network'))
-  wallet_network!: string;
+  @Field(() => WalletNetworkEnum, fieldOf(IdResolveArgsSchema, 'walletNetwork'))
+  walletNetwork!: string;
 }
-type _IdResolveArgsTie = NoDrift<FieldDrift<IdResolveArgs, typeof IdResolveFields>>;
+type _IdResolveArgsTie = NoDrift<FieldDrift<IdResolveArgs, typeof IdResolveArgsSchema>>;
+
+/** `idResolve`'s arguments as REST's body names them (walletNetwork → wallet_network), for REST's schema. */
+export function idResolveBodyOf(args: IdResolveArgs): Record<string, unknown> {
+  const { walletNetwork, ...same } = args;
+  return { ...same, wallet_network: walletNetwork };
+}

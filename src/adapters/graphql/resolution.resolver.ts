@@ -5,7 +5,7 @@ import {
 } from '../contract/resolution.contract';
 import type { GraphqlContext } from './graphql-context';
 import { LIST_ERRORS, parseInput, valueOf } from './graphql-errors';
-import { AccountResolveArgs, BankListArgs, IdResolveArgs, MomoResolveArgs } from './resolution.args';
+import { AccountResolveArgs, BankListArgs, IdResolveArgs, idResolveBodyOf, MomoResolveArgs } from './resolution.args';
 import {
   BankAccountResolutionType, BankType, IdentifierResolutionType, MomoResolutionType,
 } from './resolution.type';
@@ -33,23 +33,23 @@ export class ResolutionResolver {
   }
 
   /** Checks a paybill, till or momo number; not resolving is `valid: false`. Errors: validation_error, upstream_unavailable. */
-  @Query(() => MomoResolutionType, { description: 'Check a paybill, till or mobile-money number (REST: POST /momo/resolve)' })
+  @Query(() => MomoResolutionType, { nullable: true, description: 'Check a paybill, till or mobile-money number (REST: POST /momo/resolve); null with the error in errors when it fails' })
   async momoResolve(@Args(() => MomoResolveArgs) args: MomoResolveArgs, @Ctx() ctx: GraphqlContext): Promise<MomoResolutionType> {
     const query = parseInput(MomoResolveBody, { ...args }, 'args');
     return valueOf(await ctx.app.resolveMomo(query), MOMO_RESOLVE_ERRORS);
   }
 
   /** The holder of an NGN or KES bank account. Errors: validation_error, account_not_found, upstream_unavailable. */
-  @Query(() => BankAccountResolutionType, { description: 'Holder of a Kenyan or Nigerian bank account (REST: POST /account/resolve)' })
+  @Query(() => BankAccountResolutionType, { nullable: true, description: 'Holder of a Kenyan or Nigerian bank account (REST: POST /account/resolve); null with the error in errors (e.g. account_not_found)' })
   async accountResolve(@Args(() => AccountResolveArgs) args: AccountResolveArgs, @Ctx() ctx: GraphqlContext): Promise<BankAccountResolutionType> {
     const query = parseInput(schemasOf(ctx.app.catalog).account, { ...args }, 'args');
     return valueOf(await ctx.app.resolveBankAccount(query), RESOLVE_ERRORS);
   }
 
   /** A username's wallet address at an issuer. Errors: validation_error, account_not_found, upstream_unavailable. */
-  @Query(() => IdentifierResolutionType, { description: "Recipient's stablecoin wallet address from a username at an issuer (REST: POST /id/resolve)" })
+  @Query(() => IdentifierResolutionType, { nullable: true, description: "Recipient's stablecoin wallet address from a username at an issuer (REST: POST /id/resolve); null with the error in errors when it fails" })
   async idResolve(@Args(() => IdResolveArgs) args: IdResolveArgs, @Ctx() ctx: GraphqlContext): Promise<IdentifierResolutionType> {
-    const query = parseInput(schemasOf(ctx.app.catalog).id, { ...args }, 'args');
+    const query = parseInput(schemasOf(ctx.app.catalog).id, idResolveBodyOf(args), 'args');
     return valueOf(await ctx.app.resolveIdentifier(query), RESOLVE_ERRORS);
   }
 }

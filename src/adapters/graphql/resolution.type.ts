@@ -64,8 +64,9 @@ export class BankAccountResolutionType {
 }
 
 /**
- * Resolved recipient identifier (OpenAPI resolveIdentifier). Field names are the interface's own (snake_case
- * included), so a client reads this resource the same way from REST and GraphQL.
+ * Resolved recipient identifier (OpenAPI resolveIdentifier). Field names are REST's, in GraphQL's
+ * camelCase (REST's wallet_address is walletAddress); the properties keep REST's names, so the use
+ * case's answer is returned unchanged.
  */
 @ObjectType('IdentifierResolution', { description: 'Wallet address of a username at an issuer (REST: POST /id/resolve)' })
 export class IdentifierResolutionType {
@@ -81,10 +82,10 @@ export class IdentifierResolutionType {
   @Field(() => String, { description: 'What the address receives: a fiat it auto-converts to (NGN, ZAR, KES) or a stablecoin (USDC, USDT)' })
   currency!: string;
 
-  @Field(() => String, { description: 'Stablecoin address: base58 on Solana, 0x + 40 hex on Base' })
+  @Field(() => String, { name: 'walletAddress', description: 'Stablecoin address: base58 on Solana, 0x + 40 hex on Base (REST: wallet_address)' })
   wallet_address!: string;
 
-  @Field(() => WalletNetworkEnum)
+  @Field(() => WalletNetworkEnum, { name: 'walletNetwork', description: 'Network of walletAddress (REST: wallet_network)' })
   wallet_network!: WalletNetwork;
 
   @Field(() => String, { description: 'Country name in full' })

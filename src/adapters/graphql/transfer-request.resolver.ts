@@ -20,7 +20,7 @@ export class TransferRequestResolver {
   }
 
   /** One of the caller's transfer requests by reference. Errors: validation_error (empty or over 128 characters), not_found (also another tenant's reference). */
-  @Query(() => TransferRequestType, { description: 'A transfer request of yours, by reference (REST: GET /tx/transferRequests/{reference})' })
+  @Query(() => TransferRequestType, { nullable: true, description: 'A transfer request of yours, by reference (REST: GET /tx/transferRequests/{reference}); null with a not_found error in errors when you have none' })
   async transferRequest(@Arg('reference', () => String) reference: string, @Ctx() ctx: GraphqlContext): Promise<TransferRequestView> {
     const params = parseInput(TransferRequestParams, { reference }, 'args');
     return valueOf(await ctx.app.getTransferRequest(ctx.tenantId, params.reference), ERRORS);

@@ -18,7 +18,7 @@ export const TransferRequestStatusEnum = enumOf(['pending', 'expired'] as const 
  * Input of `createTransferRequest`: REST's POST /tx/createTransferRequest body (OpenAPI createTransferRequest,
  * its field limits included), checked and described by the same zod schema and use case.
  */
-@InputType('TransferRequestInput')
+@InputType('TransferRequestInput', { description: 'A transfer request, as REST POST /tx/createTransferRequest takes it' })
 export class TransferRequestInput {
   @Field(() => String, fieldOf(TransferRequestBody, 'recipient'))
   recipient!: string;
@@ -65,14 +65,14 @@ export class TransferRequestInput {
 type _TransferRequestInputTie = NoDrift<FieldDrift<TransferRequestInput, typeof TransferRequestBody>>;
 
 /** Result of `createTransferRequest` (OpenAPI createTransferRequest). */
-@ObjectType('TransferRequestLink')
+@ObjectType('TransferRequestLink', { description: 'Answer of createTransferRequest: the link the payer opens' })
 export class TransferRequestLinkType {
   @Field(() => String, { description: "The acquirer's deeplink, carrying a signed token" })
   link!: string;
 }
 
 /** A stored transfer request as REST's GET /tx/transferRequests/{reference} returns it. */
-@ObjectType('TransferRequest')
+@ObjectType('TransferRequest', { description: 'A request for a payer to transfer an amount to a recipient wallet (REST: GET /tx/transferRequests/{reference})' })
 export class TransferRequestType {
   @Field(() => String)
   reference!: string;

@@ -5,7 +5,7 @@ import { RegisterWebhookBody, WebhookEventsQuery, WebhookIdParams } from '../con
 import type { FieldDrift, NoDrift } from '../contract/schema-ties';
 import { fieldOf } from './contract-fields';
 import { PageArgsSchema } from './list-page';
-import { WebhookDeliveryStatusEnum } from './webhook.type';
+import { WebhookDeliveryStatusEnum, WebhookEventTypeEnum } from './webhook.type';
 
 /**
  * REST's event-log query (WebhookEventsQuery) with its page fields under their GraphQL names
@@ -17,16 +17,14 @@ export const WebhookEventsArgsSchema = WebhookEventsQuery.omit({ limit: true, cu
 /** REST's DELETE /v1/webhooks/{webhookId} parameter rule, under the GraphQL argument name `id`. */
 export const DeleteWebhookArgsSchema = z.strictObject({ id: WebhookIdParams.shape.webhookId });
 
-/** REST's default page size, read from its schema so the two cannot drift (50). */
-export const DEFAULT_WEBHOOK_EVENTS_PAGE: number = WebhookEventsQuery.shape.limit.parse(undefined);
 
 /** Input of `registerWebhook`: REST's POST /v1/webhooks/register body (OpenAPI registerWebhook), checked and described by its zod schema. */
-@InputType('RegisterWebhookInput')
+@InputType('RegisterWebhookInput', { description: 'An endpoint to register, as REST POST /v1/webhooks/register takes it' })
 export class RegisterWebhookInput {
   @Field(() => String, fieldOf(RegisterWebhookBody, 'url'))
   url!: string;
 
-  @Field(() => [String], fieldOf(RegisterWebhookBody, 'events'))
+  @Field(() => [WebhookEventTypeEnum], fieldOf(RegisterWebhookBody, 'events'))
   events?: string[] | null;
 }
 type _RegisterWebhookInputTie = NoDrift<FieldDrift<RegisterWebhookInput, typeof RegisterWebhookBody>>;
@@ -37,8 +35,8 @@ type _RegisterWebhookInputTie = NoDrift<FieldDrift<RegisterWebhookInput, typeof 
  */
 @ArgsType()
 export class WebhookEventsArgs {
-  @Field(() => Int, fieldOf(WebhookEventsArgsSchema, 'first', { defaultValue: DEFAULT_WEBHOOK_EVENTS_PAGE }))
-  first?: number;
+  @Field(() => Int, fieldOf(WebhookEventsArgsSchema, 'first'))
+  first?: number | null;
 
   @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'after'))
   after?: string | null;
@@ -46,7 +44,7 @@ export class WebhookEventsArgs {
   @Field(() => WebhookDeliveryStatusEnum, fieldOf(WebhookEventsArgsSchema, 'status'))
   status?: DeliveryStatus | null;
 
-  @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'eventType'))
+  @Field(() => WebhookEventTypeEnum, fieldOf(WebhookEventsArgsSchema, 'eventType'))
   eventType?: string | null;
 
   @Field(() => String, fieldOf(WebhookEventsArgsSchema, 'entityId'))

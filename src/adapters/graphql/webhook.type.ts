@@ -1,15 +1,23 @@
 import { DateTimeISOResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import type { WebhookEventType } from '../../core/events/outbox-event';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../core/events/outbox-event';
 import type { RegisteredWebhook } from '../../core/webhooks/manage-webhooks';
 import { DELIVERY_STATUSES, type DeliveryStatus, type RegistrationStatus, type WebhookEventEntry, type WebhookView } from '../../core/webhooks/webhook';
 import { enumOf } from './enums.type';
-import { PageInfoType } from './payment.type';
+import { connectionType } from './connection.type';
+import { NodeInterface } from './node.type';
 
-/*
- * Event type names (`payment.succeeded`, ...) contain dots, which GraphQL enum values cannot, so
- * they travel as String exactly as REST writes them; the use case refuses unknown names.
+/**
+ * Event types (docs/decisions.md § Webhooks): REST's dotted names (`payment.succeeded`) as enum
+ * values (PAYMENT_SUCCEEDED), mapped back to the dotted names in enumOf.
  */
+export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES, 'WebhookEventType', 'Type of a webhook event; REST and the delivered body write it dotted (PAYMENT_SUCCEEDED is payment.succeeded)', {
+  'payment.processing': 'A payment moved to provider_accepted',
+  'payment.succeeded': 'A payment succeeded: the recipient was paid',
+  'payment.failed': 'A payment failed; its hold is released or returned',
+  'payment.refunded': 'A payment was refunded after success',
+  'customer.kyc.updated': 'A customer\'s KYC was approved or rejected',
+});
 
 /** Delivery states of an event log entry (OpenAPI listWebhookEvents). */
 export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES, 'WebhookDeliveryStatus', 'Delivery state of an event log entry (OpenAPI listWebhookEvents)');
@@ -17,7 +25,7 @@ export const WebhookDeliveryStatusEnum = enumOf(DELIVERY_STATUSES, 'WebhookDeliv
 /** Registration states: `disabled` after the endpoint answered 410 Gone (docs/decisions.md § Webhooks). */
 export const WebhookStatusEnum = enumOf(['active', 'disabled'] as const satisfies readonly RegistrationStatus[], 'WebhookStatus', 'State of a webhook registration (disabled after a 410 Gone)');
 
-const EVENTS_DESCRIPTION = 'Event types (payment.processing, payment.succeeded, ...); empty means every type';
+const EVENTS_DESCRIPTION = 'Event types it receives; empty means every type';
 
 /**
  * `Webhook`: a registration as listed (REST: an item of GET /v1/webhooks; docs/decisions.md § Webhooks). Resolvers
@@ -26,12 +34,15 @@ const EVENTS_DESCRIPTION = 'Event types (payment.processing, payment.succeeded, 
 @ObjectType('Webhook', { description: 'A webhook registration, without its secret' })
 export class WebhookType implements WebhookView {
   @Field(() => ID, { description: 'uuid of the registration' })
+  id!: string;
+
+  @Field(() => ID, { description: 'uuid of the registration, the same as id', deprecationReason: 'Use id.' })
   webhookId!: string;
 
   @Field(() => String, { description: 'Endpoint that receives signed POST requests' })
   url!: string;
 
-  @Field(() => [String], { description: EVENTS_DESCRIPTION })
+  @Field(() => [WebhookEventTypeEnum], { description: EVENTS_DESCRIPTION })
   events!: WebhookEventType[];
 
   @Field(() => WebhookStatusEnum)
@@ -48,12 +59,15 @@ export class WebhookType implements WebhookView {
 @ObjectType('RegisteredWebhook', { description: 'A new registration; the signing secret is returned this once only' })
 export class RegisteredWebhookType implements RegisteredWebhook {
   @Field(() => ID, { description: 'uuid of the registration' })
+  id!: string;
+
+  @Field(() => ID, { description: 'uuid of the registration, the same as id', deprecationReason: 'Use id.' })
   webhookId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'HTTPS endpoint that receives signed POST requests' })
   url!: string;
 
-  @Field(() => [String], { description: EVENTS_DESCRIPTION })
+  @Field(() => [WebhookEventTypeEnum], { description: EVENTS_DESCRIPTION })
   events!: WebhookEventType[];
 
   @Field(() => String, { description: 'whsec_<base64>: HMAC signing secret, returned once only' })
@@ -64,7 +78,7 @@ export class RegisteredWebhookType implements RegisteredWebhook {
  * `WebhookEvent`: one event log entry, the delivery of one event to one registration (OpenAPI
  * listWebhookEvents, plus eventId and webhookId; REST: an item of GET /v1/webhooks/events). Times ISO 8601 UTC.
  */
-@ObjectType('WebhookEvent', { description: 'Delivery of one event to one registration (OpenAPI listWebhookEvents)' })
+@ObjectType('WebhookEvent', { description: 'Delivery of one event to one registration (OpenAPI listWebhookEvents)', implements: NodeInterface })
 export class WebhookEventEntryType implements WebhookEventEntry {
   @Field(() => ID, { description: 'Delivery id; sent as webhook-id on every attempt' })
   id!: string;
@@ -72,19 +86,19 @@ export class WebhookEventEntryType implements WebhookEventEntry {
   @Field(() => ID, { description: 'The event id carried as `id` in the delivered body' })
   eventId!: string;
 
-  @Field(() => String, { description: 'payment.processing, payment.succeeded, ...' })
+  @Field(() => WebhookEventTypeEnum, { description: 'What happened' })
   eventType!: string;
 
   @Field(() => String, { description: 'Id of the resource the event is about (a payment or customer id)' })
   entityId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'uuid of the registration it is delivered to' })
   webhookId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The registration's endpoint" })
   url!: string;
 
-  @Field(() => WebhookDeliveryStatusEnum)
+  @Field(() => WebhookDeliveryStatusEnum, { description: 'Whether it was delivered, is still retried, or gave up' })
   status!: DeliveryStatus;
 
   @Field(() => Int, { description: 'Attempts made so far' })
@@ -104,11 +118,4 @@ export class WebhookEventEntryType implements WebhookEventEntry {
 }
 
 /** The `webhookEvents` connection: one page of the event log, newest first. */
-@ObjectType('WebhookEventConnection', { description: 'One page of the webhook event log, newest first' })
-export class WebhookEventConnectionType {
-  @Field(() => [WebhookEventEntryType])
-  nodes!: WebhookEventEntry[];
-
-  @Field(() => PageInfoType, { description: 'Forward only: endCursor is REST\'s Link cursor, null on the last page' })
-  pageInfo!: PageInfoType;
-}
+export const WebhookEventConnectionType = connectionType<WebhookEventEntry>(WebhookEventEntryType, 'WebhookEvent', 'event log entry', 'event log entries', 'newest first');

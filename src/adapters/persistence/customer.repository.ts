@@ -36,7 +36,8 @@ export class CustomerRepository implements CustomerStore {
     );
     const entries = rows.slice(0, limit).map((r) => em.map(CustomerSchema, r));
     const last = entries[entries.length - 1];
-    return { entries, ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.createdAt, last.id) } : {}) };
+    const cursors = entries.map((c) => encodeCursor(c.createdAt, c.id));
+    return { entries, cursors, ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.createdAt, last.id) } : {}) };
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Customer[]> {

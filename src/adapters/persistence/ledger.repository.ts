@@ -67,9 +67,20 @@ export async function createLedgerAccounts(em: EntityManager, tenantId: string, 
     Array.from({ length: LEDGER_SLOTS }, (_, slot) => ({ id: ids.next('ldg'), tenantId, currency, kind, slot, balance: '0', updatedAt: at })))));
 }
 
+/** Ids of ledger rows: `ldg_` and a ULID. */
+const LEDGER_ID = /^ldg_[0-9A-Z]{26}$/;
+
 interface TxRow {
   id: string; kind: LedgerTransactionView['kind']; currency: Stablecoin; amount: string; from_kind: LedgerTransactionView['from'];
   to_kind: LedgerTransactionView['to']; payment_id: string | null; external_ref: string | null; created_at: Date;
+}
+
+/** A `ledger_transactions` row as REST and GraphQL show it: the amount at its currency's scale, times ISO 8601. */
+function toTransactionView(r: TxRow): LedgerTransactionView {
+  return {
+    id: r.id, kind: r.kind, currency: r.currency, amount: formatAmount(r.amount, r.currency), from: r.from_kind, to: r.to_kind,
+    paymentId: r.payment_id, txHash: r.external_ref, createdAt: new Date(r.created_at).toISOString(),
+  };
 }
 
 /** Balance reads (LedgerReader port), tenant-scoped. */
@@ -92,11 +103,17 @@ export class LedgerReadRepository implements LedgerReader {
     });
   }
 
+  async transaction(tenantId: string, transactionId: string): Promise<LedgerTransactionView | undefined> {
+    if (!LEDGER_ID.test(transactionId)) return undefined;
+    const rows = await this.em.fork().execute<TxRow[]>('select * from ledger_transactions where tenant_id = ? and id = ?', [tenantId, transactionId]);
+    return rows[0] ? toTransactionView(rows[0]) : undefined;
+  }
+
   async transactions(tenantId: string, limit: number, cursor?: string) {
     const params: unknown[] = [tenantId];
     let after = '';
     if (cursor) {
-      const decoded = decodeCursor(cursor, /^ldg_[0-9A-Z]{26}$/);
+      const decoded = decodeCursor(cursor, LEDGER_ID);
       if (!decoded) return 'bad_cursor' as const;
       after = 'and (created_at, id) < (?, ?)';
       params.push(...decoded);
@@ -108,10 +125,8 @@ export class LedgerReadRepository implements LedgerReader {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      entries: page.map((r) => ({
-        id: r.id, kind: r.kind, currency: r.currency, amount: formatAmount(r.amount, r.currency), from: r.from_kind, to: r.to_kind,
-        paymentId: r.payment_id, txHash: r.external_ref, createdAt: new Date(r.created_at).toISOString(),
-      })),
+      entries: page.map(toTransactionView),
+      cursors: page.map((r) => encodeCursor(r.created_at, r.id)),
       ...(rows.length > limit && last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}),
     };
   }

@@ -6,15 +6,19 @@ import { PaymentSchema } from './schemas/payment.schema';
 const PAYMENT_ID = /^pay_[0-9A-Z]{26}$/;
 
 /**
- * The tenant's payments, newest first, by keyset on (created_at, id) (PaymentLister port).
- * Served by the index payments_tenant_created_idx; filters are AND-ed, list filters use `in`.
+ * The tenant's payments, newest first, by keyset on (created_at, id) (PaymentLister port), paged
+ * forward (older than `after`) or backward (newer than `before`, read oldest first and turned
+ * round). Served by the index payments_tenant_created_idx; filters are AND-ed, list filters use
+ * `in`. Whether rows lie beyond the cursor a page started from is one more indexed `exists`.
  */
 export class PaymentListRepository implements PaymentLister {
   constructor(private readonly em: EntityManager) {}
 
   async listForTenant(tenantId: string, query: PaymentListQuery): Promise<PaymentRowPage | 'bad_cursor'> {
-    const after = query.after !== undefined ? decodeCursor(query.after, PAYMENT_ID) : undefined;
-    if (query.after !== undefined && !after) return 'bad_cursor';
+    const backward = query.direction === 'backward';
+    const given = backward ? query.before : query.after;
+    const cursor = given !== undefined ? decodeCursor(given, PAYMENT_ID) : undefined;
+    if (given !== undefined && !cursor) return 'bad_cursor';
     const where: string[] = ['tenant_id = ?'];
     const params: unknown[] = [tenantId];
     const f = query.filter ?? {};
@@ -32,17 +36,30 @@ export class PaymentListRepository implements PaymentLister {
     if (f.reference !== undefined) add('reference = ?', f.reference);
     if (f.createdFrom) add('created_at >= ?', f.createdFrom);
     if (f.createdTo) add('created_at < ?', f.createdTo);
-    if (after) add('(created_at, id) < (?, ?)', ...after);
+    const filtered = where.join(' and ');
+    const filterParams = [...params];
 
     const em = this.em.fork();
+    // Rows on the far side of the cursor: newer than `after` paging forward, older than `before` backward.
+    const beyond = cursor
+      ? (await em.execute<unknown[]>(
+        `select 1 from payments where ${filtered} and (created_at, id) ${backward ? '<=' : '>='} (?, ?) limit 1`,
+        [...filterParams, ...cursor],
+      )).length > 0
+      : false;
+    if (cursor) add(`(created_at, id) ${backward ? '>' : '<'} (?, ?)`, ...cursor);
+    const order = backward ? 'asc' : 'desc';
     const rows = await em.execute<Record<string, unknown>[]>(
-      `select * from payments where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+      `select * from payments where ${where.join(' and ')} order by created_at ${order}, id ${order} limit ?`,
       [...params, query.first + 1],
     );
-    const entries = rows.slice(0, query.first).map((row) => {
+    const page = rows.slice(0, query.first);
+    if (backward) page.reverse();
+    const entries = page.map((row) => {
       const payment = em.map(PaymentSchema, row);
       return { payment, cursor: encodeCursor(payment.createdAt, payment.id) };
     });
-    return { entries, hasNextPage: rows.length > query.first };
+    const more = rows.length > query.first;
+    return backward ? { entries, hasNextPage: beyond, hasPreviousPage: more } : { entries, hasNextPage: more, hasPreviousPage: beyond };
   }
 }

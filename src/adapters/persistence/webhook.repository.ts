@@ -71,7 +71,16 @@ export class WebhookMikroRepository implements WebhookRepository {
     );
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
-    return { entries: page.map(toEntry), ...(rows.length > query.limit && last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}) };
+    return {
+      entries: page.map(toEntry), cursors: page.map((r) => encodeCursor(r.created_at, r.id)),
+      ...(rows.length > query.limit && last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}),
+    };
+  }
+
+  async findEvent(tenantId: string, deliveryId: string): Promise<WebhookEventEntry | undefined> {
+    if (!UUID_PATTERN.test(deliveryId)) return undefined;
+    const rows = await this.em.fork().execute<DeliveryDbRow[]>('select * from webhook_deliveries where tenant_id = ? and id = ?', [tenantId, deliveryId]);
+    return rows[0] ? toEntry(rows[0]) : undefined;
   }
 
   async retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined> {

@@ -1,3 +1,4 @@
+import type { KeysetPage } from '../shared/keyset-page';
 /** KYC states of a customer (docs/decisions.md § Customers and KYC). */
 export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
@@ -74,7 +75,7 @@ export interface CustomerStore {
   insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'>;
   findForTenant(tenantId: string, customerId: string): Promise<Customer | undefined>;
   /** Newest first; 'bad_cursor' for a cursor this store did not issue. */
-  list(tenantId: string, limit: number, cursor?: string): Promise<{ entries: Customer[]; nextCursor?: string } | 'bad_cursor'>;
+  list(tenantId: string, limit: number, cursor?: string): Promise<KeysetPage<Customer> | 'bad_cursor'>;
   /** Claims pending customers due for a check (FOR UPDATE SKIP LOCKED), leasing them until `leaseUntil`. */
   claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Customer[]>;
   /** Moves the next check of a still-pending customer. */

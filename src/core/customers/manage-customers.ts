@@ -1,3 +1,4 @@
+import type { KeysetPage } from '../shared/keyset-page';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
@@ -78,10 +79,10 @@ export async function getCustomer(deps: CustomerDeps, tenantId: string, customer
 }
 
 /** A page of the tenant's customers, newest first. Errors: `validation_error` (bad cursor). */
-export async function listCustomers(deps: CustomerDeps, tenantId: string, limit: number, cursor?: string): Promise<Result<{ entries: CustomerView[]; nextCursor?: string }, CustomerErrorCode>> {
+export async function listCustomers(deps: CustomerDeps, tenantId: string, limit: number, cursor?: string): Promise<Result<KeysetPage<CustomerView>, CustomerErrorCode>> {
   const page = await deps.customers.list(tenantId, limit, cursor);
   if (page === 'bad_cursor') return err('validation_error', 'cursor is not valid', { field: 'cursor' });
-  return ok({ entries: page.entries.map(toCustomerView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
+  return ok({ entries: page.entries.map(toCustomerView), cursors: page.cursors, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) });
 }
 
 /** What the KYC worker needs besides the customer ports. */

@@ -1,3 +1,4 @@
+import type { KeysetPage } from '../shared/keyset-page';
 import type { Blockchain } from '../catalog/catalog';
 import type { Stablecoin } from '../shared/money';
 import type { PaymentMove } from '../payments/payment-state';
@@ -121,5 +122,7 @@ export interface LedgerTransactionView {
 export interface LedgerReader {
   balances(tenantId: string): Promise<BalanceView[]>;
   /** Newest first; `nextCursor` when more follow; 'bad_cursor' for a cursor this store did not issue. */
-  transactions(tenantId: string, limit: number, cursor?: string): Promise<{ entries: LedgerTransactionView[]; nextCursor?: string } | 'bad_cursor'>;
+  transactions(tenantId: string, limit: number, cursor?: string): Promise<KeysetPage<LedgerTransactionView> | 'bad_cursor'>;
+  /** One transaction of the tenant by id (ldg_…); undefined when the tenant has none with that id. */
+  transaction(tenantId: string, transactionId: string): Promise<LedgerTransactionView | undefined>;
 }

@@ -1,3 +1,4 @@
+import type { KeysetPage } from '../shared/keyset-page';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../events/outbox-event';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
@@ -106,9 +107,15 @@ export async function listWebhookEvents(
   deps: WebhookDeps,
   tenantId: string,
   query: EventLogQuery,
-): Promise<Result<{ entries: WebhookEventEntry[]; nextCursor?: string }, WebhookErrorCode>> {
+): Promise<Result<KeysetPage<WebhookEventEntry>, WebhookErrorCode>> {
   const page = await deps.webhooks.listEvents(tenantId, query);
   return page === 'bad_cursor' ? err('validation_error', 'cursor is not valid', { field: 'cursor' }) : ok(page);
+}
+
+/** One entry of the tenant's event log (GraphQL node(id:)). Errors: `not_found` (also another tenant's id). */
+export async function getWebhookEvent(deps: WebhookDeps, tenantId: string, deliveryId: string): Promise<Result<WebhookEventEntry, 'not_found'>> {
+  const entry = await deps.webhooks.findEvent(tenantId, deliveryId);
+  return entry ? ok(entry) : err('not_found', 'Webhook event not found');
 }
 
 /** Redelivers one event log entry now (beyond the interface, docs/decisions.md § Webhooks). Errors: `not_found`. */

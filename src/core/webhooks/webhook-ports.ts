@@ -1,3 +1,4 @@
+import type { KeysetPage } from '../shared/keyset-page';
 import type { WebhookEventEntry, WebhookRegistration, DeliveryStatus } from './webhook';
 
 /** Filters and page of the event log (OpenAPI listWebhookEvents; docs/decisions.md § Webhooks). */
@@ -29,7 +30,9 @@ export interface WebhookRepository {
    * Returns `'bad_cursor'` (not an error Result) when `query.cursor` cannot be decoded; the use case
    * turns that into `validation_error` on field `cursor`.
    */
-  listEvents(tenantId: string, query: EventLogQuery): Promise<{ entries: WebhookEventEntry[]; nextCursor?: string } | 'bad_cursor'>;
+  listEvents(tenantId: string, query: EventLogQuery): Promise<KeysetPage<WebhookEventEntry> | 'bad_cursor'>;
+  /** One entry of the tenant's event log by its id (a uuid); undefined when the tenant has no such entry. */
+  findEvent(tenantId: string, deliveryId: string): Promise<WebhookEventEntry | undefined>;
   /** Schedules one entry for delivery now; undefined when the tenant has no such entry. */
   retryEvent(tenantId: string, deliveryId: string, now: Date): Promise<WebhookEventEntry | undefined>;
 }
