@@ -70,9 +70,6 @@ describe('admin use cases on fakes', () => {
         sent: { sentBetween: async () => [] }, payments: world.store.reader, providers: { providerOf: async () => undefined },
         records: [], clock: world.clock,
       },
-      // Simulated moves ask the tenant's world (a live one's refund goes onchain); refunds have their own tests (test/unit/live-refunds.test.ts).
-      environments: world.routing,
-      refunds: { list: async () => [], pendingTotals: async () => [] },
     };
     admin = createAdminApplication(deps);
   });
