@@ -7,7 +7,7 @@ import { solanaTxHash } from '../support/tx-hashes';
 import { Decimal } from '../../src/core/shared/money';
 
 /**
- * A tenant's six USDC accounts (balance and counter-accounts, docs/decisions.md § Ledger), read from
+ * A tenant's seven USDC accounts (balance and counter-accounts, docs/decisions.md § Ledger), read from
  * the database: each account is the sum of its balance slots.
  */
 async function accountsOf(service: TestService, tenantId: string): Promise<Record<string, string>> {
@@ -193,7 +193,7 @@ describe('provider results applied through applyMove', () => {
     const second = await burst(1);
     const outcomes = plans.map(({ id }, i) => ({ id, results: [...first[i]!, ...second[i]!] }));
     await reconcile(quiet);
-    const expected = { available: 1000_000_000n, held: 0n, in_transit: 0n, settled: 0n, refunded: 0n };
+    const expected = { available: 1000_000_000n, held: 0n, in_transit: 0n, settled: 0n, refunded: 0n, refund_pending: 0n };
     const amount = 12_115_416n;
     const finals: string[] = [];
     for (const { id, results } of outcomes) {

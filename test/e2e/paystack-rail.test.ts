@@ -56,6 +56,9 @@ describe('Paystack rail, end to end', () => {
     expect(payment.failureReason).toMatch(/reversed/);
     expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing', 'payment.refunded']);
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+    // A live tenant's return waits for its onchain refund (docs/decisions.md § Ledger).
+    const refunds = (await service.call('GET', '/v1/admin/refunds?status=pending&limit=500', { apiKey: admin })).body as Array<{ paymentId: string }>;
+    expect(refunds.filter((r) => r.paymentId === id)).toEqual([expect.objectContaining({ status: 'pending', amount: payment.amountStablecoin, currency: 'USDC' })]);
     const after = (await service.call('GET', '/v1/balances', { apiKey })).body;
     const usdc = (b: Array<{ currency: string; inTransit: string; held: string }>) => b.find((x) => x.currency === 'USDC')!;
     expect([usdc(after).held, usdc(after).inTransit]).toEqual([usdc(before).held, usdc(before).inTransit]);
@@ -115,6 +118,19 @@ describe('Paystack rail, end to end', () => {
     // Mobile-money look-ups have no live directory: refused, not simulated.
     const momo = await service.call('POST', '/momo/resolve', { apiKey, body: { type: 'paybill', accountNumber: '123456' } });
     expect(momo.status).toBe(502);
+  });
+
+  it('the reconciliation report reads the configured Paystack through its list API: settled payments match', async () => {
+    const from = new Date(Date.now() - 1000).toISOString();
+    const id = await moneyOut(service, apiKey, ngBankBody('10'));
+    await settled(service, admin, id, 'succeeded');
+    const res = await service.call('GET', `/v1/admin/reconciliation?provider=paystack&from=${from}&to=${new Date(Date.now() + 1000).toISOString()}`, { apiKey: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.compared).toBeGreaterThanOrEqual(1);
+    for (const list of ['missingAtProvider', 'statusMismatches', 'amountMismatches', 'atProviderOnly', 'unconfirmed']) {
+      expect((res.body[list] as Array<{ paymentId: string }>).map((e) => e.paymentId)).not.toContain(id);
+    }
+    expect(sim.requestCount('GET /transfer')).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses webhooks with a wrong signature, storing nothing', async () => {
