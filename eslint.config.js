@@ -45,7 +45,7 @@ module.exports = tseslint.config(
       ...graphql.configs['flat/schema-relay'].rules,
       // Every type, root field and object field is described. Arguments and input fields REST also
       // takes are described by their zod schema in src/adapters/contract (docs/decisions.md § GraphQL).
-      '@graphql-eslint/require-description': ['error', { types: true, rootField: true, DirectiveDefinition: true, FieldDefinition: true }],
+      '@graphql-eslint/require-description': ['error', { types: true, rootField: true, DirectiveDefinition: true, FieldDefinition: true, InputValueDefinition: true }],
       // Value objects and answers have no identity of their own, so no `id`: connections, edges,
       // mutation answers (…Payload, …Result, TransferRequestLink), resolutions of someone else's
       // account, figures (AnalyticsGroup, Balance, CurrencyAmount, WebhookHealth of a registration),
