@@ -32,7 +32,9 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
   const mtnClient = configs.mtnMomo ? new MtnMomoClient(configs.mtnMomo, clock) : undefined;
   const mtnMomo = configs.mtnMomo && mtnClient ? new MtnMomoPayoutProvider(configs.mtnMomo, mtnClient) : undefined;
   const paystackClient = configs.paystack ? new PaystackClient(configs.paystack) : undefined;
-  const paystack = paystackClient ? { provider: new PaystackPayoutProvider(paystackClient), client: paystackClient } : undefined;
+  const paystack = paystackClient && configs.paystack
+    ? { provider: new PaystackPayoutProvider(paystackClient, { resultWaitMs: configs.paystack.resultWaitMs }), client: paystackClient }
+    : undefined;
   const providers = [mpesa, mtnMomo, paystack?.provider].filter((p): p is NonNullable<typeof p> => p !== undefined);
   if (providers.length > 0) {
     logger.info({

@@ -20,6 +20,8 @@ describe('Paystack rail, end to end', () => {
     sim = await startPaystackSimulator({ resultDelayMs: 50, delayedCallbackMs: 300 });
     service = await startTestService({
       PAYSTACK_SECRET_KEY: sim.secretKey, PAYSTACK_BASE_URL: sim.url, PAYSTACK_RESPONSE_TIMEOUT_MS: '800',
+      // A lost webhook is asked about after half a second, not the production minute.
+      PAYSTACK_RESULT_WAIT_MS: '500',
     });
     sim.setWebhookUrl(`${service.baseUrl}/callbacks/paystack`);
     admin = await service.newAdminKey();

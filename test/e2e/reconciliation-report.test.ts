@@ -119,7 +119,7 @@ describe('reconciliation report', () => {
     ];
     for (const query of cases) {
       const res = await report(query);
-      expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 400, body: { statusCode: 400, code: 'validation_error', message: expect.any(String) } });
+      expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 400, body: expect.objectContaining({ statusCode: 400, code: 'validation_error', message: expect.any(String) }) });
     }
     const mpesa = await report(`provider=mpesa&from=${iso(now - 1000)}&to=${iso(now)}`);
     expect([mpesa.status, mpesa.body.code]).toEqual([503, 'provider_unavailable']);

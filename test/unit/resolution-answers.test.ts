@@ -103,10 +103,18 @@ describe('resolveBankAccount answers', () => {
 });
 
 describe('listBanks answers', () => {
-  it('lists NG and ZA banks in catalog order, and names the countries it serves otherwise', () => {
-    expect(listBanks(catalog, 'NG')).toEqual(ok(catalog.countries.NG!.banks));
-    expect(listBanks(catalog, 'ZA')).toEqual(ok(catalog.countries.ZA!.banks));
+  it('lists NG and ZA banks in catalog order, and names the countries it serves otherwise', async () => {
+    expect(await listBanks(catalog, 'NG')).toEqual(ok(catalog.countries.NG!.banks));
+    expect(await listBanks(catalog, 'ZA')).toEqual(ok(catalog.countries.ZA!.banks));
     expect((catalog.countries.NG!.banks ?? []).length).toBeGreaterThan(0);
-    expect(listBanks(catalog, 'KE')).toEqual(err('validation_error', 'country must be one of NG, ZA', { field: 'country' }));
+    expect(await listBanks(catalog, 'KE')).toEqual(err('validation_error', 'country must be one of NG, ZA', { field: 'country' }));
+  });
+
+  it('takes a live directory\'s list when it answers, and the catalog\'s when it cannot', async () => {
+    const paystack = [{ bankCode: '044', bankName: 'Access Bank' }];
+    const answering = { banks: async () => ok(paystack) };
+    const failing = { banks: async () => err('upstream_unavailable' as const, 'down') };
+    expect(await listBanks(catalog, 'NG', answering as never)).toEqual(ok(paystack));
+    expect(await listBanks(catalog, 'NG', failing as never)).toEqual(ok(catalog.countries.NG!.banks));
   });
 });

@@ -16,6 +16,7 @@ const REQUIRED = ['PAYSTACK_SECRET_KEY'] as const;
 /** Variables with defaults; setting one without the required ones is a partial configuration. */
 const OPTIONAL = [
   'PAYSTACK_BASE_URL', 'PAYSTACK_WEBHOOK_ALLOWED_IPS', 'PAYSTACK_CONNECT_TIMEOUT_MS', 'PAYSTACK_RESPONSE_TIMEOUT_MS',
+  'PAYSTACK_RESULT_WAIT_MS',
 ] as const;
 
 const ipList = z.string().transform((text, ctx) => {
@@ -38,6 +39,7 @@ export const paystackEnvSchema = z.object({
   PAYSTACK_WEBHOOK_ALLOWED_IPS: ipList.default([]),
   PAYSTACK_CONNECT_TIMEOUT_MS: ms(5_000),
   PAYSTACK_RESPONSE_TIMEOUT_MS: ms(30_000),
+  PAYSTACK_RESULT_WAIT_MS: ms(60_000),
 });
 
 /** The validated Paystack settings. */
@@ -54,6 +56,8 @@ export interface PaystackConfig {
   readonly connectTimeoutMs: number;
   /** Limit on waiting for the response headers, and between body chunks, ms. */
   readonly responseTimeoutMs: number;
+  /** How long after an accepted transfer to wait for its webhook before asking verify, ms. */
+  readonly resultWaitMs: number;
 }
 
 /** A Paystack configuration that cannot start: names the variables at fault, never their values. */
@@ -90,5 +94,6 @@ export function parsePaystackConfig(env: Readonly<Record<string, string | undefi
     webhookAllowedIps: value.PAYSTACK_WEBHOOK_ALLOWED_IPS,
     connectTimeoutMs: value.PAYSTACK_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: value.PAYSTACK_RESPONSE_TIMEOUT_MS,
+    resultWaitMs: value.PAYSTACK_RESULT_WAIT_MS,
   };
 }

@@ -38,9 +38,16 @@ const NO_BALANCE_RETRY_MS = 5 * 60_000;
 export class PaystackPayoutProvider implements PayoutProvider {
   readonly name = PAYSTACK;
   private readonly recipients: PaystackRecipients;
+  private readonly resultWaitMs?: number;
 
-  constructor(private readonly client: PaystackClient, options: { readonly recipientCacheSize?: number } = {}) {
+  /**
+   * `resultWaitMs`: after an accepted transfer, how long to wait for its webhook before the first
+   * verify, in ms (PAYSTACK_RESULT_WAIT_MS); undefined asks verify at once. A transfer is rarely
+   * final the moment it is accepted, so asking at once mostly earns a `pending` and its minute-long recheck.
+   */
+  constructor(private readonly client: PaystackClient, options: { readonly recipientCacheSize?: number; readonly resultWaitMs?: number } = {}) {
     this.recipients = new PaystackRecipients(client, options.recipientCacheSize);
+    this.resultWaitMs = options.resultWaitMs;
   }
 
   /**
@@ -70,7 +77,9 @@ export class PaystackPayoutProvider implements PayoutProvider {
     const { httpStatus, body } = call;
     if (httpStatus >= 200 && httpStatus < 300) {
       const parsed = transferAnswer.safeParse(body);
-      if (parsed.success && parsed.data.data.reference === reference) return { kind: 'accepted', providerRef: parsed.data.data.transfer_code };
+      if (parsed.success && parsed.data.data.reference === reference) {
+        return { kind: 'accepted', providerRef: parsed.data.data.transfer_code, ...(this.resultWaitMs === undefined ? {} : { recheckAfterMs: this.resultWaitMs }) };
+      }
       return { kind: 'unknown', reason: `Paystack answered HTTP ${httpStatus} without a readable transfer` };
     }
     if (httpStatus >= 500 || httpStatus < 400) return { kind: 'unknown', reason: `Paystack answered HTTP ${httpStatus}` };
