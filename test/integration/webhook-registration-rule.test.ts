@@ -61,7 +61,9 @@ describe('webhook registration rule: the SQL agrees with the core', () => {
       await orm.em.fork().getConnection().execute(
         `insert into webhook_deliveries (id, tenant_id, event_id, registration_id, event_type, entity_id, url, status, attempt, next_retry_at, created_at, updated_at)
          values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-        [tenantId, appended.id, r.id, 'payment.succeeded', appended.entityId, r.url, new Date(now.getTime() - 1000), now, now]);
+        // Due long before anything other test files left pending in this run's database: the claim takes
+        // the oldest due rows first, so these are within its limit however many others wait.
+        [tenantId, appended.id, r.id, 'payment.succeeded', appended.entityId, r.url, new Date('2001-01-01T00:00:00Z'), now, now]);
     }
     const claimed = (await new DeliveryMikroQueue(orm.em).claimDue({
       now, limit: 1000, leaseUntil: new Date(now.getTime() + 60_000), perRegistration: 10, inFlight: new Map(), orderWaitMs: 0,

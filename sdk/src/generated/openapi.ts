@@ -9364,6 +9364,7 @@ export interface operations {
     reconciliationReport: {
         parameters: {
             query: {
+                /** @description The payout provider to compare with */
                 provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack";
                 /** @description Start of the window (inclusive), ISO 8601 UTC: payments created from then */
                 from: string;
@@ -9561,6 +9562,7 @@ export interface operations {
     listReconciliationFindings: {
         parameters: {
             query?: {
+                /** @description Most findings to return, 1 to 500 */
                 limit?: number;
             };
             header?: never;
@@ -9693,6 +9695,7 @@ export interface operations {
             query?: {
                 /** @description Only refunds in this status; all when absent */
                 status?: "pending" | "sent";
+                /** @description Most refunds to return, 1 to 500 */
                 limit?: number;
             };
             header?: never;
@@ -9830,6 +9833,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Refund id (rfd_...) */
                 refundId: string;
             };
             cookie?: never;

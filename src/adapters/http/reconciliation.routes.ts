@@ -52,7 +52,7 @@ const Report = z.object({
 
 /** Query of GET /v1/admin/reconciliation; the operator CLI's `reconciliation:report` parses its flags with it too. */
 export const ReconciliationQuery = z.strictObject({
-  provider: z.enum(RECONCILABLE_PROVIDERS),
+  provider: z.enum(RECONCILABLE_PROVIDERS).meta({ description: 'The payout provider to compare with', example: 'paystack' }),
   from: z.iso.datetime().meta({ description: 'Start of the window (inclusive), ISO 8601 UTC: payments created from then' }),
   to: z.iso.datetime().meta({ description: `End of the window (exclusive), at most ${MAX_REPORT_DAYS} days after from` }),
 });
@@ -86,7 +86,7 @@ export function reconciliationRoutes(admin: AdminApplication): RouteSpec<any, an
       summary: 'Mismatches the reconciliation worker found on payments still provider_accepted, newest first',
       description: 'Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted: kept until an '
         + 'operator looks at them, never corrected by the service (docs/decisions.md § Reconciliation).',
-      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100) }),
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Most findings to return, 1 to 500', example: 100 }) }),
       responses: { '200': { description: 'Findings', schema: z.array(Finding) }, ...AUTH_ERRORS },
       handler: async (req, res) => {
         const findings = await admin.listReconciliationFindings(req.query.limit);

@@ -29,9 +29,9 @@ const RefundView = z.object({
 /** Query of GET /v1/admin/refunds; the CLI's `refunds:list` parses its flags with it too. */
 const RefundListQuery = z.strictObject({
   status: z.enum(REFUND_STATUSES).optional().meta({ description: 'Only refunds in this status; all when absent' }),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Most refunds to return, 1 to 500', example: 100 }),
 });
-const RefundParams = z.object({ refundId: z.string().max(64) });
+const RefundParams = z.object({ refundId: z.string().max(64).meta({ description: 'Refund id (rfd_...)', example: 'rfd_01JD5A2C4E6G8J0K2M4P6R8T0V' }) });
 
 /**
  * Admin routes of onchain refunds of live payments (docs/decisions.md § Ledger): the list operators
