@@ -19,15 +19,13 @@ import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { Pool, type PoolClient } from 'pg';
 import { monotonicFactory } from 'ulid';
+import { benchPayment, writeMoneyOutRows } from './raw-server';
 
 export interface TwinServer {
   readonly baseUrl: string;
   close(): Promise<void>;
 }
 
-const RATE = '129.250000';
-const FEE = '0.150000';
-const TTL_MS = 24 * 3_600_000;
 const POLL_MS = 200;
 const BATCH = 50;
 const LEASE_MS = 30_000;
@@ -78,32 +76,11 @@ export async function startTwinServer(databaseUrl: string, poolMax: number, tena
     const body = (req.body ?? {}) as Record<string, unknown>;
     const key = String(req.get('idempotency-key') ?? randomUUID()).toLowerCase();
     const now = new Date();
-    const fiat = Number(body.fiatAmount ?? 0);
-    const payment = {
-      id: `pay_${ulid()}`, status: 'initiated', paymentMethod: String(body.paymentMethod), sourceCurrency: String(body.sourceCurrency),
-      amountStablecoin: (fiat / Number(RATE) + Number(FEE)).toFixed(6), fiatAmount: fiat.toFixed(2),
-      destinationCurrency: String(body.destinationCurrency), providerRef: null, reference: String(body.reference),
-      createdAt: now.toISOString(), updatedAt: now.toISOString(), failureReason: null, exchangeRate: RATE, payoutFee: FEE,
-    };
+    const payment = benchPayment(`pay_${ulid()}`, body, now);
     const client = await pool.connect();
     try {
       await client.query('begin');
-      await client.query(
-        `insert into idempotency_keys (tenant_id, key, operation, fingerprint, response_status, response_body, resource_id, created_at, expires_at)
-         values ($1, $2, 'moneyout', $3, 201, $4, $5, $6, $7)`,
-        [tenantId, key, JSON.stringify(body), JSON.stringify(payment), payment.id, now, new Date(now.getTime() + TTL_MS)]);
-      await client.query(
-        `insert into payments (id, tenant_id, status, payment_method, source_currency, destination_currency, country, blockchain,
-           amount_stablecoin, fiat_amount, exchange_rate, payout_fee, account_name, account_number, payment_code, reference,
-           refund_address, optional_issuer_fee, next_action_at, attempts, created_at, updated_at)
-         values ($1, $2, 'initiated', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 0, $18, $18)`,
-        [payment.id, tenantId, payment.paymentMethod, payment.sourceCurrency, payment.destinationCurrency, String(body.country),
-          String(body.blockchain), payment.amountStablecoin, payment.fiatAmount, RATE, FEE, String(body.accountName),
-          String(body.accountNumber), String(body.paymentCode), payment.reference, String(body.refundAddress),
-          String(body.optionalIssuerFee), now]);
-      await client.query(
-        `insert into outbox_events (id, tenant_id, type, entity_id, payload, created_at) values ($1, $2, 'payment.initiated', $3, $4, $5)`,
-        [randomUUID(), tenantId, payment.id, JSON.stringify(payment), now]);
+      await writeMoneyOutRows(client, tenantId, key, body, payment, now);
       // Last, so the balance rows stay locked only until the commit.
       const held = await post(client, {
         tenantId, currency: payment.sourceCurrency, from: 'available', to: 'held', amount: payment.amountStablecoin, kind: 'hold',

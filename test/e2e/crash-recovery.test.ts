@@ -1,34 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { startServiceChild } from '../support/child-process';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
-
-const ROOT = path.resolve(__dirname, '../..');
-
-/** Starts the real service (src/app/main.ts) as a child process and resolves once it listens. */
-function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/app/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL!, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
-      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`child did not start:\n${output}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('payout gateway listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`child exited ${code}:\n${output}`)));
-  });
-}
 
 describe('a payout worker killed mid-flight', () => {
   let service: TestService;
@@ -50,13 +22,13 @@ describe('a payout worker killed mid-flight', () => {
     };
     const statuses = async () => Promise.all(ids.map(async (id) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status as string));
 
-    const first = await startChild(workerEnv);
+    const first = await startServiceChild(workerEnv);
     await eventually(async () => ((await statuses()).includes('provider_accepted') ? true : undefined));
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     expect((await statuses()).some((s) => s !== 'succeeded')).toBe(true);
 
-    const second = await startChild(workerEnv);
+    const second = await startServiceChild(workerEnv);
     try {
       await eventually(async () => ((await statuses()).filter((s) => s === 'succeeded').length === 12 ? true : undefined), 20_000);
     } finally {

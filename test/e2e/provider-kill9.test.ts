@@ -1,35 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { startPaystackSimulator, type PaystackSimulator } from '../../simulators/paystack/paystack-simulator';
 import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
+import { startServiceChild } from '../support/child-process';
 import { eventually, startTestService, type TestService } from '../support/test-service';
-
-const ROOT = path.resolve(__dirname, '../..');
-
-/** The real service (src/app/main.ts) as a child process, resolved once it listens. */
-function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/app/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL!, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
-      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`child did not start:\n${output}`)), 30_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('payout gateway listening')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`child exited ${code}:\n${output}`)));
-  });
-}
 
 /**
  * Never pay twice (docs/decisions.md § Payout providers: never pay twice): the service is killed
@@ -58,7 +30,7 @@ describe('a service killed -9 while the provider holds its submissions', () => {
     for (let i = 0; i < 4; i++) ids.push(await moneyOut(service, apiKey, ngBankBody('98')));
     const workerEnv = { ...env, WORKER_LEASE_MS: '1000', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_WORKER_ENABLED: 'false' };
 
-    const first = await startChild(workerEnv);
+    const first = await startServiceChild(workerEnv);
     await eventually(async () => (sim.transfers().length === ids.length ? true : undefined), 20_000);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
@@ -66,7 +38,7 @@ describe('a service killed -9 while the provider holds its submissions', () => {
     const status = async (id: string) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status as string;
     expect(await Promise.all(ids.map(status))).toEqual(ids.map(() => 'initiated'));
 
-    const second = await startChild(workerEnv);
+    const second = await startServiceChild(workerEnv);
     try {
       await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 30_000);
     } finally {

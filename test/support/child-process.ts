@@ -194,3 +194,32 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/**
+ * The real service (src/app/main.ts through ts-node) as a child process on the run's test database,
+ * resolved once it logs that it listens; rejected with its output when it exits or has not started
+ * within `timeoutMs`. `env` overrides the defaults (port 0, loopback, a fixed WEBHOOK_SECRET_KEY).
+ */
+export function startServiceChild(env: Record<string, string>, timeoutMs = 30_000): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/app/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL!, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'), ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`child did not start:\n${output}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('payout gateway listening')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`child exited ${code}:\n${output}`)));
+  });
+}
