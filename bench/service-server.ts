@@ -22,7 +22,7 @@ export const SERVICE_ENV = {
   LOG_LEVEL: 'silent',
   WORKER_ENABLED: 'false',
   WEBHOOK_WORKER_ENABLED: 'false',
-  // Counted as in production (one shared-store write per request), but high enough never to refuse.
+  // Counted as in production (in memory here: REDIS_URL is unset), but high enough never to refuse.
   RATE_LIMIT_PER_MINUTE: '100000000',
 } as const;
 

@@ -1,6 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { canonicalJson } from '../../src/core/idempotency/idempotency';
 import { PersonalDataBox } from '../../src/adapters/providers/personal-data-box';
+import { MikroUnitOfWork } from '../../src/adapters/persistence/unit-of-work';
+import { ok } from '../../src/core/shared/result';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 /** Personal data at rest: id numbers, account numbers and names are sealed; the API answers do not change. */
@@ -33,6 +35,17 @@ describe('personal data at rest', () => {
     expect(row).toEqual({ id_number: null, id_number_sealed: expect.stringMatching(/^pd1\./), id_number_hash: expect.stringMatching(/^ph1\.[\w-]{43}$/) });
     const read = await service.call('GET', `/v1/customers/${created.body.id}`, { apiKey });
     expect(read.text).toBe(created.text);
+  });
+
+  it('writes the sealed id number once: a KYC decision leaves it as it was', async () => {
+    const created = await service.call('POST', '/v1/customers', { apiKey, body: customerBody(`ZQ${digits(8)}`) });
+    const sealed = () => sql<{ id_number_sealed: string; kyc_status: string }>('select id_number_sealed, kyc_status from customers where id = ?', [created.body.id]);
+    const [before] = await sealed();
+    // The decision as the KYC worker makes it: the real unit of work, whose transaction flushes the manager at commit.
+    const uow = new MikroUnitOfWork(service.database.orm.em, { next: () => 'unused', uuid: () => randomUUID() }, { now: () => new Date() });
+    const decided = await uow.transact(async (tx) => ok(await tx.customers.decide(created.body.id, 'approved', null, new Date())));
+    expect(decided).toMatchObject({ ok: true, value: { id: created.body.id, kycStatus: 'approved' } });
+    expect(await sealed()).toEqual([{ id_number_sealed: before!.id_number_sealed, kyc_status: 'approved' }]);
   });
 
   it('keeps no clear account number or name in the database, and answers as before', async () => {

@@ -55,12 +55,15 @@ describe('the wait for an earlier event is bounded', () => {
 
   it('sends a later event after WEBHOOK_ORDER_WAIT_MS even though the earlier one is still pending', async () => {
     const paymentId = await pay(state);
-    await eventually(async () => (state.hook.received.length >= 2 ? true : undefined));
+    await eventually(async () => (state.hook.received.length >= 2 ? true : undefined), 20_000);
     const [first, second] = state.hook.received;
     expect([typeOf(first!.body), typeOf(second!.body)]).toEqual(['payment.processing', 'payment.succeeded']);
     const waited = second!.at - Date.parse(JSON.parse(second!.body).timestamp);
     expect(waited).toBeGreaterThanOrEqual(800);
-    expect(waited).toBeLessThan(3000);
+    // Bounded by the order wait, not by the earlier event's retry a minute later. The margin is wide:
+    // in the full suite this worker also drains what earlier suites left pending in the shared database
+    // (about 0.8 s alone, 3 s was seen on a busy runner).
+    expect(waited).toBeLessThan(20_000);
     // The receiver answers before the worker records the outcome: wait for the record, not the request.
     const statuses = await eventually(async () => {
       const log = await state.service.call('GET', `/v1/webhooks/events?entityId=${paymentId}`, { apiKey: state.apiKey });

@@ -9,7 +9,7 @@ import type { Clock, IdGenerator, IdPrefix } from '../../src/core/shared/clock';
 import type { Result } from '../../src/core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../src/core/shared/unit-of-work';
 import { Payment, type PaymentStatus } from '../../src/core/payments/payment';
-import type { NewPaymentWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../src/core/payments/payment-ports';
+import type { NewPaymentWrite, PaymentMoveWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../src/core/payments/payment-ports';
 import { isFinal } from '../../src/core/payments/payment-state';
 import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../src/core/payments/payout-provider';
 import type { IdempotencyLock, IdempotencyRecord, IdempotencyStore } from '../../src/core/idempotency/idempotency';
@@ -132,6 +132,7 @@ export class MemoryStore implements UnitOfWork {
       const p = this.payments.get(paymentId);
       return p ? new Payment({ ...p }) : undefined;
     },
+    findViewForTenant: async (tenantId, paymentId) => this.reader.findForTenant(tenantId, paymentId),
   };
 
   /** The payout work queue: due, non-final payments, oldest due first, leased and counted. */
@@ -158,6 +159,7 @@ export class MemoryStore implements UnitOfWork {
     const payments: PaymentStore = {
       create: async (write) => this.createPayment(write, record),
       update: async (id, expected, patch) => this.updatePayment(id, expected, patch, record),
+      move: async (write) => this.movePayment(write, record),
     };
     const idempotency: IdempotencyStore = {
       lock: async (tenantId, key): Promise<IdempotencyLock> => {
@@ -255,6 +257,15 @@ export class MemoryStore implements UnitOfWork {
     this.payments.set(id, updated);
     record(() => this.payments.set(id, current));
     return new Payment({ ...updated });
+  }
+
+  /** PaymentStore.move: the guarded patch, then its event and transfer, each undone on rollback. */
+  private movePayment(write: PaymentMoveWrite, record: (u: Undo) => void): Payment | 'moved_concurrently' | 'ledger_refused' {
+    const updated = this.updatePayment(write.paymentId, write.from, write.patch, record);
+    if (!updated) return 'moved_concurrently';
+    this.outbox.push(write.event);
+    record(() => this.outbox.splice(this.outbox.indexOf(write.event), 1));
+    return this.post(write.transfer, record) === 'posted' ? updated : 'ledger_refused';
   }
 
   private post(transfer: Transfer, record: (u: Undo) => void): 'posted' | 'insufficient_funds' | 'duplicate' {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { applyMove, processDuePayments } from '../../src/core/payments/advance-payment';
 import { createMoneyOut } from '../../src/core/payments/create-money-out';
 import type { Payment } from '../../src/core/payments/payment';
+import { toPaymentView } from '../../src/core/payments/payment-view';
 import type { PaymentMove } from '../../src/core/payments/payment-state';
 import type { AccountKind } from '../../src/core/ledger/ledger';
 import { UNROUTED_RECHECK_MS } from '../../src/core/routing/provider-routing';
@@ -194,6 +195,39 @@ describe('advancing payments on fakes', () => {
       expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.message)).toEqual(['the payment moved concurrently', 'the payment moved concurrently']);
       expect(ledgerOf(id)).toHaveLength(2);
       expect(eventsOf(id)).toEqual(['payment.initiated', 'payment.processing']);
+    });
+
+    it('with the payment its caller holds it reads nothing, and the event carries the payment as written', async () => {
+      const id = await newPayment();
+      const held = stored(id);
+      let reads = 0;
+      const payments = { ...world.advance.payments, findById: async (pid: string) => (reads++, world.advance.payments.findById(pid)) };
+      world.clock.advance(5);
+      const r = await applyMove({ ...world.advance, payments }, id, 'accept', { providerRef: 'prov-9' }, held);
+      expect(r.ok && r.value.status).toBe('provider_accepted');
+      expect(reads).toBe(0);
+      expect(world.store.outbox.at(-1)!.payload).toEqual(toPaymentView(stored(id)));
+    });
+
+    it('a move that leaves the payment movable sets its next look nextLookAfterMs ahead; a refused one reports no move', async () => {
+      const id = await newPayment();
+      const r = await applyMove(world.advance, id, 'accept', { providerRef: 'p', nextLookAfterMs: 5_000 });
+      expect(r.ok && r.value.nextActionAt).toEqual(new Date(world.clock.now().getTime() + 5_000));
+      expect(await applyMove(world.advance, id, 'accept', {})).toMatchObject({ ok: false });
+      expect(world.moved.map((p) => p.status)).toEqual(['provider_accepted']);
+    });
+
+    it('with a held payment that has moved since, it writes nothing: invalid_transition', async () => {
+      const id = await newPayment();
+      const held = stored(id);
+      expect((await applyMove(world.advance, id, 'accept', { providerRef: 'first' })).ok).toBe(true);
+      const r = await applyMove(world.advance, id, 'reject', { failureReason: 'late' }, held);
+      expect(r).toEqual(err('invalid_transition', 'the payment moved concurrently'));
+      // Only the first move is reported moved.
+      expect(world.moved.map((p) => p?.status)).toStrictEqual(['provider_accepted']);
+      expect(stored(id)).toMatchObject({ status: 'provider_accepted', providerRef: 'first', failureReason: null });
+      expect(eventsOf(id)).toEqual(['payment.initiated', 'payment.processing']);
+      expect(ledgerOf(id)).toEqual([`hold available→held ${KES_1500_USDC}`, `send held→in_transit ${KES_1500_USDC}`]);
     });
 
     it('rolls the move back when the ledger refuses its transfer', async () => {

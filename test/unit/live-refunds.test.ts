@@ -38,6 +38,13 @@ describe('onchain refunds on fakes', () => {
     expect([balance('refund_pending'), balance('refunded')]).toEqual([KES_1500_USDC, '0.000000']);
   });
 
+  it('a live success settles and writes no refund: only a return to the wallet does', async () => {
+    const id = await accepted('live');
+    expect((await applyMove(world.advance, id, 'complete', {})).ok).toBe(true);
+    expect(world.store.refunds.size).toBe(0);
+    expect(ledgerOf(id).at(-1)).toBe(`settle in_transit→settled ${KES_1500_USDC}`);
+  });
+
   it('a sandbox failure returns to refunded at once and writes no refund', async () => {
     const id = await accepted('sandbox');
     expect((await applyMove(world.advance, id, 'fail', { failureReason: 'gone' })).ok).toBe(true);

@@ -136,6 +136,24 @@ describe('formatAmount', () => {
     expect(formatAmount(input, currency)).toBe(expected);
   });
 
+  it('formats a string exactly as the Decimal path does, with or without rounding (random strings, fixed seed)', () => {
+    let seed = 20261123;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const digits = (n: number) => Array.from({ length: n }, () => String(random(10))).join('');
+    const viaDecimal = (value: string, scale: number) => {
+      const [whole, fraction = ''] = new Decimal(value).toDecimalPlaces(scale, Decimal.ROUND_HALF_EVEN).toString().split('.');
+      return scale === 0 ? whole : `${whole}.${fraction.padEnd(scale, '0')}`;
+    };
+    const currencies: Currency[] = ['USDC', 'KES', 'UGX'];
+    for (let i = 0; i < 3000; i++) {
+      const whole = random(4) === 0 ? '0' : `${1 + random(9)}${digits(random(8))}`;
+      // Stored amounts carry trailing zeros to scale 6; some values here need rounding, some are not canonical.
+      const fraction = random(3) === 0 ? '' : random(2) === 0 ? `${digits(random(3))}${'0'.repeat(random(5))}` : digits(1 + random(8));
+      const value = `${random(20) === 0 ? '-' : ''}${random(20) === 0 ? '0' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+      for (const currency of currencies) expect([value, currency, formatAmount(value, currency)]).toEqual([value, currency, viaDecimal(value, scaleOf(currency))]);
+    }
+  });
+
   it('pads to the scale and never drops a trailing zero', () => {
     expect(formatAmount(new Decimal('10.10'), 'NGN')).toBe('10.10');
     expect(formatAmount(new Decimal('10'), 'USDC')).toBe('10.000000');

@@ -3,6 +3,8 @@ import type { Clock, IdGenerator } from '../../core/shared/clock';
 import type { Result } from '../../core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../core/shared/unit-of-work';
 import { contextFor } from './unit-of-work';
+import { CoalescingPaymentStore } from './coalescing-payment.store';
+import { PaymentTxRepository } from './payment.repository';
 
 type Work = (tx: TransactionContext) => Promise<Result<unknown, string>>;
 
@@ -19,8 +21,9 @@ const LOCK_TIMEOUT_MS = 100;
 
 /**
  * UnitOfWork for the payout worker (docs/decisions.md § Performance): the units of work asked for
- * while one batch runs are queued and run together, one after another, in ONE PostgreSQL
- * transaction, so a pass's moves and reschedules share a commit instead of paying one each.
+ * while one batch runs are queued and run together, side by side, in ONE PostgreSQL transaction,
+ * so a pass's moves and reschedules share a commit instead of paying one each, and their payment
+ * writes share statements (CoalescingPaymentStore: one for the batch's moves, one for its patches).
  * Each unit keeps its guarantees: its caller hears its result only after that commit; when any
  * unit of a batch returns an error result or throws, or the commit fails, the whole batch rolls
  * back and every unit runs again alone through `single` (each with its own transaction, as
@@ -73,11 +76,12 @@ export class BatchingUnitOfWork implements UnitOfWork {
         // short lock wait fails the batch instead (each unit then runs alone) rather than waiting
         // for PostgreSQL's deadlock detection.
         await tem.execute(`set local lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
-        const tx = contextFor(tem, this.ids, this.clock);
-        for (const unit of batch) {
-          const result = await unit.work(tx);
-          if (!result.ok) throw new Refused();
-          results.push(result);
+        // The units run side by side: the moves and patches they ask for together go as one statement each.
+        const tx = { ...contextFor(tem, this.ids, this.clock), payments: new CoalescingPaymentStore(new PaymentTxRepository(tem, this.ids)) };
+        const settled = await Promise.allSettled(batch.map((unit) => unit.work(tx)));
+        for (const outcome of settled) {
+          if (outcome.status === 'rejected' || !outcome.value.ok) throw new Refused();
+          results.push(outcome.value);
         }
       });
     } catch {

@@ -72,6 +72,8 @@ export class CustomerTxRepository implements CustomerTxStore {
         where id = ? and kyc_status = 'pending' returning *`,
       [status, reason, at, customerId],
     );
-    return rows[0] ? this.em.map(CustomerSchema, rows[0]) : undefined;
+    // Mapped on a fork: an entity managed by the transaction's manager would be flushed at commit,
+    // and its sealed id number would be written again under a new nonce (docs/decisions.md § Personal data and secrets).
+    return rows[0] ? this.em.fork().map(CustomerSchema, rows[0]) : undefined;
   }
 }

@@ -34,11 +34,13 @@ export function outboxStatement(em: EntityManager, event: OutboxEvent): [string,
 }
 
 /**
- * The core's `receivesEvent` over `webhook_registrations r`, with one parameter, the event type
- * (docs/decisions.md § Webhooks). Kept in step with it by a test over a table of cases.
+ * The core's `receivesEvent` over `webhook_registrations r`, for the event type the SQL expression
+ * `type` gives (docs/decisions.md § Webhooks). Kept in step with it by a test over a table of cases.
  */
-const RECEIVES_EVENT = `r.status = '${RECEIVING_STATUS}' and r.deleted_at is null
-          and (r.events = '[]'::jsonb or r.events @> jsonb_build_array(?::text))`;
+export function receivesEventSql(type: string): string {
+  return `r.status = '${RECEIVING_STATUS}' and r.deleted_at is null
+          and (r.events = '[]'::jsonb or r.events @> jsonb_build_array(${type}::text))`;
+}
 
 function outboxRowsStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
   const [insertEvent, eventValues] = insertStatement(em, OutboxEventSchema, event);
@@ -49,7 +51,7 @@ function outboxRowsStatement(em: EntityManager, event: OutboxEvent): [string, un
          (id, tenant_id, event_id, registration_id, event_type, entity_id, url, status, attempt, next_retry_at, created_at, updated_at)
        select gen_random_uuid(), r.tenant_id, ?, r.id, ?, ?, r.url, 'pending', 0, ?, ?, ?
          from webhook_registrations r
-        where r.tenant_id = ? and ${RECEIVES_EVENT}`,
+        where r.tenant_id = ? and ${receivesEventSql('?')}`,
       [...eventValues, event.id, event.type, event.entityId, event.createdAt, event.createdAt, event.createdAt, event.tenantId, event.type],
   ];
 }

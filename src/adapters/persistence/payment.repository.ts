@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Payment, type PaymentStatus } from '../../core/payments/payment';
 import { MOVABLE_STATUSES } from '../../core/payments/payment-state';
-import type { NewPaymentWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
+import type { NewPaymentWrite, PaymentMoveWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../core/payments/payment-ports';
 import type { IdGenerator } from '../../core/shared/clock';
 import { idempotencySaveStatement } from './idempotency.store';
 import { LedgerTxStore, ledgerPostStatement } from './ledger.repository';
@@ -9,17 +9,31 @@ import { outboxStatement } from './outbox.writer';
 import { PaymentSchema } from './schemas/payment.schema';
 import { insertStatement } from './raw-insert';
 import { rowReader } from './raw-read';
+import { preparedRead } from './prepared-read';
+import type { PaymentViewSource } from '../../core/payments/payment-view';
+import { paymentMovesStatement, paymentPatchesStatement, type GuardedPatch } from './payment-move.statement';
 
-const PATCHABLE: Record<keyof PaymentPatch, string> = {
-  status: 'status',
-  providerRef: 'provider_ref',
-  failureReason: 'failure_reason',
-  nextActionAt: 'next_action_at',
-  acceptedAt: 'accepted_at',
-  updatedAt: 'updated_at',
-  provider: 'provider',
-  submittedAt: 'submitted_at',
-};
+/**
+ * The columns of a payment's public view, of one payment of one tenant; decimals as minimal plain
+ * strings (trailing zeros trimmed), as PlainDecimalType reads them.
+ */
+const PAYMENT_VIEW_SQL = `select id, status, payment_method, source_currency, trim_scale(amount_stablecoin)::text as amount_stablecoin,
+  trim_scale(fiat_amount)::text as fiat_amount, destination_currency, provider_ref, reference, created_at, updated_at, failure_reason,
+  trim_scale(exchange_rate)::text as exchange_rate, trim_scale(payout_fee)::text as payout_fee
+  from payments where id = $1 and tenant_id = $2`;
+
+/** A row of PAYMENT_VIEW_SQL as the view's fields (timestamps arrive as text or Date, depending on the pool's type parsers). */
+function viewSourceOf(row: Record<string, unknown>): PaymentViewSource {
+  const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
+  return {
+    id: String(row.id), status: row.status as PaymentStatus, paymentMethod: row.payment_method as PaymentViewSource['paymentMethod'],
+    sourceCurrency: row.source_currency as PaymentViewSource['sourceCurrency'], amountStablecoin: String(row.amount_stablecoin),
+    fiatAmount: String(row.fiat_amount), destinationCurrency: row.destination_currency as PaymentViewSource['destinationCurrency'],
+    providerRef: (row.provider_ref ?? null) as string | null, reference: (row.reference ?? null) as string | null,
+    createdAt: date(row.created_at), updatedAt: date(row.updated_at), failureReason: (row.failure_reason ?? null) as string | null,
+    exchangeRate: String(row.exchange_rate), payoutFee: String(row.payout_fee),
+  };
+}
 
 /**
  * Payment reads outside transactions (PaymentReader port): one statement on the ORM's connection,
@@ -36,6 +50,11 @@ export class PaymentReadRepository implements PaymentReader {
     const [row] = await this.em.getConnection().execute<Record<string, unknown>[]>(
       'select * from payments where id = ? and tenant_id = ?', [paymentId, tenantId]);
     return row ? this.read(row) : undefined;
+  }
+
+  async findViewForTenant(tenantId: string, paymentId: string): Promise<PaymentViewSource | undefined> {
+    const [row] = await preparedRead(this.em, 'payment_view_for_tenant', PAYMENT_VIEW_SQL, [paymentId, tenantId]);
+    return row ? viewSourceOf(row) : undefined;
   }
 
   async findById(paymentId: string): Promise<Payment | undefined> {
@@ -72,13 +91,44 @@ export class PaymentTxRepository implements PaymentStore {
   }
 
   async update(paymentId: string, expectedStatus: PaymentStatus, patch: PaymentPatch): Promise<Payment | undefined> {
-    const entries = Object.entries(patch).filter(([, v]) => v !== undefined) as [keyof PaymentPatch, unknown][];
-    const sets = entries.map(([prop]) => `"${PATCHABLE[prop]}" = ?`).join(', ');
-    const rows = await this.em.execute<Record<string, unknown>[]>(
-      `update payments set ${sets} where id = ? and status = ? returning *`,
-      [...entries.map(([, v]) => v), paymentId, expectedStatus],
-    );
-    return rows[0] ? rowReader(this.em, PaymentSchema)(rows[0]) : undefined;
+    return (await this.updateMany([{ paymentId, from: expectedStatus, patch }]))[0];
+  }
+
+  async move(write: PaymentMoveWrite): Promise<Payment | 'moved_concurrently' | 'ledger_refused'> {
+    try {
+      return (await this.moveMany([write]))[0]!;
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return 'ledger_refused';
+      throw error;
+    }
+  }
+
+  /**
+   * Applies many moves in one statement (paymentMovesStatement), at most one per payment: for each
+   * write, in order, the payment as written or `moved_concurrently`. Throws when the statement
+   * fails, e.g. on a transfer the ledger already holds: the caller's transaction is then lost.
+   */
+  async moveMany(writes: readonly PaymentMoveWrite[]): Promise<(Payment | 'moved_concurrently')[]> {
+    const rows = await this.em.execute<Record<string, unknown>[]>(...paymentMovesStatement(this.ids, writes));
+    const read = rowReader(this.em, PaymentSchema);
+    return this.inOrder(writes, rows).map((row, i) => {
+      if (!row) return 'moved_concurrently';
+      if (Number(row.ledger_rows) < 2) throw new Error(`ledger accounts missing for tenant ${writes[i]!.transfer.tenantId} ${writes[i]!.transfer.currency}`);
+      return read(row);
+    });
+  }
+
+  /** Applies many status-guarded patches in one statement, at most one per payment: for each, in order, the payment as written or undefined (guard missed). */
+  async updateMany(patches: readonly GuardedPatch[]): Promise<(Payment | undefined)[]> {
+    const rows = await this.em.execute<Record<string, unknown>[]>(...paymentPatchesStatement(patches));
+    const read = rowReader(this.em, PaymentSchema);
+    return this.inOrder(patches, rows).map((row) => (row ? read(row) : undefined));
+  }
+
+  /** The returned row of each input's payment, in the inputs' order; undefined where its guard missed. */
+  private inOrder(inputs: readonly { paymentId: string }[], rows: Record<string, unknown>[]): (Record<string, unknown> | undefined)[] {
+    const byId = new Map(rows.map((row) => [String(row.id), row]));
+    return inputs.map((input) => byId.get(input.paymentId));
   }
 }
 

@@ -73,10 +73,10 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
     deps.onSubmitted?.(marked, provider.name, outcome);
     switch (outcome.kind) {
       case 'accepted':
-        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef, nextLookAfterMs: outcome.recheckAfterMs });
+        await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef, nextLookAfterMs: outcome.recheckAfterMs }, marked);
         return;
       case 'rejected':
-        await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason });
+        await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }, marked);
         return;
       case 'unknown':
         return reschedule(deps, marked, UNSETTLED_RECHECK_MS);
@@ -110,8 +110,8 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, outcome: Status
     const ref = 'providerRef' in outcome ? outcome.providerRef : undefined;
     if (outcome.kind === 'pending' && ref === undefined) return reschedule(deps, payment, outcome.afterMs);
     const moved = outcome.kind === 'failed'
-      ? await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason })
-      : await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined });
+      ? await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }, payment)
+      : await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined }, payment);
     if (moved.ok && outcome.kind === 'failed') return;
     // Lost a race with the submission's own acceptance: carry on from the payment as it now is.
     const current = moved.ok ? moved.value : await deps.payments.findById(payment.id);
@@ -127,7 +127,7 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, outcome: Status
     case 'not_found':
       return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
     default:
-      await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failureReason: outcome.reason } : {});
+      await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failureReason: outcome.reason } : {}, payment);
   }
 }
 

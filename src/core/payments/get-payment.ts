@@ -11,6 +11,6 @@ export async function getPayment(
   tenantId: string,
   paymentId: string,
 ): Promise<Result<PaymentView, 'not_found'>> {
-  const payment = await payments.findForTenant(tenantId, paymentId);
+  const payment = await payments.findViewForTenant(tenantId, paymentId);
   return payment ? ok(toPaymentView(payment)) : err('not_found', `Payment ${paymentId} not found`);
 }

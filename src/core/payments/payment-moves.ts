@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../shared/unit-of-work';
 import type { Payment } from './payment';
 import type { PaymentPatch, PaymentQueue, PaymentReader } from './payment-ports';
 import { isFinal, transition, type PaymentMove } from './payment-state';
-import { toPaymentView } from './payment-view';
+import { patchedView } from './payment-view';
 import { LEDGER_MOVES, LIVE_RETURN_MOVE } from '../ledger/ledger';
 import { refundOf } from '../refunds/onchain-refund';
 import type { SubmitOutcome } from './payout-provider';
@@ -52,11 +52,16 @@ export async function patchPayment(deps: Pick<AdvanceDeps, 'uow'>, payment: Paym
 
 /**
  * Applies one provider result to a payment (docs/decisions.md § Payments: states and events): moves it through `transition()`, and in
- * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger). Results for a state already passed
- * are ignored, so a result delivered twice or out of order is applied at most once.
+ * one transaction writes the new state, its outbox event and its ledger transfer (docs/decisions.md § Ledger), through one
+ * status-guarded write (PaymentStore.move). Results for a state already passed are ignored, so a result delivered twice or
+ * out of order is applied at most once.
  * A live tenant's failure or refund after acceptance also writes a pending onchain refund, and its
  * amount waits in `refund_pending` until an operator records the refund's transaction; a sandbox
  * tenant's returns to `refunded` at once (docs/decisions.md § Ledger).
+ * `known` is the payment as the caller has just read or written it (the worker's claim, its
+ * submission marker, a callback's lookup): it saves a read. It may be stale: the write applies only
+ * while the payment is still in `known.status`, and a payment's view changes only with its status,
+ * which never returns to an earlier one, so the event's payload is the row as written.
  * Used by the payout worker (with what the provider answered), provider callbacks and the admin simulation.
  * Errors: `not_found`; `invalid_transition` (the payment is not in the move's starting state).
  */
@@ -65,34 +70,35 @@ export async function applyMove(
   paymentId: string,
   move: PaymentMove,
   details: MoveDetails,
+  known?: Payment,
 ): Promise<Result<Payment, 'not_found' | 'invalid_transition'>> {
-  const current = await deps.payments.findById(paymentId);
+  const current = known?.id === paymentId ? known : await deps.payments.findById(paymentId);
   if (!current) return err('not_found', `payment ${paymentId} not found`);
   const rule = transition(current.status, move);
   if (!rule.ok) return rule;
   const onchainRefund = LEDGER_MOVES[move].to === 'refunded' && (await deps.environments.environmentOf(current.tenantId)) === 'live';
   const now = deps.clock.now();
+  const patch: PaymentPatch = {
+    status: rule.value.to,
+    updatedAt: now,
+    nextActionAt: isFinal(rule.value.to) ? null : new Date(now.getTime() + (details.nextLookAfterMs ?? 0)),
+    ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
+    ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
+  };
   const moved = await deps.uow.transact<Payment, 'invalid_transition'>(async (tx) => {
-    const updated = await tx.payments.update(paymentId, rule.value.from, {
-      status: rule.value.to,
-      updatedAt: now,
-      nextActionAt: isFinal(rule.value.to) ? null : new Date(now.getTime() + (details.nextLookAfterMs ?? 0)),
-      ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
-      ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
+    const written = await tx.payments.move({
+      paymentId, from: rule.value.from, patch,
+      event: { id: deps.ids.uuid(), tenantId: current.tenantId, type: rule.value.event, entityId: paymentId, payload: { ...patchedView(current, patch) }, createdAt: now },
+      transfer: {
+        tenantId: current.tenantId, currency: current.sourceCurrency, amount: current.amountStablecoin,
+        ...(onchainRefund ? LIVE_RETURN_MOVE : LEDGER_MOVES[move]), paymentId, at: now,
+      },
     });
-    if (!updated) return err('invalid_transition', 'the payment moved concurrently');
-    await tx.outbox.append({
-      id: deps.ids.uuid(), tenantId: updated.tenantId, type: rule.value.event, entityId: updated.id,
-      payload: { ...toPaymentView(updated) }, createdAt: now,
-    });
-    if (onchainRefund) await tx.refunds.create(refundOf(updated, deps.ids.next('rfd'), now));
-    const posted = await tx.ledger.post({
-      tenantId: updated.tenantId, currency: updated.sourceCurrency, amount: updated.amountStablecoin,
-      ...(onchainRefund ? LIVE_RETURN_MOVE : LEDGER_MOVES[move]), paymentId: updated.id, at: now,
-    });
-    // The status guard above already makes a move apply once; the ledger's unique (payment, kind) backs it.
-    if (posted !== 'posted') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: ${posted}`);
-    return ok(updated);
+    if (written === 'moved_concurrently') return err('invalid_transition', 'the payment moved concurrently');
+    // The status guard already makes a move apply once; the ledger's unique (payment, kind) backs it.
+    if (written === 'ledger_refused') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: duplicate`);
+    if (onchainRefund) await tx.refunds.create(refundOf(written, deps.ids.next('rfd'), now));
+    return ok(written);
   });
   if (moved.ok) deps.onPaymentMoved?.(moved.value);
   return moved;

@@ -2,6 +2,7 @@ import type { OutboxEvent } from '../events/outbox-event';
 import type { IdempotencyRecord } from '../idempotency/idempotency';
 import type { Transfer } from '../ledger/ledger';
 import type { Payment, PaymentStatus } from './payment';
+import type { PaymentViewSource } from './payment-view';
 
 /** Everything a new payment writes (docs/decisions.md § Payments: states and events and § Idempotency and § Ledger): the row, its event, the response under its key, the hold. */
 export interface NewPaymentWrite {
@@ -12,6 +13,21 @@ export interface NewPaymentWrite {
   readonly hold: Transfer;
 }
 
+/**
+ * Everything one move writes (docs/decisions.md § Payments: states and events, § Ledger), applied
+ * only while the payment is still in `from`: the patch, its outbox event and its ledger transfer.
+ */
+export interface PaymentMoveWrite {
+  readonly paymentId: string;
+  /** The status the move starts from: the write applies only while the payment is in it. */
+  readonly from: PaymentStatus;
+  readonly patch: PaymentPatch;
+  /** Its payload is the payment's view as the patch leaves it. */
+  readonly event: OutboxEvent;
+  /** Posted in the payment's balance slot, unchecked (a move only carries what the hold set aside). */
+  readonly transfer: Transfer;
+}
+
 /** Columns a move or a reschedule may change. */
 export type PaymentPatch = Partial<
   Pick<Payment, 'status' | 'providerRef' | 'failureReason' | 'nextActionAt' | 'acceptedAt' | 'updatedAt' | 'provider' | 'submittedAt'>
@@ -20,6 +36,11 @@ export type PaymentPatch = Partial<
 /** Port: payment reads outside a transaction. Tenant-scoped: another tenant's id is not found. */
 export interface PaymentReader {
   findForTenant(tenantId: string, paymentId: string): Promise<Payment | undefined>;
+  /**
+   * Only the fields the payment's public view shows (OpenAPI getPayment), tenant-scoped: the hot
+   * read of one payment, which needs no recipient details (docs/decisions.md § Performance).
+   */
+  findViewForTenant(tenantId: string, paymentId: string): Promise<PaymentViewSource | undefined>;
   /** Across tenants, for admins and workers only. */
   findById(paymentId: string): Promise<Payment | undefined>;
 }
@@ -38,6 +59,13 @@ export interface PaymentStore {
    * when the guard did not match.
    */
   update(paymentId: string, expectedStatus: PaymentStatus, patch: PaymentPatch): Promise<Payment | undefined>;
+  /**
+   * Applies a move's whole write in the caller's transaction, in one round trip: the status-guarded
+   * patch and, only when it applied, the outbox event and the ledger transfer. Returns the payment
+   * as written; `moved_concurrently` when the payment is no longer in `write.from` (nothing
+   * written); `ledger_refused` when the ledger already holds this transfer (the caller rolls back).
+   */
+  move(write: PaymentMoveWrite): Promise<Payment | 'moved_concurrently' | 'ledger_refused'>;
 }
 
 /**

@@ -74,7 +74,25 @@ export function roundUp(value: Decimal, currency: Currency): Decimal {
  * carries more digits (callers round explicitly first where the direction matters).
  */
 export function formatAmount(value: Decimal | string | number, currency: Currency): string {
-  return padScale(new Decimal(value).toDecimalPlaces(scaleOf(currency), Decimal.ROUND_HALF_EVEN), scaleOf(currency));
+  const scale = scaleOf(currency);
+  return (typeof value === 'string' && padPlain(value, scale)) || padScale(new Decimal(value).toDecimalPlaces(scale, Decimal.ROUND_HALF_EVEN), scale);
+}
+
+/** A canonical non-negative plain decimal string (no sign, no leading zeros, no exponent). */
+const PLAIN = /^(?:0|[1-9]\d*)(?:\.(\d+))?$/;
+
+/**
+ * `value` at `scale` by string edits alone, when that is exact: a canonical non-negative plain
+ * decimal whose digits beyond `scale` are all zeros (no rounding needed), as stored amounts are.
+ * Undefined otherwise (the caller takes the Decimal path). Saves a Decimal per amount on hot views.
+ */
+function padPlain(value: string, scale: number): string | undefined {
+  const match = PLAIN.exec(value);
+  if (!match) return undefined;
+  const fraction = match[1] ?? '';
+  const whole = fraction === '' ? value : value.slice(0, value.length - fraction.length - 1);
+  if (fraction.length > scale && !/^0*$/.test(fraction.slice(scale))) return undefined;
+  return scale === 0 ? whole : `${whole}.${fraction.slice(0, scale).padEnd(scale, '0')}`;
 }
 
 /** Plain decimal string of `value` with `scale` digits after the point, for non-currency decimals (rates). */
