@@ -24,6 +24,7 @@ import { processDueKyc } from '../core/customers/manage-customers';
 import { randomTransferLinkTokens } from '../adapters/providers/transfer-link-tokens';
 import { DeliveryMikroQueue } from '../adapters/persistence/delivery.queue';
 import { PaymentQueueRepository, PaymentReadRepository } from '../adapters/persistence/payment.repository';
+import { PgOneTripPaymentWriter } from '../adapters/persistence/one-trip-payment.writer';
 import { PaymentListRepository } from '../adapters/persistence/payment-list.repository';
 import { OperationsRepository } from '../adapters/persistence/operations.repository';
 import { QuoteMikroRepository } from '../adapters/persistence/quote.repository';
@@ -274,6 +275,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
     uuidFor,
     uow,
+    oneTrip: new PgOneTripPaymentWriter(em, ids),
     clock,
     ids,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,

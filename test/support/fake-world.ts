@@ -55,7 +55,7 @@ export function fakeWorld(settings: { idempotencyTtlHours?: number; leaseMs?: nu
   const created: string[] = [];
   const moved: Payment[] = [];
   const moneyOut: MoneyOutDeps = {
-    catalog, rates: new CatalogRateSource(catalog), uow: store, clock, ids, routing, environments: routing,
+    catalog, rates: new CatalogRateSource(catalog), uow: store, oneTrip: store.oneTrip, clock, ids, routing, environments: routing,
     idempotencyTtlHours: settings.idempotencyTtlHours ?? 24,
     fingerprintOf: (canonical) => canonical,
     onPaymentCreated: (id) => created.push(id),

@@ -6,10 +6,10 @@
  */
 import { Decimal } from '../../src/core/shared/money';
 import type { Clock, IdGenerator, IdPrefix } from '../../src/core/shared/clock';
-import type { Result } from '../../src/core/shared/result';
+import { err, ok, type Result } from '../../src/core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../src/core/shared/unit-of-work';
 import { Payment, type PaymentStatus } from '../../src/core/payments/payment';
-import type { NewPaymentWrite, PaymentMoveWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../src/core/payments/payment-ports';
+import type { NewPaymentWrite, OneTripPaymentWriter, PaymentMoveWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../src/core/payments/payment-ports';
 import { isFinal } from '../../src/core/payments/payment-state';
 import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../src/core/payments/payout-provider';
 import type { IdempotencyLock, IdempotencyRecord, IdempotencyStore } from '../../src/core/idempotency/idempotency';
@@ -121,6 +121,28 @@ export class MemoryStore implements UnitOfWork {
       for (const key of held) this.locks.delete(key);
     }
   }
+
+  /** How many payments `oneTrip` wrote. */
+  oneTripWrites = 0;
+
+  /**
+   * OneTripPaymentWriter in memory: `undecided` while the key is locked by an open transaction or
+   * holds a live record, or when the hold is refused (the fake ledger has no slots, so that is a
+   * refusal only), else the whole write as one transaction.
+   */
+  readonly oneTrip: OneTripPaymentWriter = {
+    createIfFirst: async (write) => {
+      const lockKey = `${write.idempotency.tenantId}|${write.idempotency.key}`;
+      const stored = this.idempotency.get(lockKey);
+      if (this.locks.has(lockKey) || (stored && stored.expiresAt.getTime() > write.payment.createdAt.getTime())) return 'undecided';
+      const written = await this.transact(async (tx) => {
+        const created = await tx.payments.create(write);
+        return created === 'created' ? ok(created) : err(created, created);
+      });
+      if (written.ok) this.oneTripWrites++;
+      return written.ok ? 'created' : written.code === 'duplicate_reference' ? 'duplicate_reference' : 'undecided';
+    },
+  };
 
   /** Payment reads outside transactions, tenant-scoped as the port requires. */
   readonly reader: PaymentReader = {

@@ -13,6 +13,17 @@ const UPSERT = `on conflict (tenant_id, key) do update set operation = excluded.
   response_body = excluded.response_body, resource_id = excluded.resource_id,
   created_at = excluded.created_at, expires_at = excluded.expires_at`;
 
+/** The advisory lock of one tenant's idempotency key, taken without waiting; one parameter, idempotencyLockKey's text. */
+export const IDEMPOTENCY_LOCK_SQL = 'pg_try_advisory_xact_lock(hashtextextended(?, 0))';
+
+/** The text the lock of (tenant, key) is hashed from: the same for every path that writes under a key. */
+export function idempotencyLockKey(tenantId: string, key: string): string {
+  return `idem:${tenantId}:${key}`;
+}
+
+/** The condition on `idempotency_keys` of a record that still counts; parameters: tenant, key, now. */
+export const LIVE_RECORD_SQL = 'tenant_id = ? and key = ? and expires_at > ?';
+
 /**
  * Idempotency store (docs/decisions.md § Idempotency) on PostgreSQL. The in-flight lock is a transaction-scoped
  * advisory lock on hash(tenant, key), taken without waiting; it is released at commit or rollback,
@@ -28,9 +39,9 @@ export class IdempotencyTxStore implements IdempotencyStore {
     // lock is busy the lookup's answer is ignored.
     const platform = this.em.getPlatform();
     const [[lock], [row]] = await this.em.execute<[{ locked: boolean }[], IdempotencyRow[]]>([
-      platform.formatQuery('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked', [`idem:${tenantId}:${key}`]),
+      platform.formatQuery(`select ${IDEMPOTENCY_LOCK_SQL} as locked`, [idempotencyLockKey(tenantId, key)]),
       platform.formatQuery(
-        'select fingerprint, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where tenant_id = ? and key = ? and expires_at > ?',
+        `select fingerprint, response_body, resource_id, operation, created_at, expires_at from idempotency_keys where ${LIVE_RECORD_SQL}`,
         [tenantId, key, this.clock.now()]),
     ].join(';\n'));
     if (!lock?.locked) return { kind: 'busy' };

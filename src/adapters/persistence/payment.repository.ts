@@ -63,21 +63,34 @@ export class PaymentReadRepository implements PaymentReader {
   }
 }
 
+/**
+ * The statements of a new payment (NewPaymentWrite), formatted for one simple query, in order: the
+ * payment row, its outbox event with its deliveries and NOTIFY, its idempotency record, and last
+ * the ledger hold, which locks one of the tenant's balance slots until commit; the hold returns one
+ * row per ledger entry written (none when its slot does not cover it). `hold` says which slot it
+ * took and its ledger transaction's id.
+ */
+export function newPaymentStatements(em: EntityManager, ids: IdGenerator, write: NewPaymentWrite): {
+  statements: string[]; hold: { holdSlot: number; transactionId: string };
+} {
+  const platform = em.getPlatform();
+  const hold = ledgerPostStatement(write.hold, ids);
+  const statements = [
+    insertStatement(em, PaymentSchema, write.payment),
+    outboxStatement(em, write.event),
+    idempotencySaveStatement(em, write.idempotency),
+    hold.statement,
+  ].map(([sql, params]) => platform.formatQuery(sql, params));
+  return { statements, hold };
+}
+
 /** Payment writes inside one transaction (PaymentStore port); `em` is the transaction's manager. */
 export class PaymentTxRepository implements PaymentStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
   async create(write: NewPaymentWrite): Promise<'created' | 'duplicate_reference' | 'insufficient_funds'> {
-    // Four statements sent as one simple query: one round trip, one socket write. Each runs
-    // after the previous one; the ledger hold, which locks the tenant's balance row, is last.
-    const platform = this.em.getPlatform();
-    const hold = ledgerPostStatement(write.hold, this.ids);
-    const statements = [
-      insertStatement(this.em, PaymentSchema, write.payment),
-      outboxStatement(this.em, write.event),
-      idempotencySaveStatement(this.em, write.idempotency),
-      hold.statement,
-    ].map(([sql, params]) => platform.formatQuery(sql, params));
+    // Four statements sent as one simple query: one round trip, one socket write.
+    const { statements, hold } = newPaymentStatements(this.em, this.ids, write);
     try {
       const results = await this.em.execute<unknown[][]>(statements.join(';\n'));
       if ((results[results.length - 1] ?? []).length >= 2) return 'created';

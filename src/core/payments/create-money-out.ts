@@ -1,7 +1,5 @@
 import type { Catalog } from '../catalog/catalog';
-import { HOLD_MOVE } from '../ledger/ledger';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
-import { price } from '../quotes/pricing';
 import type { Quote } from '../quotes/quote';
 import { payoutRoute, type RoutingDeps } from '../routing/provider-routing';
 import type { RateSource } from '../quotes/rate-source';
@@ -10,8 +8,10 @@ import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { TransactionContext, UnitOfWork } from '../shared/unit-of-work';
 import { validateMoneyOut, type MoneyOutCommand, type ValidMoneyOut } from './money-out-rules';
-import { Payment } from './payment';
-import { toPaymentView, type PaymentView } from './payment-view';
+import type { Payment } from './payment';
+import type { OneTripPaymentWriter } from './payment-ports';
+import type { PaymentView } from './payment-view';
+import { MONEY_OUT_OPERATION, newPaymentWrite } from './new-payment';
 
 /** Closed set of expected failures of a money-out (docs/decisions.md § Idempotency and § Errors: shapes per route family). */
 export type MoneyOutErrorCode =
@@ -43,6 +43,8 @@ export interface MoneyOutDeps extends RoutingDeps {
   readonly catalog: Catalog;
   readonly rates: RateSource;
   readonly uow: UnitOfWork;
+  /** Writes a new payment in one round trip when nothing stands in its way (docs/decisions.md § Performance). */
+  readonly oneTrip: OneTripPaymentWriter;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** How long an idempotency key is remembered, in hours (IDEMPOTENCY_TTL_HOURS, default 24). */
@@ -57,14 +59,15 @@ export interface MoneyOutDeps extends RoutingDeps {
   readonly onPaymentCreated?: (paymentId: string) => void;
 }
 
-const OPERATION = 'moneyout';
 
 /**
  * Creates a money-out (OpenAPI createMoneyOut; docs/decisions.md § Payments: states and events and § Idempotency): validates it, and in one transaction takes
  * the idempotency lock, prices it (at the quote's locked rate when `quoteId` is given, consuming
  * the quote), inserts the payment in `initiated` with its outbox event, stores the response under
  * the key, and last holds `amountStablecoin` on the tenant's balance (docs/decisions.md § Ledger). A refusal
- * rolls all of it back, the quote's use included.
+ * rolls all of it back, the quote's use included. A new money-out without a quote is first tried
+ * as one round trip (`deps.oneTrip`), which writes the same rows only when no replay, key in flight
+ * or multi-slot hold stands in its way, and otherwise leaves the decision to the transaction.
  * The same key with the same command returns the stored response (`replayed: true`), even once
  * its quote is used (docs/decisions.md § FX quotes and the quote lock).
  * Errors: `validation_error` (key not a UUID, any field rule, unknown quote, or a quote for another
@@ -88,10 +91,16 @@ export async function createMoneyOut(
   const valid = validateMoneyOut(deps.catalog, command);
   if (!valid.ok) return valid;
   const key = idempotencyKey.toLowerCase();
-  const fingerprint = deps.fingerprintOf(canonicalJson({ operation: OPERATION, ...command, fiatAmount: valid.value.amount.toString() }));
+  const fingerprint = deps.fingerprintOf(canonicalJson({ operation: MONEY_OUT_OPERATION, ...command, fiatAmount: valid.value.amount.toString() }));
   // Looked up before the transaction, which must not wait for a second pooled connection.
   const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod, paymentCode: valid.value.paymentCode });
 
+  // A new payment without a quote usually needs one round trip; anything else takes the transactional path below.
+  if (command.quoteId === undefined && route.kind !== 'unavailable') {
+    const created = await createInOneTrip(deps, tenantId, key, fingerprint, valid.value);
+    if (created?.ok) deps.onPaymentCreated?.(created.value.payment.id);
+    if (created) return created;
+  }
   const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
     const lock = await tx.idempotency.lock(tenantId, key);
     if (lock.kind === 'busy') {
@@ -123,66 +132,36 @@ async function insertPayment(
   const paymentId = deps.ids.next('pay');
   const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now, paymentId);
   if (!rate.ok) return rate;
-  const pricing = price(deps.catalog, {
-    fiatCurrency: command.destinationCurrency,
-    stablecoin: command.sourceCurrency,
-    fiatAmount: command.amount,
-    paymentMethod: command.paymentMethod,
-    country: command.country,
-    blockchain: command.blockchain,
-    optionalIssuerFee: command.optionalIssuerFee,
-    exchangeRate: rate.value,
-  });
-  const payment = new Payment({
-    id: paymentId,
-    tenantId,
-    status: 'initiated',
-    paymentMethod: command.paymentMethod,
-    sourceCurrency: command.sourceCurrency,
-    destinationCurrency: command.destinationCurrency,
-    country: command.country,
-    blockchain: command.blockchain,
-    amountStablecoin: pricing.amountStablecoin,
-    fiatAmount: command.amount.toString(),
-    exchangeRate: pricing.exchangeRate,
-    payoutFee: pricing.payoutFee,
-    accountName: command.accountName,
-    accountNumber: command.accountNumber,
-    paymentCode: command.paymentCode,
-    businessNumber: command.businessNumber ?? null,
-    reference: command.reference,
-    refundAddress: command.refundAddress,
-    optionalIssuerFee: command.optionalIssuerFee,
-    quoteId: command.quoteId ?? null,
-    providerRef: null,
-    provider: null,
-    submittedAt: null,
-    failureReason: null,
-    nextActionAt: now,
-    attempts: 0,
-    acceptedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const view = toPaymentView(payment);
-  const written = await tx.payments.create({
-    payment,
-    event: { id: deps.ids.uuid(), tenantId, type: 'payment.initiated', entityId: payment.id, payload: { ...view }, createdAt: now },
-    idempotency: {
-      tenantId, key, operation: OPERATION, fingerprint, responseBody: view,
-      resourceId: payment.id, createdAt: now, expiresAt: new Date(now.getTime() + deps.idempotencyTtlHours * 3_600_000),
-    },
-    // Last, so the tenant's hot balance row stays locked only from here to commit (docs/decisions.md § Ledger).
-    hold: {
-      tenantId, currency: payment.sourceCurrency, amount: payment.amountStablecoin, ...HOLD_MOVE,
-      paymentId: payment.id, requireFunds: true, at: now,
-    },
-  });
-  if (written === 'duplicate_reference') return err('duplicate_reference', `A payment with reference ${payment.reference} already exists`);
+  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, rate: rate.value, now, paymentId });
+  const written = await tx.payments.create(write);
+  if (written === 'duplicate_reference') return duplicateReference(write.payment);
   if (written === 'insufficient_funds') {
-    return err('insufficient_balance', `Available ${payment.sourceCurrency} balance does not cover ${payment.amountStablecoin}`);
+    return err('insufficient_balance', `Available ${write.payment.sourceCurrency} balance does not cover ${write.payment.amountStablecoin}`);
   }
   return ok({ payment: view, replayed: false });
+}
+
+/**
+ * The one-round-trip money-out (docs/decisions.md § Performance: a money-out in one round trip):
+ * for a command without a quote, priced at the current rate before any lock, written by
+ * `deps.oneTrip` only when its key is free and unrecorded and its hold's slot covers it.
+ * Undefined when that writer left it undecided (nothing written) or no rate could be had: the
+ * caller then takes the transactional path, which answers replays, keys in flight, refusals and
+ * rate failures as it always did.
+ */
+async function createInOneTrip(
+  deps: MoneyOutDeps, tenantId: string, key: string, fingerprint: string, command: ValidMoneyOut,
+): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode> | undefined> {
+  const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency);
+  if (!rate.ok) return undefined;
+  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, rate: rate.value, now: deps.clock.now(), paymentId: deps.ids.next('pay') });
+  const written = await deps.oneTrip.createIfFirst(write);
+  if (written === 'undecided') return undefined;
+  return written === 'duplicate_reference' ? duplicateReference(write.payment) : ok({ payment: view, replayed: false });
+}
+
+function duplicateReference(payment: Payment): Result<never, 'duplicate_reference'> {
+  return err('duplicate_reference', `A payment with reference ${payment.reference} already exists`);
 }
 
 async function lockedOrCurrentRate(

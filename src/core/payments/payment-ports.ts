@@ -14,6 +14,22 @@ export interface NewPaymentWrite {
 }
 
 /**
+ * Port: a new payment's whole write as ONE round trip to the database, in a transaction of its own
+ * (docs/decisions.md § Performance: a money-out in one round trip). It takes the same idempotency
+ * lock as IdempotencyStore.lock for `write.idempotency`'s tenant and key and writes everything only
+ * when that lock was free, no record unexpired at `write.payment.createdAt` is stored under the key,
+ * and the hold's balance slot alone covers the amount. Answers:
+ * - `created`: all of `write` committed;
+ * - `duplicate_reference`: the tenant already has a payment with this reference; nothing written;
+ * - `undecided`: nothing written, because the key is in flight or already recorded, or the hold
+ *   would have to gather from several slots or be refused. The caller then takes the transactional
+ *   path (UnitOfWork), which answers each of those precisely.
+ */
+export interface OneTripPaymentWriter {
+  createIfFirst(write: NewPaymentWrite): Promise<'created' | 'duplicate_reference' | 'undecided'>;
+}
+
+/**
  * Everything one move writes (docs/decisions.md § Payments: states and events, § Ledger), applied
  * only while the payment is still in `from`: the patch, its outbox event and its ledger transfer.
  */
