@@ -27,7 +27,7 @@ describe('one-trip money-out writer', () => {
 
   const sql = <T>(query: string, params: unknown[] = []) => service.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   /** A new payment's write for `tenantId` under `key` (the KES 1,500 mobile-money example, at rate 129.25: 12.115416 USDC). */
-  const writeFor = (tenantId: string, key = randomUUID(), reference = `ref-${randomUUID()}`): NewPaymentWrite => {
+  const writeFor = (tenantId: string, key: string = randomUUID(), reference = `ref-${randomUUID()}`): NewPaymentWrite => {
     const valid = validateMoneyOut(catalog, command({ reference }));
     if (!valid.ok) throw new Error(valid.message);
     return newPaymentWrite({ catalog, ids: service.container.ids, idempotencyTtlHours: 24 }, {
