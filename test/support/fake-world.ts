@@ -9,6 +9,7 @@ import type { AdvanceDeps } from '../../src/core/payments/advance-payment';
 import type { MoneyOutDeps } from '../../src/core/payments/create-money-out';
 import type { MoneyOutCommand } from '../../src/core/payments/money-out-rules';
 import type { Payment } from '../../src/core/payments/payment';
+import { err } from '../../src/core/shared/result';
 import { FakeRouting, FixedClock, MemoryStore, ScriptedProvider, SequentialIds } from './fakes';
 
 export const catalog = loadCatalog(path.resolve(__dirname, '../../data/corridors.json'));
@@ -66,4 +67,19 @@ export function fakeWorld(settings: { idempotencyTtlHours?: number; leaseMs?: nu
     onPaymentMoved: (payment) => moved.push(payment),
   };
   return { clock, ids, store, provider, routing, created, moved, moneyOut, advance };
+}
+
+/**
+ * Holds the idempotency lock of (tenantId, key) in an open transaction of `store`, as a first
+ * request still in flight does; `release` rolls that transaction back (nothing written) and waits for it.
+ */
+export async function holdIdempotencyKey(store: MemoryStore, tenantId: string, key: string): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const holding = store.transact(async (tx) => {
+    await tx.idempotency.lock(tenantId, key);
+    await new Promise<void>((resolve) => (release = resolve));
+    return err('validation_error', 'rolled back');
+  });
+  await new Promise((r) => setImmediate(r));
+  return { release: async () => { release(); await holding; } };
 }

@@ -1,7 +1,7 @@
 import { createMoneyOut, type MoneyOutDeps } from '../../src/core/payments/create-money-out';
 import { Quote } from '../../src/core/quotes/quote';
 import { err, ok } from '../../src/core/shared/result';
-import { command, fakeWorld, KES_1500_USDC, LIVE_TENANT, OTHER_TENANT, TENANT, type FakeWorld } from '../support/fake-world';
+import { command, fakeWorld, KES_1500_USDC, LIVE_TENANT, OTHER_TENANT, TENANT, holdIdempotencyKey, type FakeWorld } from '../support/fake-world';
 
 const KEY = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const OTHER_KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
@@ -121,16 +121,9 @@ describe('createMoneyOut on fakes', () => {
   });
 
   it('answers idempotency_key_in_use while the first request holds the key, and writes nothing', async () => {
-    let release!: () => void;
-    const holding = world.store.transact(async (tx) => {
-      await tx.idempotency.lock(TENANT, KEY);
-      await new Promise<void>((resolve) => (release = resolve));
-      return err('validation_error', 'rolled back');
-    });
-    await new Promise((r) => setImmediate(r));
+    const holding = await holdIdempotencyKey(world.store, TENANT, KEY);
     expect(await run()).toEqual(err('idempotency_key_in_use', expect.any(String)));
-    release();
-    await holding;
+    await holding.release();
     nothingWritten();
     // The lock is released with its transaction.
     expect((await run()).ok).toBe(true);

@@ -2,7 +2,7 @@ import { createMoneyOut, type MoneyOutDeps } from '../../src/core/payments/creat
 import type { OneTripPaymentWriter } from '../../src/core/payments/payment-ports';
 import { Quote } from '../../src/core/quotes/quote';
 import { err } from '../../src/core/shared/result';
-import { command, fakeWorld, KES_1500_USDC, TENANT, type FakeWorld } from '../support/fake-world';
+import { command, fakeWorld, KES_1500_USDC, TENANT, holdIdempotencyKey, type FakeWorld } from '../support/fake-world';
 
 const KEY = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const OTHER_KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
@@ -48,18 +48,11 @@ describe('createMoneyOut: the one-trip write and the transactional path', () => 
   });
 
   it('leaves a key in flight to the transactional path, which answers idempotency_key_in_use', async () => {
-    let release!: () => void;
-    const holding = world.store.transact(async (tx) => {
-      await tx.idempotency.lock(TENANT, KEY);
-      await new Promise<void>((resolve) => (release = resolve));
-      return err('validation_error', 'rolled back');
-    });
-    await new Promise((r) => setImmediate(r));
+    const holding = await holdIdempotencyKey(world.store, TENANT, KEY);
     const { deps, answers } = counting();
     expect(await run(command(), KEY, deps)).toEqual(err('idempotency_key_in_use', expect.any(String)));
     expect(answers).toEqual(['undecided']);
-    release();
-    await holding;
+    await holding.release();
     expect(world.store.payments.size).toBe(0);
   });
 
