@@ -3,7 +3,7 @@ import type { NewPaymentWrite, OneTripPaymentWriter } from '../../core/payments/
 import type { IdGenerator } from '../../core/shared/clock';
 import { IDEMPOTENCY_LOCK_SQL, LIVE_RECORD_SQL, idempotencyLockKey } from './idempotency.store';
 import { newPaymentStatements } from './payment.repository';
-import { withPooledConnection } from './prepared-read';
+import { withPooledConnection, type PgClient } from './prepared-read';
 
 /** SQLSTATE raised by `payout_gate` (migration 20261126040000) when a gate is closed. */
 const GATE_CLOSED = 'GT001';
@@ -59,9 +59,9 @@ export class PgOneTripPaymentWriter implements OneTripPaymentWriter {
  * Ends the failed script's transaction on its own connection. A connection that cannot even roll
  * back is marked disposed, so the pool drops it instead of lending it out mid-transaction.
  */
-async function rollback(connection: object, cause: unknown): Promise<void> {
+async function rollback(connection: PgClient, cause: unknown): Promise<void> {
   try {
-    await (connection as { query(text: string): Promise<unknown> }).query('rollback');
+    await connection.query('rollback');
   } catch {
     (connection as { __knex__disposed?: unknown }).__knex__disposed = cause;
   }
