@@ -10,30 +10,9 @@ import { PaymentSchema } from './schemas/payment.schema';
 import { insertStatement } from './raw-insert';
 import { rowReader } from './raw-read';
 import { preparedRead } from './prepared-read';
+import { CoalescedPaymentViewReader, PAYMENT_VIEWS_SQL } from './payment-view.reader';
 import type { PaymentViewSource } from '../../core/payments/payment-view';
 import { paymentMovesStatement, paymentPatchesStatement, type GuardedPatch } from './payment-move.statement';
-
-/**
- * The columns of a payment's public view, of one payment of one tenant; decimals as minimal plain
- * strings (trailing zeros trimmed), as PlainDecimalType reads them.
- */
-const PAYMENT_VIEW_SQL = `select id, status, payment_method, source_currency, trim_scale(amount_stablecoin)::text as amount_stablecoin,
-  trim_scale(fiat_amount)::text as fiat_amount, destination_currency, provider_ref, reference, created_at, updated_at, failure_reason,
-  trim_scale(exchange_rate)::text as exchange_rate, trim_scale(payout_fee)::text as payout_fee
-  from payments where id = $1 and tenant_id = $2`;
-
-/** A row of PAYMENT_VIEW_SQL as the view's fields (timestamps arrive as text or Date, depending on the pool's type parsers). */
-function viewSourceOf(row: Record<string, unknown>): PaymentViewSource {
-  const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
-  return {
-    id: String(row.id), status: row.status as PaymentStatus, paymentMethod: row.payment_method as PaymentViewSource['paymentMethod'],
-    sourceCurrency: row.source_currency as PaymentViewSource['sourceCurrency'], amountStablecoin: String(row.amount_stablecoin),
-    fiatAmount: String(row.fiat_amount), destinationCurrency: row.destination_currency as PaymentViewSource['destinationCurrency'],
-    providerRef: (row.provider_ref ?? null) as string | null, reference: (row.reference ?? null) as string | null,
-    createdAt: date(row.created_at), updatedAt: date(row.updated_at), failureReason: (row.failure_reason ?? null) as string | null,
-    exchangeRate: String(row.exchange_rate), payoutFee: String(row.payout_fee),
-  };
-}
 
 /**
  * Payment reads outside transactions (PaymentReader port): one statement on the ORM's connection,
@@ -41,9 +20,12 @@ function viewSourceOf(row: Record<string, unknown>): PaymentViewSource {
  */
 export class PaymentReadRepository implements PaymentReader {
   private readonly read: (row: Record<string, unknown>) => Payment;
+  private readonly views: CoalescedPaymentViewReader;
 
   constructor(private readonly em: EntityManager) {
     this.read = rowReader(em, PaymentSchema);
+    this.views = new CoalescedPaymentViewReader((keys) => preparedRead(em, 'payment_views_for_tenants', PAYMENT_VIEWS_SQL,
+      [keys.map((k) => k.paymentId), keys.map((k) => k.tenantId)]));
   }
 
   async findForTenant(tenantId: string, paymentId: string): Promise<Payment | undefined> {
@@ -52,9 +34,9 @@ export class PaymentReadRepository implements PaymentReader {
     return row ? this.read(row) : undefined;
   }
 
-  async findViewForTenant(tenantId: string, paymentId: string): Promise<PaymentViewSource | undefined> {
-    const [row] = await preparedRead(this.em, 'payment_view_for_tenant', PAYMENT_VIEW_SQL, [paymentId, tenantId]);
-    return row ? viewSourceOf(row) : undefined;
+  /** One statement for every view read in the same turn of the event loop (CoalescedPaymentViewReader). */
+  findViewForTenant(tenantId: string, paymentId: string): Promise<PaymentViewSource | undefined> {
+    return this.views.read(tenantId, paymentId);
   }
 
   async findById(paymentId: string): Promise<Payment | undefined> {
