@@ -9,14 +9,13 @@
  *
  * Run:  npm run bench:moneyout                       (embedded PostgreSQL under .data/bench, port 54349)
  *       DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:moneyout
- * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION seconds (10), BENCH_WORKERS autocannon threads (1; 0 = main thread),
+ * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION seconds (10),
  *       BENCH_TENANTS (20): a second service run spreads the requests over this many funded tenants.
  * Exits 0 unless it crashes or more than 1% of the measured responses are not 2xx (socket errors count too).
  */
-import { randomUUID } from 'node:crypto';
 import { moneyOutBody } from '../test/support/test-service';
 import { openBenchDatabase, type BenchDatabase } from './bench-database';
-import { runLoad, tooManyFailures, type LoadSummary } from './load';
+import { expectCreated, runLoad, tooManyFailures, type LoadSummary } from './load';
 import { startRawServer, type RawServer } from './raw-server';
 import { SERVICE_ENV, startServiceServer, type ServiceServer } from './service-server';
 
@@ -37,7 +36,6 @@ function intEnv(name: string, fallback: number, min: number): number {
 async function main(): Promise<number> {
   const connections = intEnv('BENCH_CONNECTIONS', 20, 1);
   const durationS = intEnv('BENCH_DURATION', 10, 1);
-  const workers = intEnv('BENCH_WORKERS', 1, 0);
   const tenants = intEnv('BENCH_TENANTS', 20, 1);
   // Hard bound: nothing here should ever hang the caller.
   const watchdog = setTimeout(() => {
@@ -65,12 +63,12 @@ async function main(): Promise<number> {
     console.log('money-out benchmark: POST /v1/payments/moneyout');
     console.log(`  database: PostgreSQL ${db.version}, ${db.where}, fresh databases payout_bench (service) and payout_bench_raw, pool ${POOL_MAX} per server`);
     console.log(`  load: ${connections} connections, ${WARMUP_S} s warm-up + ${durationS} s measured per target, ` +
-      `autocannon ${workers > 0 ? `in ${workers} worker thread(s)` : 'on the main thread'}, fresh Idempotency-Key and reference per request`);
+      'autocannon in a child process, fresh Idempotency-Key and reference per request');
     console.log(`  service: ${Object.entries(SERVICE_ENV).map(([k, v]) => `${k}=${v}`).join(' ')}: ` +
       'the request path is measured, not the payout worker');
     console.log('  raw: express 5 + pg.Pool, 3 inserts (idempotency_keys, payments, outbox_events) in one transaction, no validation/auth/ledger');
 
-    const load = { bodyTemplate, headers: auth, connections, durationS, warmupS: WARMUP_S, workers };
+    const load = { bodyTemplate, headers: auth, connections, durationS, warmupS: WARMUP_S };
     await rawDb.checkpoint();
     const rawResult = await runLoad({ ...load, url: raw.baseUrl });
     await db.checkpoint();
@@ -106,16 +104,6 @@ async function main(): Promise<number> {
     await db?.close().catch((e) => console.error('closing the database failed:', e));
     await rawDb?.close().catch((e) => console.error('closing the raw database failed:', e));
   }
-}
-
-/** One request before the load: a benchmark of error responses would be worthless. */
-async function expectCreated(name: string, baseUrl: string, bodyTemplate: string, headers: Record<string, string>): Promise<void> {
-  const response = await fetch(`${baseUrl}/v1/payments/moneyout`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID(), ...headers },
-    body: bodyTemplate.replace('__REFERENCE__', `ref-${randomUUID()}`),
-  });
-  if (response.status !== 201) throw new Error(`${name}: first money-out answered ${response.status}: ${await response.text()}`);
 }
 
 function report(name: string, r: LoadSummary): void {
