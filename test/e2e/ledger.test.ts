@@ -31,8 +31,11 @@ async function reconcile(service: TestService): Promise<void> {
     `select a.id from ledger_accounts a left join ledger_entries e on e.account_id = a.id
       group by a.id, a.balance having a.balance <> coalesce(sum(e.amount), 0)`);
   expect(drifted).toEqual([]);
-  const negative = await conn.execute(`select id from ledger_accounts where kind <> 'funding' and balance < 0`);
+  // Credit rows never below zero; the debit rows of held (slots 16-31) never above it.
+  const negative = await conn.execute(`select id from ledger_accounts where kind <> 'funding' and not (kind = 'held' and slot >= 16) and balance < 0`);
   expect(negative).toEqual([]);
+  const positiveDebitRows = await conn.execute(`select id from ledger_accounts where kind = 'held' and slot >= 16 and balance > 0`);
+  expect(positiveDebitRows).toEqual([]);
   const settledTwice = await conn.execute(
     `select payment_id, kind from ledger_transactions where payment_id is not null group by payment_id, kind having count(*) > 1`);
   expect(settledTwice).toEqual([]);
@@ -129,13 +132,20 @@ describe('balances ledger', () => {
     }, 20_000);
     const conn = service.database.orm.em.fork().getConnection();
     const slots = (await conn.execute(
-      `select t.payment_id, t.kind, t.slot, a.slot as account_slot from ledger_transactions t
+      `select t.payment_id, t.kind, t.slot, a.slot as account_slot, a.kind as account_kind, e.amount::text as amount from ledger_transactions t
          join ledger_entries e on e.transaction_id = t.id join ledger_accounts a on a.id = e.account_id
-        where t.payment_id in (?)`, [ids])) as { payment_id: string; kind: string; slot: number; account_slot: number }[];
-    // Every entry of a payment's send and settle sits in the slot its hold credited.
+        where t.payment_id in (?)`, [ids])) as { payment_id: string; kind: string; slot: number; account_slot: number; account_kind: string; amount: string }[];
+    // Every entry of a payment's send and settle sits in the slot its hold credited; the send's debit
+    // of held in that slot's debit row (slot + 16), never in a row a hold writes.
     const holdSlot = new Map(slots.filter((r) => r.kind === 'hold' && r.slot === r.account_slot).map((r) => [r.payment_id, r.slot]));
     expect(holdSlot.size).toBe(ids.length);
-    for (const r of slots.filter((x) => x.kind !== 'hold')) expect([r.slot, r.account_slot]).toEqual([holdSlot.get(r.payment_id), holdSlot.get(r.payment_id)]);
+    for (const r of slots.filter((x) => x.kind !== 'hold')) {
+      const own = holdSlot.get(r.payment_id)!;
+      const debitOfHeld = r.account_kind === 'held' && r.amount.startsWith('-');
+      expect([r.kind, r.account_kind, r.slot, r.account_slot]).toEqual([r.kind, r.account_kind, own, debitOfHeld ? own + 16 : own]);
+    }
+    expect(slots.filter((r) => r.account_kind === 'held' && r.account_slot >= 16 && !r.amount.startsWith('-'))).toEqual([]);
+    expect(slots.filter((r) => r.kind === 'send' && r.account_kind === 'held')).toHaveLength(ids.length);
     expect(new Set(holdSlot.values()).size).toBeGreaterThan(1);
     expect((await usdc(apiKey)).available).toBe(new Decimal(1000).minus(new Decimal('12.115416').mul(30)).toFixed(6));
     expect(await conn.execute(`select slot from ledger_accounts where tenant_id = ? and kind = 'available' and balance < 0`, [tenantId])).toEqual([]);

@@ -5,6 +5,8 @@ import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
 
 /** The last migration before onchain refunds. */
 const BEFORE = 'Migration20261123195746';
+/** The onchain refunds migration (later ones add rows of their own). */
+const REFUND_PENDING = 'Migration20261123200234';
 
 /**
  * The onchain refunds migration on a database whose tenants already have their ledger accounts
@@ -48,7 +50,7 @@ describe('refund_pending accounts for existing tenants', () => {
       );
     }
     const before = await sql<{ n: number; total: string }>(`select count(*)::int as n, sum(balance)::text as total from ledger_accounts`);
-    await orm.getMigrator().up();
+    await orm.getMigrator().up({ to: REFUND_PENDING });
     const added = await sql<{ tenant_id: string; currency: string; slots: number; total: string }>(
       `select tenant_id, currency, count(distinct slot)::int as slots, sum(balance)::text as total from ledger_accounts
         where kind = 'refund_pending' group by tenant_id, currency order by tenant_id, currency`);

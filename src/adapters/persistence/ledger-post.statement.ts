@@ -1,4 +1,4 @@
-import type { Transfer } from '../../core/ledger/ledger';
+import type { AccountKind, Transfer } from '../../core/ledger/ledger';
 import { Decimal } from '../../core/shared/money';
 
 /**
@@ -9,6 +9,25 @@ import { Decimal } from '../../core/shared/money';
  * number needs a migration adding the rows.
  */
 export const LEDGER_SLOTS = 16;
+
+/**
+ * Accounts kept as two sides of rows, as a T-account (docs/decisions.md § Ledger: debit rows):
+ * `held` is credited by a money-out's hold on the request path and debited by the payout worker's
+ * send or release, so the two write different rows and a worker's batch never holds up a hold. The
+ * debit row of slot s is slot `s + LEDGER_SLOTS`: it only ever goes down (never above zero), the
+ * credit rows (slots 0 to LEDGER_SLOTS - 1) only up (never below); the account is the sum of both.
+ */
+export const DEBIT_ROW_KINDS: readonly AccountKind[] = ['held'];
+
+/** The row a debit of `kind` in slot `slot` (an SQL expression) posts to: the slot, or its debit row (DEBIT_ROW_KINDS). */
+export function debitRowSql(kind: AccountKind, slot: string): string {
+  return DEBIT_ROW_KINDS.includes(kind) ? `(${slot} + ${LEDGER_SLOTS})` : slot;
+}
+
+/** How many rows a tenant's account of `kind` has in each stablecoin: its slots, twice for DEBIT_ROW_KINDS. */
+export function rowsOf(kind: AccountKind): number {
+  return DEBIT_ROW_KINDS.includes(kind) ? 2 * LEDGER_SLOTS : LEDGER_SLOTS;
+}
 
 /** A slot: a number, or the slot of the transfer's payment (the one its hold took, 0 before slots). */
 type SlotRef = number | 'payment';
@@ -21,7 +40,8 @@ export interface Leg {
 
 /**
  * The one statement posting `t` (docs/decisions.md § Ledger): debits the `debits` slots of
- * `t.from` (each only while it covers its amount when `checked`), credits the `credits` slots of
+ * `t.from` (each only while it covers its amount when `checked`; in its debit rows when `t.from`
+ * has them, DEBIT_ROW_KINDS), credits the `credits` slots of
  * `t.to` only when every debit applied, and writes the transaction row (`slot`: the payment's slot)
  * and one entry per leg. Statement atomicity means a refused debit or a duplicate changes nothing;
  * a checked posting must have one debit, so a refusal leaves no other debit applied. Returns the
@@ -34,14 +54,15 @@ export function postStatement(t: Transfer, transactionId: string, debits: Leg[],
     into.push(t.paymentId ?? null);
     return "coalesce((select h.slot from ledger_transactions h where h.payment_id = ?::text and h.kind = 'hold'), 0)";
   };
+  if (checked && DEBIT_ROW_KINDS.includes(t.from)) throw new Error('a checked posting debits an account of one row per slot');
   const valueParams: unknown[] = [];
-  const values = (legs: Leg[]) => legs.map((l) => {
-    const s = slotSql(l.slot, valueParams);
+  const values = (legs: Leg[], row: (slot: string) => string) => legs.map((l) => {
+    const s = row(slotSql(l.slot, valueParams));
     valueParams.push(l.amount);
     return `(${s}::smallint, ?::numeric)`;
   }).join(', ');
-  const d = values(debits);
-  const c = values(credits);
+  const d = values(debits, (slot) => debitRowSql(t.from, slot));
+  const c = values(credits, (slot) => slot);
   const txSlotParams: unknown[] = [];
   const txSlot = slot === null ? 'null::smallint' : `${slotSql(slot, txSlotParams)}::smallint`;
   const sql = `

@@ -4,7 +4,7 @@ import type { IdGenerator } from '../../core/shared/clock';
 import { formatAmount, STABLECOINS, type Stablecoin } from '../../core/shared/money';
 import { LedgerAccountSchema } from './schemas/ledger.schema';
 import { decodeCursor, encodeCursor } from './keyset-cursor';
-import { gatherLegs, LEDGER_SLOTS, plainLegs, postStatement } from './ledger-post.statement';
+import { gatherLegs, LEDGER_SLOTS, plainLegs, postStatement, rowsOf } from './ledger-post.statement';
 
 let nextHoldSlot = 0;
 
@@ -61,10 +61,10 @@ export function ledgerPostStatement(t: Transfer, ids: IdGenerator): { statement:
   return { statement: postStatement(t, transactionId, legs.debits, legs.credits, legs.slot, t.requireFunds === true), holdSlot: slot, transactionId };
 }
 
-/** Creates the ledger accounts of a new tenant, every slot at zero, for every stablecoin. */
+/** Creates the ledger accounts of a new tenant, every row at zero (each slot, and the debit rows of DEBIT_ROW_KINDS), for every stablecoin. */
 export async function createLedgerAccounts(em: EntityManager, tenantId: string, ids: IdGenerator, at: Date): Promise<void> {
   await em.insertMany(LedgerAccountSchema, STABLECOINS.flatMap((currency) => ACCOUNT_KINDS.flatMap((kind) =>
-    Array.from({ length: LEDGER_SLOTS }, (_, slot) => ({ id: ids.next('ldg'), tenantId, currency, kind, slot, balance: '0', updatedAt: at })))));
+    Array.from({ length: rowsOf(kind) }, (_, slot) => ({ id: ids.next('ldg'), tenantId, currency, kind, slot, balance: '0', updatedAt: at })))));
 }
 
 /** Ids of ledger rows: `ldg_` and a ULID. */

@@ -4,6 +4,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
 import type { IdGenerator } from '../../core/shared/clock';
 import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from './notify-channels';
 import { receivesEventSql } from './outbox.writer';
+import { DEBIT_ROW_KINDS, LEDGER_SLOTS } from './ledger-post.statement';
 
 /** The column each patchable property is stored in, and its SQL type (for the typed input rows). */
 const PATCHABLE: Record<keyof PaymentPatch, readonly [column: string, type: string]> = {
@@ -71,8 +72,8 @@ export function paymentPatchesStatement(patches: readonly GuardedPatch[]): [stri
  * round trip): the status-guarded update of each payment (`moved`), then, for the payments it
  * moved only, their outbox events with the webhook deliveries of each (as outboxStatement writes
  * them), and their ledger transfers: one ledger transaction and two entries each, posted in the
- * payment's balance slot (the one its hold took), every touched slot row updated once by the net of
- * its legs. Returns the row of each moved payment as written, plus `ledger_rows` (its entries
+ * payment's balance slot (the one its hold took; a debit of `held` in that slot's debit row,
+ * DEBIT_ROW_KINDS), every touched row updated once by the net of its legs. Returns the row of each moved payment as written, plus `ledger_rows` (its entries
  * written: 2), and sends each event's payment NOTIFY (delivered at commit). A transfer the ledger
  * already holds fails the whole statement (unique payment and kind). At most one move per payment.
  */
@@ -109,7 +110,9 @@ webhook_deliveries_written as (
 slots as (
   select mi.id, coalesce((select h.slot from ledger_transactions h where h.payment_id = mi.id and h.kind = 'hold'), 0)::smallint as slot from mi),
 legs as (
-  select mi.tx_id, mi.tenant_id, mi.currency, mi.from_kind as kind, s.slot, -mi.amount as amount, mi.at from mi join slots s on s.id = mi.id
+  select mi.tx_id, mi.tenant_id, mi.currency, mi.from_kind as kind,
+         (case when mi.from_kind in (${DEBIT_ROW_KINDS.map((k) => `'${k}'`).join(', ')}) then s.slot + ${LEDGER_SLOTS} else s.slot end)::smallint as slot,
+         -mi.amount as amount, mi.at from mi join slots s on s.id = mi.id
   union all
   select mi.tx_id, mi.tenant_id, mi.currency, mi.to_kind, s.slot, mi.amount, mi.at from mi join slots s on s.id = mi.id),
 balances as (

@@ -37,14 +37,15 @@ export interface LedgerEntryRow {
   createdAt: Date;
 }
 
-/** Mapping of `ledger_accounts`; tenant balances cannot go negative (check constraint). */
+/** Mapping of `ledger_accounts`; tenant balances cannot go negative (check constraint; `held`'s debit rows cannot go above zero). */
 export const LedgerAccountSchema = new EntitySchema<LedgerAccountRow>({
   name: 'LedgerAccount',
   tableName: 'ledger_accounts',
   uniques: [{ name: 'ledger_accounts_owner_unique', properties: ['tenantId', 'currency', 'kind', 'slot'] }],
   checks: [
-    // The tenant's own balances can never go negative; only the funding counter-account does.
-    { name: 'ledger_accounts_non_negative_check', expression: "kind = 'funding' or balance >= 0" },
+    // The tenant's own balances can never go negative; only the funding counter-account does. The
+    // debit rows of `held` (slots 16-31, docs/decisions.md § Ledger) only ever go down, its credit rows only up.
+    { name: 'ledger_accounts_non_negative_check', expression: "case when kind = 'funding' then true when kind = 'held' and slot >= 16 then balance <= 0 else balance >= 0 end" },
   ],
   properties: {
     id: { type: 'string', primary: true, length: 40 },
