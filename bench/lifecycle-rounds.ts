@@ -46,6 +46,8 @@ export interface Target {
 export interface CreateFigures {
   readonly name: string;
   readonly create: LoadSummary;
+  /** Requests per second of each burst, in round order (how much the host's speed moved). */
+  readonly perBurst: number[];
   /** Payments created ÷ seconds from each burst's start until all its payments were final, over all bursts; undefined without a worker. */
   readonly lifecyclePerS?: number;
 }
@@ -108,7 +110,8 @@ export async function measureCreates(targets: readonly Target[], rounds: number,
   }
   return targets.map((t) => {
     const create = summarize(runs.get(t)!);
-    return { name: t.name, create, lifecyclePerS: hasWorker(t) ? create.ok2xx / (finalMs.get(t)! / 1000) : undefined };
+    const perBurst = runs.get(t)!.map((r) => r.totalCompletedRequests / r.duration);
+    return { name: t.name, create, perBurst, lifecyclePerS: hasWorker(t) ? create.ok2xx / (finalMs.get(t)! / 1000) : undefined };
   });
 }
 

@@ -18,7 +18,7 @@
  * target's responses were not 2xx: then it prints FAILED instead of verdicts and exits 1.
  *
  * Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:lifecycle
- * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION measured seconds per target (10), BENCH_BURST seconds
+ * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION measured seconds per target (20), BENCH_BURST seconds
  *       per burst (2), BENCH_WARMUP seconds (2), BENCH_TENANTS (20), BENCH_POOL (10).
  */
 import { Client } from 'pg';
@@ -38,7 +38,7 @@ function intEnv(name: string, fallback: number, min: number): number {
 
 const settings = {
   connections: intEnv('BENCH_CONNECTIONS', 20, 1),
-  durationS: intEnv('BENCH_DURATION', 10, 1),
+  durationS: intEnv('BENCH_DURATION', 20, 1),
   burstS: intEnv('BENCH_BURST', 2, 1),
   warmupS: intEnv('BENCH_WARMUP', 2, 0),
   tenants: intEnv('BENCH_TENANTS', 20, 2),
@@ -81,6 +81,7 @@ async function main(): Promise<number> {
       console.log(`  ${name}, ${what}: responses ${r.responses} in ${r.seconds.toFixed(1)} s [${Object.entries(r.statusCodes).map(([c, n]) => `${c}: ${n}`).join(', ')}], ` +
         `socket errors ${r.errors}, timeouts ${r.timeouts}`);
     }
+    for (const f of creates) console.log(`  ${f.name}, create req/s per burst: ${f.perBurst.map((x) => x.toFixed(0)).join(' ')}`);
     console.log(`  idle service: ${idleXactPerS.toFixed(2)} transactions/s (pg_stat_database xact_commit over ${IDLE_WINDOW_S} s)`);
 
     const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined && b > 0 ? a / b : Number.NaN);
