@@ -5,9 +5,9 @@
  * template), so each one creates a new payment instead of replaying a stored response; a GET reads
  * a payment id picked at random from BENCH_PAYMENT_IDS (replacing __ID__ in the path). With
  * BENCH_API_KEYS set, each request carries one of those issuer keys, picked at random.
- * The environment is read on every request, not at load time: with BENCH_WORKERS=0 this module
- * is loaded once in the bench's own thread, before the later runs set their keys.
- * Plain CommonJS because autocannon `require`s it inside its worker thread, where ts-node is absent.
+ * The keys and ids come from the environment of the autocannon process (bench/load-child.cjs),
+ * which bench/load.ts sets for each run.
+ * Plain CommonJS because bench/load-child.cjs runs under plain node, without ts-node.
  * Not run on its own.
  */
 const { randomUUID } = require('node:crypto');
