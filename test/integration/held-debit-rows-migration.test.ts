@@ -1,7 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
+import { migrationDatabase } from '../support/migration-database';
 
 /** The last migration before held got its debit rows. */
 const BEFORE = 'Migration20261126040000';
@@ -13,30 +10,7 @@ const BEFORE = 'Migration20261126040000';
  * zero and debit rows at or below it.
  */
 describe('held debit rows for existing tenants', () => {
-  const name = `payout_debitmig_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const serverUrl = new URL(process.env.TEST_DATABASE_URL!);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  let orm: MikroORM;
-  const server = async (text: string) => {
-    const client = new Client({ connectionString: serverUrl.toString() });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  beforeAll(async () => {
-    await server(`create database ${name}`);
-    orm = await MikroORM.init(ormOptions(url.toString(), 2));
-    await orm.getMigrator().up({ to: BEFORE });
-  });
-  afterAll(async () => {
-    await orm.close(true);
-    await server(`drop database if exists ${name} with (force)`);
-  });
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(text, params) as Promise<T[]>;
+  const { sql, migrateUp } = migrationDatabase('payout_debitmig', BEFORE);
 
   it('adds 16 zero debit rows of held per tenant and stablecoin, changes no other row, and checks each side', async () => {
     for (const tenant of ['ten_OLD_A', 'ten_OLD_B']) {
@@ -52,7 +26,7 @@ describe('held debit rows for existing tenants', () => {
       );
     }
     const before = await sql<{ id: string; balance: string }>('select id, balance::text from ledger_accounts order by id');
-    await orm.getMigrator().up();
+    await migrateUp();
 
     const debitRows = await sql<{ tenant_id: string; currency: string; slots: string; total: string }>(
       `select tenant_id, currency, string_agg(slot::text, ',' order by slot) as slots, sum(balance)::text as total from ledger_accounts

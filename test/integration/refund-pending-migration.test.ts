@@ -1,7 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
-import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
+import { migrationDatabase } from '../support/migration-database';
 
 /** The last migration before onchain refunds. */
 const BEFORE = 'Migration20261123195746';
@@ -14,30 +11,7 @@ const REFUND_PENDING = 'Migration20261123200234';
  * stablecoin it has, at zero, and nothing else changes.
  */
 describe('refund_pending accounts for existing tenants', () => {
-  const name = `payout_refmig_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const serverUrl = new URL(process.env.TEST_DATABASE_URL!);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  let orm: MikroORM;
-  const server = async (text: string) => {
-    const client = new Client({ connectionString: serverUrl.toString() });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  beforeAll(async () => {
-    await server(`create database ${name}`);
-    orm = await MikroORM.init(ormOptions(url.toString(), 2));
-    await orm.getMigrator().up({ to: BEFORE });
-  });
-  afterAll(async () => {
-    await orm.close(true);
-    await server(`drop database if exists ${name} with (force)`);
-  });
-  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(text, params) as Promise<T[]>;
+  const { sql, migrateUp } = migrationDatabase('payout_refmig', BEFORE);
 
   it('adds one zero refund_pending row per tenant, stablecoin and slot, and leaves the other rows as they were', async () => {
     for (const tenant of ['ten_OLD_A', 'ten_OLD_B']) {
@@ -50,7 +24,7 @@ describe('refund_pending accounts for existing tenants', () => {
       );
     }
     const before = await sql<{ n: number; total: string }>(`select count(*)::int as n, sum(balance)::text as total from ledger_accounts`);
-    await orm.getMigrator().up({ to: REFUND_PENDING });
+    await migrateUp(REFUND_PENDING);
     const added = await sql<{ tenant_id: string; currency: string; slots: number; total: string }>(
       `select tenant_id, currency, count(distinct slot)::int as slots, sum(balance)::text as total from ledger_accounts
         where kind = 'refund_pending' group by tenant_id, currency order by tenant_id, currency`);
