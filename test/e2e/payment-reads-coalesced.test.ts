@@ -33,6 +33,8 @@ describe('concurrent payment reads of several tenants', () => {
       ...b.payments.map((p) => ({ apiKey: a.apiKey, id: p.id, expect: undefined })),
       ...a.payments.map((p) => ({ apiKey: b.apiKey, id: p.id, expect: undefined })),
       { apiKey: a.apiKey, id: 'pay_01JZZZZZZZZZZZZZZZZZZZZZZZ', expect: undefined },
+      // Ids that mean something inside an array literal travel as plain values, beside real reads.
+      ...['NULL', 'a,b', '"x"', '{y}', 'back\\slash'].map((id) => ({ apiKey: a.apiKey, id: encodeURIComponent(id), expect: undefined })),
     ];
     const all = Array.from({ length: 5 }, () => asks).flat();
     const answers = await Promise.all(all.map((ask) => service.call('GET', `/v1/payments/${ask.id}`, { apiKey: ask.apiKey })));
