@@ -60,6 +60,18 @@ describe('CoalescedPaymentViewReader', () => {
     expect(calls.map((c) => c.length)).toEqual([2, 1]);
   });
 
+  it('answers an id PostgreSQL could not compare (a NUL) as not found without sending it, so the other reads of its turn still go', async () => {
+    const { calls, fetch } = fakeFetch([row('ten_a', 'pay_1')]);
+    const reader = new CoalescedPaymentViewReader(fetch);
+    const [bad, good, badTenant] = await Promise.all([
+      reader.read('ten_a', 'pay_\u0000'), reader.read('ten_a', 'pay_1'), reader.read('ten_\u0000', 'pay_1'),
+    ]);
+    expect([bad, good?.id, badTenant]).toEqual([undefined, 'pay_1', undefined]);
+    expect(calls).toEqual([[{ tenantId: 'ten_a', paymentId: 'pay_1' }]]);
+    expect(await reader.read('ten_a', '\u0000')).toBeUndefined();
+    expect(calls).toHaveLength(1);
+  });
+
   it('rejects every read of a failed call with its error', async () => {
     const reader = new CoalescedPaymentViewReader(async () => { throw new Error('connection lost'); });
     const reads = [reader.read('ten_a', 'pay_1'), reader.read('ten_b', 'pay_2')];

@@ -35,14 +35,21 @@ export const PAYMENT_VIEWS_SQL = `select p.id, p.tenant_id, p.status, p.payment_
  * tenant, goes to PostgreSQL as one statement (at most MAX_VIEWS_PER_STATEMENT keys), run by
  * `fetch` once the turn's I/O callbacks have run (setImmediate), so a read waits for no timer and
  * a lone read costs what it did alone. Each caller gets only the row of its own (tenant, payment)
- * pair; a failed statement rejects every read it carried, with the same error.
+ * pair; an id holding a NUL character (which no stored id can) is not found without being sent, so
+ * one caller's input can never fail another's read; a failed statement rejects every read it
+ * carried, with the same error.
  */
 export class CoalescedPaymentViewReader {
   private readonly loader: DataLoader<PaymentViewKey, PaymentViewSource | undefined>;
 
   constructor(fetch: PaymentViewFetch, maxBatchSize = MAX_VIEWS_PER_STATEMENT) {
     this.loader = new DataLoader(async (keys) => {
-      const rows = await fetch(keys);
+      // A key PostgreSQL could not even compare would fail the whole statement, and with it every
+      // other request's read in the batch: it names no payment, so it is answered here. (REST and
+      // GraphQL refuse NUL characters already; this keeps one caller's input from ever reaching
+      // another's read should a path forget.)
+      const storable = keys.filter((k) => !k.tenantId.includes('\u0000') && !k.paymentId.includes('\u0000'));
+      const rows = storable.length > 0 ? await fetch(storable) : [];
       const byKey = new Map(rows.map((row) => [keyOf(String(row.tenant_id), String(row.id)), row]));
       return keys.map((key) => {
         const row = byKey.get(keyOf(key.tenantId, key.paymentId));
@@ -57,7 +64,7 @@ export class CoalescedPaymentViewReader {
   }
 }
 
-/** Ids are short visible strings: a NUL never occurs in one, so the pair is unambiguous. */
+/** No stored id holds a NUL (PostgreSQL text cannot), and keys holding one are answered before any fetch, so the pair is unambiguous. */
 const keyOf = (tenantId: string, paymentId: string) => `${tenantId}\u0000${paymentId}`;
 
 /** A row of PAYMENT_VIEWS_SQL as the view's fields (timestamps arrive as text or Date, depending on the pool's type parsers). */
