@@ -96,18 +96,15 @@ export async function measureCreates(targets: readonly Target[], rounds: number,
       if (hasWorker(t)) await allFinal(t.db);
     }
   }
-  const runs = new Map<Target, RawRun[]>(targets.map((t) => [t, []]));
   const finalMs = new Map<Target, number>(targets.map((t) => [t, 0]));
-  for (let round = 0; round < rounds; round++) {
-    process.stderr.write(`bench:lifecycle: create round ${round + 1} of ${rounds}\n`);
-    for (const t of rotated(targets, round)) {
-      await t.db.checkpoint();
-      const started = Date.now();
-      runs.get(t)!.push(await burst(t.load, settings.burstS));
-      if (hasWorker(t)) await allFinal(t.db);
-      finalMs.set(t, finalMs.get(t)! + Date.now() - started);
-    }
-  }
+  const runs = await inRounds(targets, rounds, 'create', async (t) => {
+    await t.db.checkpoint();
+    const started = Date.now();
+    const run = await burst(t.load, settings.burstS);
+    if (hasWorker(t)) await allFinal(t.db);
+    finalMs.set(t, finalMs.get(t)! + Date.now() - started);
+    return run;
+  });
   return targets.map((t) => {
     const create = summarize(runs.get(t)!);
     const perBurst = runs.get(t)!.map((r) => r.totalCompletedRequests / r.duration);
@@ -126,18 +123,22 @@ export async function measureGets(targets: readonly Target[], rounds: number, se
     loads.set(t, { ...t.load, method: 'GET', paymentIds: ids });
   }
   if (settings.warmupS > 0) for (const t of targets) await burst(loads.get(t)!, settings.warmupS);
-  const runs = new Map<Target, RawRun[]>(targets.map((t) => [t, []]));
-  for (let round = 0; round < rounds; round++) {
-    process.stderr.write(`bench:lifecycle: GET round ${round + 1} of ${rounds}\n`);
-    for (const t of rotated(targets, round)) runs.get(t)!.push(await burst(loads.get(t)!, settings.burstS));
-  }
+  const runs = await inRounds(targets, rounds, 'GET', (t) => burst(loads.get(t)!, settings.burstS));
   return targets.map((t) => summarize(runs.get(t)!));
 }
 
-/** `items` starting at index `round` (mod length), wrapping around. */
-function rotated<T>(items: readonly T[], round: number): T[] {
-  const at = round % items.length;
-  return [...items.slice(at), ...items.slice(0, at)];
+/**
+ * `rounds` rounds of `run` once per target, round r starting at target r (mod their number) and
+ * wrapping around, so each target takes each place in the order; each target's runs, in round order.
+ */
+async function inRounds(targets: readonly Target[], rounds: number, what: string, run: (t: Target) => Promise<RawRun>): Promise<Map<Target, RawRun[]>> {
+  const runs = new Map<Target, RawRun[]>(targets.map((t) => [t, []]));
+  for (let round = 0; round < rounds; round++) {
+    process.stderr.write(`bench:lifecycle: ${what} round ${round + 1} of ${rounds}\n`);
+    const at = round % targets.length;
+    for (const t of [...targets.slice(at), ...targets.slice(0, at)]) runs.get(t)!.push(await run(t));
+  }
+  return runs;
 }
 
 /** Waits until no payment of the database is in a non-final state. */

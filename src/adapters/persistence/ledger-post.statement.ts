@@ -19,9 +19,17 @@ export const LEDGER_SLOTS = 16;
  */
 export const DEBIT_ROW_KINDS: readonly AccountKind[] = ['held'];
 
+/** Slot `slot`'s debit row (SQL expressions). */
+const debitRow = (slot: string) => `(${slot} + ${LEDGER_SLOTS})`;
+
 /** The row a debit of `kind` in slot `slot` (an SQL expression) posts to: the slot, or its debit row (DEBIT_ROW_KINDS). */
 export function debitRowSql(kind: AccountKind, slot: string): string {
-  return DEBIT_ROW_KINDS.includes(kind) ? `(${slot} + ${LEDGER_SLOTS})` : slot;
+  return DEBIT_ROW_KINDS.includes(kind) ? debitRow(slot) : slot;
+}
+
+/** As debitRowSql, for a kind known only to the statement: `kind` and `slot` are SQL expressions. */
+export function debitRowCaseSql(kind: string, slot: string): string {
+  return `(case when ${kind} in (${DEBIT_ROW_KINDS.map((k) => `'${k}'`).join(', ')}) then ${debitRow(slot)} else ${slot} end)`;
 }
 
 /** How many rows a tenant's account of `kind` has in each stablecoin: its slots, twice for DEBIT_ROW_KINDS. */

@@ -4,7 +4,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
 import type { IdGenerator } from '../../core/shared/clock';
 import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from './notify-channels';
 import { receivesEventSql } from './outbox.writer';
-import { DEBIT_ROW_KINDS, LEDGER_SLOTS } from './ledger-post.statement';
+import { debitRowCaseSql } from './ledger-post.statement';
 
 /** The column each patchable property is stored in, and its SQL type (for the typed input rows). */
 const PATCHABLE: Record<keyof PaymentPatch, readonly [column: string, type: string]> = {
@@ -111,7 +111,7 @@ slots as (
   select mi.id, coalesce((select h.slot from ledger_transactions h where h.payment_id = mi.id and h.kind = 'hold'), 0)::smallint as slot from mi),
 legs as (
   select mi.tx_id, mi.tenant_id, mi.currency, mi.from_kind as kind,
-         (case when mi.from_kind in (${DEBIT_ROW_KINDS.map((k) => `'${k}'`).join(', ')}) then s.slot + ${LEDGER_SLOTS} else s.slot end)::smallint as slot,
+         ${debitRowCaseSql('mi.from_kind', 's.slot')}::smallint as slot,
          -mi.amount as amount, mi.at from mi join slots s on s.id = mi.id
   union all
   select mi.tx_id, mi.tenant_id, mi.currency, mi.to_kind, s.slot, mi.amount, mi.at from mi join slots s on s.id = mi.id),
