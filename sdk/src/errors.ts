@@ -12,6 +12,9 @@ export type ApiErrorCode = components['schemas']['ErrorA']['code'];
 /** The codes of shape C (resolution and transfer-request routes), found in its `error` member. */
 export type ResolutionErrorCode = components['schemas']['ErrorC']['error'];
 
+/** The codes of shape D (`GET /fx/convert`): the shape A code of the same meaning, found in its `code` member. */
+export type FxErrorCode = components['schemas']['ErrorD']['code'];
+
 /** Which of the documented shapes an error body has; `unknown` when it matches none (a proxy's page, say). */
 export type ErrorShape = 'A' | 'B' | 'C' | 'D' | 'unknown';
 
@@ -83,17 +86,32 @@ export class ResolutionError extends PayoutGatewayError {
   }
 }
 
-/** Shape D `{error: <numeric status>, message, details}`: refusals of `GET /fx/convert` (unsupported pair 422, rates unavailable 503). */
+/** The code each shape D status means (docs/decisions.md § Errors: shapes per route family, FX). */
+const FX_CODE_BY_STATUS: Readonly<Record<number, FxErrorCode>> = { 422: 'unsupported_corridor', 503: 'provider_unavailable' };
+
+/**
+ * Shape D `{error: <numeric status>, message, details, code}`: refusals of `GET /fx/convert`
+ * (unsupported pair 422 `unsupported_corridor`, rates unavailable 503 `provider_unavailable`).
+ */
 export class FxError extends PayoutGatewayError {
   readonly shape = 'D' as const;
+  /**
+   * The value to branch on: the body's `code`, the shape A code of the same meaning
+   * (docs/decisions.md § Errors: shapes per route family). A body without one (a service older
+   * than the code) gets the code its status documents: 422 `unsupported_corridor`, 503
+   * `provider_unavailable`; undefined for any other status.
+   */
+  readonly code: FxErrorCode | undefined;
   /** Free-form details, e.g. the currency pair asked for. */
   readonly details: Record<string, unknown>;
 
   constructor(status: number, body: ShapeD, requestId?: string, retryAfterSeconds?: number) {
     super(body.message, status, body, requestId, retryAfterSeconds);
+    this.code = typeof body.code === 'string' ? body.code as FxErrorCode : FX_CODE_BY_STATUS[status];
     this.details = body.details ?? {};
   }
 }
+
 
 /** An error answer in none of the documented shapes (e.g. a proxy's HTML page); `body` holds what came. */
 export class UnexpectedResponseError extends PayoutGatewayError {
@@ -110,7 +128,7 @@ export type AnyPayoutGatewayError = ApiError | LegacyPayoutError | ResolutionErr
 interface ShapeA { statusCode: number; message: string; code: string; details?: unknown }
 interface ShapeB { error: { code: string }; message: string; statusCode: number; details?: Record<string, unknown> }
 interface ShapeC { message: string; error: string; details: string; statusCode: number }
-interface ShapeD { error: number; message: string; details?: Record<string, unknown> }
+interface ShapeD { error: number; message: string; details?: Record<string, unknown>; code?: string }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 

@@ -11,7 +11,7 @@ export {
 export {
   ApiError, errorShapeOf, FxError, LegacyPayoutError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,
   UnexpectedResponseError, unwrap,
-  type AnyPayoutGatewayError, type ApiErrorCode, type ErrorShape, type ResolutionErrorCode,
+  type AnyPayoutGatewayError, type ApiErrorCode, type ErrorShape, type FxErrorCode, type ResolutionErrorCode,
 } from './errors';
 export { nextPageUrl, parseLinkHeader, queryOf, type WebLink } from './pagination';
 export { backoffMs, isRetryable, retryAfterMs, withRetries, type RetryEffects, type RetryPolicy } from './retry';

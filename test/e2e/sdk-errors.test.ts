@@ -55,6 +55,6 @@ describe('SDK typed errors against the service', () => {
       params: { query: { amount: 10, sourceCurrency: 'ETB', destinationCurrency: 'USDC', country: 'KE' } },
     }).then(unwrap));
     expect(error).toBeInstanceOf(FxError);
-    expect(error).toMatchObject({ shape: 'D', status: 422 });
+    expect(error).toMatchObject({ shape: 'D', status: 422, code: 'unsupported_corridor', requestId: expect.any(String) });
   });
 });
