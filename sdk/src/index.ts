@@ -9,7 +9,7 @@ export {
   type PaymentStatus, type PayoutClient, type PayoutClientOptions, type WatchOptions,
 } from './client';
 export {
-  ApiError, errorShapeOf, FxError, LegacyPayoutError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,
+  ApiError, errorShapeOf, FxError, LegacyPayoutError, NoAnswerError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,
   UnexpectedResponseError, unwrap,
   type AnyPayoutGatewayError, type ApiErrorCode, type ErrorShape, type FxErrorCode, type ResolutionErrorCode,
 } from './errors';
