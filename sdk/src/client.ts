@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import createClient, { type Client, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
-import { unwrap } from './errors';
+import { NoAnswerError, unwrap } from './errors';
 import type { components, paths } from './generated/openapi';
 import { nextPageUrl, queryOf } from './pagination';
 import { abortableSleep, withRetries, type RetryEffects, type RetryPolicy } from './retry';
@@ -71,7 +71,9 @@ export interface PayoutClient {
   /**
    * `POST /v1/payments/moneyout`: creates a payout under `idempotencyKey` (a new UUID unless you
    * pass one, e.g. to retry after losing an answer). Throws the typed error of a refusal
-   * (`ApiError` with `code` such as `insufficient_balance` or `idempotency_key_reused`).
+   * (`ApiError` with `code` such as `insufficient_balance` or `idempotency_key_reused`), or
+   * `NoAnswerError` when no usable answer came (network failure, timeout, abort); every error it
+   * throws carries the `idempotencyKey` it used, to send the payout again under the same key.
    */
   moneyOut(body: MoneyOutRequest, options?: { idempotencyKey?: string; signal?: AbortSignal }): Promise<MoneyOutResult>;
   /**
@@ -127,8 +129,12 @@ export function createPayoutClient(options: PayoutClientOptions): PayoutClient {
   return {
     api,
     async moneyOut(body, { idempotencyKey = randomUUID(), signal } = {}) {
-      const result = await api.POST(MONEY_OUT, { body, params: { header: { 'idempotency-key': idempotencyKey } }, signal });
-      const payment = unwrap(result);
+      const result = await api.POST(MONEY_OUT, { body, params: { header: { 'idempotency-key': idempotencyKey } }, signal })
+        .catch((error: unknown) => {
+          // The service may have acted on a request whose answer was lost: only the key makes sending it again safe.
+          throw new NoAnswerError(idempotencyKey, error);
+        });
+      const payment = unwrap(result, idempotencyKey);
       return { payment, idempotencyKey, replayed: result.response.headers.get('idempotent-replayed') === 'true' };
     },
     pages,

@@ -9,15 +9,16 @@ export {
   type PaymentStatus, type PayoutClient, type PayoutClientOptions, type WatchOptions,
 } from './client';
 export {
-  ApiError, errorShapeOf, FxError, LegacyPayoutError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,
+  ApiError, errorShapeOf, FxError, LegacyPayoutError, NoAnswerError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,
   UnexpectedResponseError, unwrap,
-  type AnyPayoutGatewayError, type ApiErrorCode, type ErrorShape, type ResolutionErrorCode,
+  type AnyPayoutGatewayError, type ApiErrorCode, type ErrorShape, type FxErrorCode, type ResolutionErrorCode,
 } from './errors';
 export { nextPageUrl, parseLinkHeader, queryOf, type WebLink } from './pagination';
 export { backoffMs, isRetryable, retryAfterMs, withRetries, type RetryEffects, type RetryPolicy } from './retry';
 export {
-  verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, webhookIdOf, WebhookSignatureError,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, webhookIdOf, WebhookSignatureError,
   type CustomerWebhookEvent, type PaymentWebhookEvent, type SignatureScheme, type WebhookEvent, type WebhookHeaders,
+  type WebhookTimeOptions, type WebhookVerifyOptions,
 } from './webhooks';
 /** Every REST operation's types, as generated from the OpenAPI document. */
 export type { components, operations, paths } from './generated/openapi';

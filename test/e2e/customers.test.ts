@@ -47,7 +47,8 @@ describe('customers and KYC', () => {
     const event = JSON.parse(delivered.body);
     expect(event).toMatchObject({ type: 'customer.kyc.updated', timestamp: approved.updatedAt });
     expect(event.data).toEqual(approved);
-    expect(delivered.headers['service-signature']).toBe(`sha256=${createHmac('sha256', registration.secret).update(delivered.body).digest('hex')}`);
+    const t = String(delivered.headers['webhook-timestamp']);
+    expect(delivered.headers['service-signature']).toBe(`t=${t},v1=${createHmac('sha256', registration.secret).update(`${t}.${delivered.body}`).digest('hex')}`);
     // The receiver answers before the worker records the outcome, so wait for the log to say delivered.
     const log = await eventually(async () => {
       const res = await service.call('GET', `/v1/webhooks/events?entityId=${created.body.id}`, { apiKey });

@@ -25,7 +25,7 @@ describe('SDK typed errors against the service', () => {
       refundAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', optionalIssuerFee: 'NO',
     }));
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ shape: 'A', status: 422, code: 'insufficient_balance', requestId: expect.any(String) });
+    expect(error).toMatchObject({ shape: 'A', status: 422, code: 'insufficient_balance', requestId: expect.any(String), idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     const unauthorized = await refusal(createPayoutClient({ baseUrl: service.baseUrl, apiKey: 'sk_sandbox_unknownKey0000000000000000000001' })
       .api.GET('/v1/balances').then(unwrap));
     expect(unauthorized).toMatchObject({ shape: 'A', status: 401, code: 'unauthorized' });
@@ -55,6 +55,6 @@ describe('SDK typed errors against the service', () => {
       params: { query: { amount: 10, sourceCurrency: 'ETB', destinationCurrency: 'USDC', country: 'KE' } },
     }).then(unwrap));
     expect(error).toBeInstanceOf(FxError);
-    expect(error).toMatchObject({ shape: 'D', status: 422 });
+    expect(error).toMatchObject({ shape: 'D', status: 422, code: 'unsupported_corridor', requestId: expect.any(String) });
   });
 });

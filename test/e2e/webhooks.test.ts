@@ -45,7 +45,8 @@ describe('webhooks', () => {
     expect(first!.json).toMatchObject({ type: 'payment.processing', data: { id: paymentId, status: 'provider_accepted' } });
     expect(second!.json).toMatchObject({ type: 'payment.succeeded', data: { id: paymentId, status: 'succeeded' } });
     for (const r of [first!, second!]) {
-      const expected = `sha256=${createHmac('sha256', secret).update(r.body).digest('hex')}`;
+      const t = String(r.headers['webhook-timestamp']);
+      const expected = `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${r.body}`).digest('hex')}`;
       expect(r.headers['service-signature']).toBe(expected);
     }
     const verified = new Webhook(secret).verify(second!.body, {

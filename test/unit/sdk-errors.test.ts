@@ -1,4 +1,4 @@
-import { ApiError, errorShapeOf, toPayoutGatewayError, UnexpectedResponseError } from '../../sdk/src';
+import { ApiError, errorShapeOf, FxError, toPayoutGatewayError, UnexpectedResponseError } from '../../sdk/src';
 
 /** Telling the four error shapes apart by their members (docs/decisions.md § Errors: shapes per route family). */
 describe('SDK error shapes', () => {
@@ -22,5 +22,23 @@ describe('SDK error shapes', () => {
     const html = toPayoutGatewayError(new Response(null, { status: 502 }), '<html>Bad gateway</html>');
     expect(html).toBeInstanceOf(UnexpectedResponseError);
     expect(html).toMatchObject({ shape: 'unknown', status: 502, body: '<html>Bad gateway</html>', requestId: undefined });
+  });
+
+  it('FxError carries the code of a shape D body, the one to branch on as with every other shape', () => {
+    const answer = (status: number) => new Response(null, { status, headers: { 'request-id': 'req-9' } });
+    const unsupported = toPayoutGatewayError(answer(422), { error: 422, message: 'No rate for KES to USDT', details: { requestId: 'req-9' }, code: 'unsupported_corridor' });
+    expect(unsupported).toBeInstanceOf(FxError);
+    expect(unsupported).toMatchObject({ shape: 'D', status: 422, code: 'unsupported_corridor', requestId: 'req-9', details: { requestId: 'req-9' } });
+    const unavailable = toPayoutGatewayError(answer(503), { error: 503, message: 'Exchange rates are unavailable; retry later', details: {}, code: 'provider_unavailable' });
+    expect(unavailable).toMatchObject({ shape: 'D', status: 503, code: 'provider_unavailable' });
+  });
+
+  it('FxError without a code in the body: the code its status documents, none for another status', () => {
+    const withoutCode = (status: number) => toPayoutGatewayError(new Response(null, { status }), { error: status, message: 'm', details: {} });
+    expect(withoutCode(422)).toMatchObject({ shape: 'D', code: 'unsupported_corridor' });
+    expect(withoutCode(503)).toMatchObject({ shape: 'D', code: 'provider_unavailable' });
+    const other = withoutCode(500);
+    expect(other).toBeInstanceOf(FxError);
+    expect((other as FxError).code).toBeUndefined();
   });
 });

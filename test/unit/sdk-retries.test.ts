@@ -1,4 +1,4 @@
-import { ApiError, backoffMs, createPayoutClient, retryAfterMs, unwrap, withRetries, type MoneyOutRequest } from '../../sdk/src';
+import { ApiError, backoffMs, createPayoutClient, isRetryable, retryAfterMs, unwrap, withRetries, type MoneyOutRequest } from '../../sdk/src';
 
 /** A fake server at the SDK's edge: answers in turn, and records what each request carried. */
 function scripted(...answers: Array<() => Response>) {
@@ -84,6 +84,30 @@ describe('SDK retries (409 idempotency_key_in_use, 429, 503)', () => {
       expect((await withRetries(server.fetch, {}, recordedSleeps())(post())).status).toBe(status);
       expect(server.seen).toHaveLength(1);
     }
+  });
+
+  it('never retries a 422, whatever its code or body and even with Retry-After: 422 is a permanent answer', async () => {
+    // Codes this SDK has never seen stand for any the service adds later; the rule is the status's.
+    const answers = [
+      json(422, shapeA(422, 'a_code_added_after_this_sdk'), { 'retry-after': '1' }),
+      json(422, shapeA(422, 'idempotency_key_in_use')),
+      json(422, { error: { code: 'another_new_code' }, message: 'refused', statusCode: 422, details: {} }),
+      () => new Response('refused', { status: 422, headers: { 'retry-after': '0' } }),
+    ];
+    for (const answer of answers) {
+      expect(await isRetryable(answer())).toBe(false);
+      const server = scripted(answer, json(201, { id: 'pay_1' }));
+      const { waits, sleep } = recordedSleeps();
+      expect((await withRetries(server.fetch, {}, { sleep })(post())).status).toBe(422);
+      expect(server.seen).toHaveLength(1);
+      expect(waits).toEqual([]);
+    }
+    const server = scripted(answers[0]!, json(201, { id: 'pay_1' }));
+    const client = createPayoutClient({ baseUrl: 'http://api.test', apiKey: 'sk_sandbox_x', fetch: server.fetch, retryEffects: recordedSleeps() });
+    const error = await client.moneyOut({ reference: 'order-1' } as unknown as MoneyOutRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: 'a_code_added_after_this_sdk' });
+    expect(server.seen).toHaveLength(1);
   });
 
   it('retries a network failure only for a request that carries an Idempotency-Key, with the same key', async () => {

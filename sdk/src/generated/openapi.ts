@@ -10025,11 +10025,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
                 "service-signature": string;
                 /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
                 "webhook-id": string;
-                /** @description Standard Webhooks: Unix seconds of this attempt */
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
                 "webhook-signature": string;
@@ -10093,11 +10093,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
                 "service-signature": string;
                 /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
                 "webhook-id": string;
-                /** @description Standard Webhooks: Unix seconds of this attempt */
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
                 "webhook-signature": string;
@@ -10161,11 +10161,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
                 "service-signature": string;
                 /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
                 "webhook-id": string;
-                /** @description Standard Webhooks: Unix seconds of this attempt */
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
                 "webhook-signature": string;
@@ -10229,11 +10229,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
                 "service-signature": string;
                 /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
                 "webhook-id": string;
-                /** @description Standard Webhooks: Unix seconds of this attempt */
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
                 "webhook-signature": string;
@@ -10297,11 +10297,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under your webhook secret> */
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
                 "service-signature": string;
                 /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
                 "webhook-id": string;
-                /** @description Standard Webhooks: Unix seconds of this attempt */
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
                 "webhook-timestamp": string;
                 /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
                 "webhook-signature": string;

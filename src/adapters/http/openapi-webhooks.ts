@@ -26,9 +26,12 @@ const EVENTS = {
 
 /** The signature headers of every delivery (docs/decisions.md § Webhooks). */
 const DeliveryHeaders = z.object({
-  'service-signature': z.string().meta({ description: 'sha256=<hex HMAC-SHA256 of the raw body under your webhook secret>', example: 'sha256=9f2c0e7d8b1a4c5f6e3d2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e' }),
+  'service-signature': z.string().meta({
+    description: 't=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request',
+    example: 't=1795426869,v1=7a99ea96be5c62acc722758e81583ef4e0b4581a2d37b4b52253fea58c641497',
+  }),
   'webhook-id': z.string().meta({ description: 'Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it', example: '0b9e4c1a-5d2f-4e8b-9a7c-3f6d1e2b8c40' }),
-  'webhook-timestamp': z.string().meta({ description: 'Standard Webhooks: Unix seconds of this attempt', example: '1795426869' }),
+  'webhook-timestamp': z.string().meta({ description: 'Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature\'s t; refuse it when more than 5 minutes from now', example: '1795426869' }),
   'webhook-signature': z.string().meta({ description: 'Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body">', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
 });
 

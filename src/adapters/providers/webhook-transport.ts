@@ -7,11 +7,17 @@ import { blockedAddressReason, guardedLookup, hostOf } from './target-guard';
 
 const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
 
-/** The two signature header sets of one delivery (docs/decisions.md § Webhooks). `timestamp` in Unix seconds. */
+/**
+ * The two signature header sets of one delivery attempt (docs/decisions.md § Webhooks), both over
+ * this attempt's `timestamp` (Unix seconds) so a receiver can refuse a replayed request:
+ * - `Service-Signature: t=<timestamp>,v1=<hex HMAC-SHA256(key = the secret string, message = "<timestamp>.<body>")>`;
+ * - Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256(
+ *   key = the secret's base64 bytes after whsec_, message = "<id>.<timestamp>.<body>")>`.
+ */
 export function signatureHeaders(secret: string, deliveryId: string, timestamp: number, body: string): Record<string, string> {
   const standardKey = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return {
-    'service-signature': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    'service-signature': `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`,
     'webhook-id': deliveryId,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': `v1,${createHmac('sha256', standardKey).update(`${deliveryId}.${timestamp}.${body}`).digest('base64')}`,
