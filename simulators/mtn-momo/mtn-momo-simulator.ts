@@ -29,6 +29,11 @@ export interface MtnMomoSimulator {
   /** Emits `settled` (transfer) and `callback` (transfer, HTTP status or error). */
   readonly events: SimLedger;
   transfers(): SimTransfer[];
+  /**
+   * Moves a held transfer to `status` (with `reason` when FAILED) as MTN's own record, without a
+   * callback, e.g. to make its record disagree with a callback; false when no transfer has `referenceId`.
+   */
+  setStatus(referenceId: string, status: SimTransfer['status'], reason?: string): boolean;
   tokenRequests(): number;
   close(): Promise<void>;
 }
@@ -192,6 +197,14 @@ export async function startMtnMomoSimulator(options: MtnMomoSimulatorOptions = {
     credentials,
     events: ledger,
     transfers: () => [...ledger.transfers.values()],
+    setStatus: (referenceId, status, reason) => {
+      const found = ledger.transfers.get(referenceId);
+      if (!found) return false;
+      found.status = status;
+      if (reason === undefined) delete found.reason;
+      else found.reason = reason;
+      return true;
+    },
     tokenRequests: () => state.tokenRequests,
     close: async () => {
       ledger.close();
