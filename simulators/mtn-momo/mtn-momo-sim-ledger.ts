@@ -10,12 +10,14 @@ import { request } from 'undici';
  * - `30` 500 INTERNAL_PROCESSING_ERROR, nothing recorded; `31` recorded, then 500 INTERNAL_PROCESSING_ERROR
  * - `40` recorded, response held (a hang; the client times out); `41` response held, nothing recorded
  * - `50` recorded, stays PENDING, no callback; `60` 400 bad request, nothing recorded
+ * - `61` 409 RESOURCE_ALREADY_EXIST although nothing is recorded under the reference (`GET` answers
+ *   404): MTN's own records disagree, so whether the transfer exists cannot be known
  */
-export type SubmitFault = 'error_500' | 'recorded_error_500' | 'hang_recorded' | 'hang_unrecorded' | 'bad_request';
+export type SubmitFault = 'error_500' | 'recorded_error_500' | 'hang_recorded' | 'hang_unrecorded' | 'bad_request' | 'conflict_unrecorded';
 export type SettleFault = 'fail_string' | 'fail_object' | 'callback_delayed' | 'callback_duplicated' | 'callback_missing' | 'stay_pending';
 
 const SUBMIT_FAULTS: Record<string, SubmitFault> = {
-  '30': 'error_500', '31': 'recorded_error_500', '40': 'hang_recorded', '41': 'hang_unrecorded', '60': 'bad_request',
+  '30': 'error_500', '31': 'recorded_error_500', '40': 'hang_recorded', '41': 'hang_unrecorded', '60': 'bad_request', '61': 'conflict_unrecorded',
 };
 const SETTLE_FAULTS: Record<string, SettleFault> = {
   '10': 'fail_string', '11': 'fail_object', '20': 'callback_delayed', '21': 'callback_duplicated', '22': 'callback_missing', '50': 'stay_pending',

@@ -120,10 +120,12 @@ export function listTransfers(state: SimulatorState, url: URL, res: ServerRespon
   });
 }
 
-/** Runs the plan after `resultDelayMs`: final status, webhook, and for `reversed` a later reversal. */
+/** Runs the plan after `resultDelayMs`: final status, webhook (none for abandoned, blocked, rejected), and for `reversed` a later reversal. */
 function settle(state: SimulatorState, transfer: SimTransfer): void {
   if (transfer.plan.outcome === 'pending') return;
   later(state, state.resultDelayMs, () => {
+    const outcome = transfer.plan.outcome;
+    if (outcome === 'abandoned' || outcome === 'blocked' || outcome === 'rejected') return state.change(transfer, outcome);
     if (transfer.plan.outcome === 'reversed_unpaid') {
       transfer.gateway_response = 'Transfer could not be completed; amount returned (simulated)';
       state.change(transfer, 'reversed');

@@ -221,7 +221,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   };
   // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
   const callbacks = providerCallbacks(config.payoutProviders, {
-    advance: advanceDeps, events: new ProviderEventRepository(em), logger, onVerdict: (provider, verdict) => metrics.providerCallback(provider, verdict),
+    advance: advanceDeps, events: new ProviderEventRepository(em), logger,
+    onVerdict: (provider, verdict) => {
+      metrics.providerCallback(provider, verdict);
+      // An applied callback may have made its payment due now (MTN's word is confirmed by a status
+      // query, an M-Pesa queue timeout asks for one): the payout worker looks at once, not after its idle wait.
+      if (verdict === 'applied') payoutWorker.wake();
+    },
   });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,

@@ -84,6 +84,20 @@ describe('M-Pesa rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
   });
 
+  it('ResponseCode 100000000 (cached) is unknown: settled by the result that follows, with no second B2C request', async () => {
+    const id = await moneyOut(service, apiKey, mpesaBody('33'));
+    expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'mpesa', providerRef: expect.any(String) });
+    expect(sim.transfers().filter((t) => t.originatorConversationId === id)).toHaveLength(1);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+  });
+
+  it('a documented refusal in the acknowledgement (ResponseCode 100000005) fails the payment, the hold released', async () => {
+    const id = await moneyOut(service, apiKey, mpesaBody('34'));
+    expect((await settled(service, admin, id, 'failed')).failureReason).toBe('M-Pesa refused the request (ResponseCode 100000005)');
+    expect(sim.transfers().filter((t) => t.originatorConversationId === id)).toEqual([]);
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.failed']);
+  });
+
   it('refuses a callback with a wrong path secret, storing nothing', async () => {
     const id = await moneyOut(service, apiKey, mpesaBody('23'));
     const res = await fetch(`${service.baseUrl}/callbacks/mpesa/${'x'.repeat(40)}/result/${id}`, {

@@ -51,6 +51,17 @@ describe('Paystack rail, end to end', () => {
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
   });
 
+  it('abandoned (conclusive, no webhook): failed by verify, the amount returned and its onchain refund pending', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('89'));
+    const payment = await settled(service, admin, id, 'failed');
+    expect(payment.failureReason).toMatch(/abandoned the transfer/);
+    expect(await storedCallbacks(service, id)).toEqual([]);
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing', 'payment.failed']);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+    const refunds = (await service.call('GET', '/v1/admin/refunds?status=pending&limit=500', { apiKey: admin })).body as Array<{ paymentId: string }>;
+    expect(refunds.filter((r) => r.paymentId === id)).toEqual([expect.objectContaining({ status: 'pending', amount: payment.amountStablecoin, currency: 'USDC' })]);
+  });
+
   it('reversal: refunded, with the ledger return', async () => {
     const before = (await service.call('GET', '/v1/balances', { apiKey })).body;
     const id = await moneyOut(service, apiKey, ngBankBody('90'));
