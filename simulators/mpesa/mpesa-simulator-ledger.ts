@@ -9,6 +9,9 @@ import { randomBytes, randomInt } from 'node:crypto';
  * 500.003.1001, nothing recorded), `throttle` (…32: 500 500.003.02, nothing recorded), `hang` (…41:
  * recorded, response held until close), `reset` (…42: recorded, connection destroyed),
  * `queue_timeout` (…51: recorded as Expired, QueueTimeOutURL notified instead of ResultURL),
+ * `unknown_result` (…13: result code 9999, documented nowhere, though Transaction Status says
+ * Completed), `unknown_status_word` (…14: no result posted; Transaction Status reports the
+ * undocumented word `OnHold`),
  * `ack_cached` (…33: HTTP 200 with ResponseCode 100000000 "Request was cached, waiting for
  * resending"; recorded, its result posted after `delayedCallbackMs`), `ack_refused` (…34: HTTP 200
  * with ResponseCode 100000005 "Invalid input value", nothing recorded). Any other ResponseCode is
@@ -17,12 +20,12 @@ import { randomBytes, randomInt } from 'node:crypto';
  */
 export const FAULT_MODES = [
   'none', 'fail', 'fail_unknown_operator', 'delay', 'duplicate', 'missing', 'error_5xx', 'throttle', 'hang', 'reset', 'queue_timeout',
-  'ack_cached', 'ack_refused',
+  'ack_cached', 'ack_refused', 'unknown_result', 'unknown_status_word',
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 const BY_DIGITS: Readonly<Record<string, FaultMode>> = {
-  11: 'fail', 12: 'fail_unknown_operator', 21: 'delay', 22: 'duplicate', 23: 'missing',
+  11: 'fail', 12: 'fail_unknown_operator', 13: 'unknown_result', 14: 'unknown_status_word', 21: 'delay', 22: 'duplicate', 23: 'missing',
   31: 'error_5xx', 32: 'throttle', 33: 'ack_cached', 34: 'ack_refused', 41: 'hang', 42: 'reset', 51: 'queue_timeout',
 };
 
@@ -74,8 +77,8 @@ export interface SimTransfer {
   readonly receipt: string;
   readonly resultCode: string;
   readonly resultDesc: string;
-  /** The TransactionStatus word a Transaction Status query reports. */
-  readonly transactionStatus: 'Completed' | 'Declined' | 'Expired';
+  /** The TransactionStatus word a Transaction Status query reports (`OnHold`: not a word Daraja documents). */
+  readonly transactionStatus: 'Completed' | 'Declined' | 'Expired' | 'OnHold';
   readonly fault: FaultMode;
   readonly resultUrl: string;
   readonly queueTimeOutUrl: string;
@@ -104,6 +107,8 @@ export function outcomeOf(api: 'b2c' | 'b2b', fault: FaultMode, initiatorOk: boo
   }
   if (fault === 'fail_unknown_operator') return { resultCode: 'SFC_IC0003', resultDesc: 'The operator does not exist.', transactionStatus: 'Declined' };
   if (fault === 'queue_timeout') return { resultCode: '', resultDesc: 'Queue timeout', transactionStatus: 'Expired' };
+  if (fault === 'unknown_result') return { resultCode: '9999', resultDesc: 'Undocumented result (simulator).', transactionStatus: 'Completed' };
+  if (fault === 'unknown_status_word') return { resultCode: '0', resultDesc: 'The service request is processed successfully.', transactionStatus: 'OnHold' };
   return { resultCode: '0', resultDesc: 'The service request is processed successfully.', transactionStatus: 'Completed' };
 }
 

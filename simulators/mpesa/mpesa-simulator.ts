@@ -105,7 +105,7 @@ export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): 
     };
     ledger.set(ocid, transfer);
     if (fault === 'queue_timeout') post(transfer.queueTimeOutUrl, { simulated: 'queue timeout', OriginatorConversationID: ocid }, opts.callbackDelayMs);
-    else if (fault !== 'missing') {
+    else if (fault !== 'missing' && fault !== 'unknown_status_word') {
       const delayed = fault === 'delay' || code === RESPONSE_CACHED;
       post(transfer.resultUrl, paymentResultBody(transfer), delayed ? opts.delayedCallbackMs : opts.callbackDelayMs);
       if (fault === 'duplicate') post(transfer.resultUrl, paymentResultBody(transfer), opts.callbackDelayMs * 3);

@@ -204,6 +204,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
 
+  const reconciliationChecks = new ReconciliationCheckRepository(em);
   const advanceDeps: AdvanceDeps = {
     // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
     uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
@@ -217,6 +218,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       metrics.payoutSubmitted(providerName, outcome.kind);
       if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
       if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
+    },
+    // A provider status no adapter maps: a finding for operators (docs/decisions.md § Reconciliation), counted and logged.
+    unknownStatuses: {
+      async recordUnknownStatus(seen) {
+        await reconciliationChecks.recordUnknownStatus(seen);
+        metrics.reconciliationMismatch(seen.provider, 'unknown_provider_status');
+        logger.warn({ ...seen }, 'provider answered a status we do not map: the payment waits, reported to operators');
+      },
     },
   };
   // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
@@ -247,7 +256,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     untilNextDueMs: untilNextDue('payouts'),
     maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
-  const reconciliationChecks = new ReconciliationCheckRepository(em);
   const providerOfPayment = overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps);
   const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
     ...advanceDeps, checks: reconciliationChecks, providers: providerOfPayment,

@@ -81,6 +81,16 @@ describe('MTN MoMo rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
   });
 
+  it('a status MTN does not document (ONGOING): the payment waits, shown to operators as a finding', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('70'));
+    const finding = await eventually(async () => {
+      const res = await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin });
+      return (res.body as Array<{ paymentId: string }>).find((f) => f.paymentId === id);
+    });
+    expect(finding).toMatchObject({ provider: 'mtn_momo', kind: 'unknown_provider_status', detail: expect.stringContaining('"ONGOING"') });
+    expect((await service.call('GET', `/v1/admin/payments/${id}`, { apiKey: admin })).body.status).toBe('provider_accepted');
+  });
+
   it('refuses a callback on a wrong path secret', async () => {
     const res = await fetch(`${service.baseUrl}/callbacks/mtn-momo/${'y'.repeat(40)}`, { method: 'PUT', body: '{"status":"SUCCESSFUL"}' });
     expect(res.status).toBe(404);

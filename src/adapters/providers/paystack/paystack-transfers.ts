@@ -62,8 +62,8 @@ export type PaystackTransfer = z.infer<typeof paystackTransfer>;
 const PENDING_RECHECK_MS = 60_000;
 /**
  * Re-check delay for a status Paystack does not document (none of the nine on "How transfers
- * work"), ms: it is held as pending for an operator rather than failed, since failing a payment
- * that later completes would pay twice (docs/decisions.md § Payments: states and events).
+ * work"), ms: it is held as pending, shown to operators as a finding, rather than failed, since
+ * failing a payment that later completes would pay twice (docs/decisions.md § Reconciliation).
  */
 const UNDOCUMENTED_RECHECK_MS = 15 * 60_000;
 /**
@@ -83,7 +83,8 @@ const NOT_PAID: Readonly<Record<string, string>> = {
  * `abandoned`, `blocked` and `rejected` (conclusive: Paystack is done with the transfer, nothing was
  * paid) → failed, so the ledger returns the amount; `reversed` ("the transfer amount is returned")
  * → refunded; `pending`, `received` (awaiting our approval) and `otp` (awaiting OTP, which must be
- * disabled for this service) → pending. Anything else → pending with a long re-check.
+ * disabled for this service) → pending. Anything else → pending with a long re-check and the word
+ * as its unknown status (a reconciliation finding).
  */
 export function outcomeOfTransfer(transfer: PaystackTransfer): Exclude<StatusOutcome, { kind: 'not_found' }> {
   const providerRef = transfer.transfer_code;
@@ -100,7 +101,7 @@ export function outcomeOfTransfer(transfer: PaystackTransfer): Exclude<StatusOut
     case 'otp':
       return { kind: 'pending', afterMs: PENDING_RECHECK_MS, providerRef };
     default:
-      return { kind: 'pending', afterMs: UNDOCUMENTED_RECHECK_MS, providerRef };
+      return { kind: 'pending', afterMs: UNDOCUMENTED_RECHECK_MS, providerRef, unknownStatus: transfer.status };
   }
 }
 
