@@ -221,7 +221,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   };
   // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
   const callbacks = providerCallbacks(config.payoutProviders, {
-    advance: advanceDeps, events: new ProviderEventRepository(em), logger, onVerdict: (provider, verdict) => metrics.providerCallback(provider, verdict),
+    advance: advanceDeps, events: new ProviderEventRepository(em), contentHash: (content) => personalData.keyedHash('provider-callback', content),
+    logger, onVerdict: (provider, verdict) => metrics.providerCallback(provider, verdict),
   });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
