@@ -75,7 +75,7 @@ describe('callbacks behind one trusted proxy hop (TRUST_PROXY=1)', () => {
   let service: TestService;
   beforeAll(async () => {
     sim = await startMpesaSimulator();
-    service = await startTestService({ ...pathSecretEnv(sim), TRUST_PROXY: '1' });
+    service = await startTestService({ ...pathSecretEnv(sim), TRUST_PROXY: '1', CALLBACK_RATE_LIMIT_PER_MINUTE: '5' });
   });
   afterAll(async () => {
     await service.close();
@@ -94,5 +94,44 @@ describe('callbacks behind one trusted proxy hop (TRUST_PROXY=1)', () => {
     expect((await mpesaTimeout(service, 'x'.repeat(40), via('196.201.214.12'))).status).toBe(404);
     expect((await mtnCallback(service, 'x'.repeat(40), via('196.201.214.12'))).status).toBe(404);
   });
+
+  it('each client address has its own callback budget; rotating a spoofed hop does not open a new one', async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 8; i++) {
+      last = await mpesaTimeout(service, PATH_SECRET, via('203.0.113.30', `198.51.100.${i}`));
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([403, 403, 403, 403, 403, 429, 429, 429]);
+    expect(await last!.json()).toEqual({ statusCode: 429, code: 'rate_limited', message: expect.stringMatching(/callback requests from this address/), details: { requestId: expect.any(String) } });
+    const retryAfter = Number(last!.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // The budget is the address's on every callback route, and another address has its own.
+    expect((await mtnCallback(service, MTN_SECRET, via('203.0.113.30'))).status).toBe(429);
+    expect((await mpesaTimeout(service, PATH_SECRET, via('203.0.113.31', '203.0.113.30'))).status).toBe(403);
+  });
 });
 
+describe('the callback budget without a trusted proxy', () => {
+  let sim: MpesaSimulator;
+  let service: TestService;
+  beforeAll(async () => {
+    sim = await startMpesaSimulator();
+    service = await startTestService({
+      ...mpesaEnv(sim, 'http://127.0.0.1:1/callbacks/mpesa', certificateFile(sim)), CALLBACK_RATE_LIMIT_PER_MINUTE: '3',
+    });
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  it('counts the socket\'s address: listed callers too, whatever X-Forwarded-For says, and refused requests store nothing', async () => {
+    const before = await storedCount(service);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await mpesaTimeout(service, PATH_SECRET, { 'x-forwarded-for': `198.51.100.${i}` })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(await storedCount(service)).toBe(before + 3);
+  });
+});
