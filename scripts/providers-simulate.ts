@@ -51,6 +51,8 @@ async function main(): Promise<void> {
     'MTN_MOMO_CALLBACK_ALLOWED_IPS=127.0.0.1',
     `PAYSTACK_SECRET_KEY=${paystack.secretKey}`,
     `PAYSTACK_BASE_URL=${paystack.url}`,
+    // The simulator's webhooks come from this machine, not from Paystack's documented addresses.
+    'PAYSTACK_WEBHOOK_ALLOWED_IPS=127.0.0.1,::1',
   ];
   const envFile = path.join(dir, 'providers-simulate.env');
   writeFileSync(envFile, `${variables.join('\n')}\n`, { mode: 0o600 });

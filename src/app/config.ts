@@ -41,6 +41,7 @@ export const configSchema = z.object({
   AUTH_CACHE_TTL_MS: int(0).max(60_000).default(5000),
   RATE_LIMIT_PER_MINUTE: int(0).default(600),
   AUTH_FAILURES_PER_MINUTE: int(0).default(30),
+  CALLBACK_RATE_LIMIT_PER_MINUTE: int(0).default(3000),
   REDIS_URL: z.string().url().refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// or rediss:// URL').optional(),
   REDIS_KEY_PREFIX: z.string().max(64).default('payout:'),
   TRUST_PROXY: z.string().refine((v) => {

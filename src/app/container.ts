@@ -60,7 +60,7 @@ import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
 import { Metrics } from '../adapters/http/metrics';
-import { RateLimits } from '../adapters/access/rate-limits';
+import { AddressRateLimits, RateLimits } from '../adapters/access/rate-limits';
 import { AuthFailures } from '../adapters/access/auth-failures';
 import { BearerAccess } from '../adapters/access/bearer-access';
 import { compileProxyTrust } from '../adapters/access/client-address';
@@ -230,7 +230,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   };
   // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
   const callbacks = providerCallbacks(config.payoutProviders, {
-    advance: advanceDeps, events: new ProviderEventRepository(em), logger,
+    advance: advanceDeps, events: new ProviderEventRepository(em), contentHash: (content) => personalData.keyedHash('provider-callback', content),
+    logger,
     onVerdict: (provider, verdict) => {
       metrics.providerCallback(provider, verdict);
       // An applied callback may have made its payment due now (MTN's word is confirmed by a status
@@ -370,7 +371,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
-    callbacks: callbacks.endpoints,
+    callbacks: { endpoints: callbacks.endpoints, limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
   });
   return {
     application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,

@@ -12,6 +12,8 @@ import type { PayoutProviderConfigs } from './config';
 export interface CallbackDeps {
   readonly advance: AdvanceDeps;
   readonly events: ProviderEventLog;
+  /** A keyed hash of a message's content (the personal-data box's, purpose `provider-callback`): the duplicate key. */
+  readonly contentHash: (content: string) => string;
   readonly logger: Logger;
   /** Called with each callback's provider and verdict (what applying it did, or why it was refused), e.g. for a metric. */
   readonly onVerdict?: (provider: string, verdict: string) => void;
@@ -33,25 +35,38 @@ export interface ProviderCallbacks {
  *   query (`GET` on the transfer), which decides;
  * - `POST /callbacks/paystack`: transfer webhooks, `x-paystack-signature` and PAYSTACK_WEBHOOK_ALLOWED_IPS.
  * A verified callback is stored raw (sealed) in `provider_events`, answered, and then applied
- * through the payout use case, where a duplicate or late one changes nothing; a refused one is
- * logged (provider, reason, source address; never the body) and answered with the adapter's status.
+ * through the payout use case, where a late one changes nothing. A message already stored (same
+ * content, or same provider event id and outcome) is answered alike and not stored again; it is
+ * applied again only while the stored one has no verdict yet (`received`: its process may have
+ * died before applying it), which changes nothing a second time. A refused one is logged (provider,
+ * reason, source address; never the body) and answered with the adapter's status.
  */
 export function providerCallbacks(configs: PayoutProviderConfigs, deps: CallbackDeps): ProviderCallbacks {
   const inFlight = new Set<Promise<void>>();
   const json = (status: number, body: unknown): CallbackAnswer => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
   const text = (status: number, body: string): CallbackAnswer => ({ status, contentType: 'text/plain', body });
 
-  /** Stores a verified callback, then applies `applied` (its report unless given) once the provider has its answer. */
+  /**
+   * Stores a verified callback, then applies `applied` (its report unless given) once the provider
+   * has its answer. `where` is the part of the path that says what the message is about (M-Pesa's
+   * kind and payment id), hashed with the exact body bytes.
+   */
   async function accept(
-    provider: string, rawBody: Buffer, report: ProviderReport | null, answer: CallbackAnswer, applied: ProviderReport | null = report,
+    provider: string, where: string, rawBody: Buffer, report: ProviderReport | null, answer: CallbackAnswer, applied: ProviderReport | null = report,
   ): Promise<CallbackAnswer> {
-    const id = deps.advance.ids.uuid();
-    await deps.events.record({
-      id, provider, paymentId: report?.paymentId ?? null, providerEventId: report?.providerEventId?.slice(0, 200) ?? null,
+    const newId = deps.advance.ids.uuid();
+    const recorded = await deps.events.record({
+      id: newId, provider, paymentId: report?.paymentId ?? null, providerEventId: report?.providerEventId?.slice(0, 200) ?? null,
       outcome: report?.outcome.kind ?? null, verdict: report ? 'received' : 'not_ours', rawBody: rawBody.toString('utf8'),
+      contentHash: deps.contentHash(`${provider}\0${where}\0${rawBody.toString('base64')}`),
       receivedAt: deps.advance.clock.now(),
     });
-    if (!report) deps.onVerdict?.(provider, 'not_ours');
+    if (!recorded.stored) {
+      deps.onVerdict?.(provider, 'duplicate');
+      deps.logger.info({ provider, paymentId: report?.paymentId, providerEventId: report?.providerEventId, storedAs: recorded.existingId }, 'provider callback already stored');
+      if (recorded.verdict !== 'received') return answer;
+    } else if (!report) deps.onVerdict?.(provider, 'not_ours');
+    const id = recorded.stored ? newId : recorded.existingId;
     if (report && applied) {
       const applying = (async () => {
         const verdict = await applyProviderReport(deps.advance, applied);
@@ -83,7 +98,7 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
           pathSecret: input.params.secret, kind: input.params.kind ?? '', paymentId: input.params.paymentId ?? '',
         }, mpesa);
         if (!parsed.ok) return refused('mpesa', parsed.refusal, input.remoteAddress, json(parsed.ack.status, parsed.ack.body));
-        return accept('mpesa', input.rawBody, parsed.report, json(parsed.ack.status, parsed.ack.body));
+        return accept('mpesa', `${input.params.kind}/${input.params.paymentId}`, input.rawBody, parsed.report, json(parsed.ack.status, parsed.ack.body));
       },
     });
   }
@@ -97,7 +112,7 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
           if (!parsed.ok) return refused('mtn_momo', parsed.refusal, input.remoteAddress, text(parsed.ack.status, parsed.ack.body));
           // Unsigned: confirmed by a status query before anything moves.
           const confirm: ProviderReport = { ...parsed.report, outcome: { kind: 'pending', afterMs: 0 } };
-          return accept('mtn_momo', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body), confirm);
+          return accept('mtn_momo', '', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body), confirm);
         },
       });
     }
@@ -112,7 +127,7 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
           { secretKey: paystack.secretKey, allowedIps: paystack.webhookAllowedIps },
         );
         if (!parsed.ok) return refused('paystack', parsed.reason, input.remoteAddress, text(parsed.ack.status, parsed.ack.body));
-        return accept('paystack', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body));
+        return accept('paystack', '', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body));
       },
     });
   }

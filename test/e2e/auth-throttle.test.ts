@@ -90,3 +90,38 @@ describe('client address without a trusted proxy', () => {
     expect(res.body.errors[0].extensions.code).toBe('rate_limited');
   });
 });
+
+describe('client address behind a proxy trusted by hop count (TRUST_PROXY=1)', () => {
+  let service: TestService;
+  let apiKey: string;
+  beforeAll(async () => {
+    service = await startTestService({ AUTH_FAILURES_PER_MINUTE: '5', TRUST_PROXY: '1' });
+    ({ apiKey } = await service.newTenant());
+  });
+  afterAll(() => service.close());
+  /** What our one proxy passes on: the client's own X-Forwarded-For, then the client's address it appends. */
+  const via = (client: string, sentByClient: string, key: string) => ({ apiKey: key, headers: { 'x-forwarded-for': `${sentByClient}, ${client}` } });
+
+  it('a spoofed extra hop is not the client: rotating it does not escape the throttle, on REST, GraphQL and graphql-ws', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await service.call('GET', '/v1/balances', via('203.0.113.40', `198.51.100.${i}`, unknownKey(i)))).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    // The throttled client, whatever it puts before its address, with a valid key, on every transport.
+    expect((await service.call('GET', '/v1/balances', via('203.0.113.40', '203.0.113.41', apiKey))).status).toBe(429);
+    const graphql = await fetch(`${service.baseUrl}/graphql`, {
+      method: 'POST', body: JSON.stringify({ query: '{ me { tenantId } }' }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'x-forwarded-for': '203.0.113.41, 203.0.113.40' },
+    });
+    expect(graphql.status).toBe(429);
+    expect(await initSocket(service.baseUrl, { authorization: apiKey }, { 'x-forwarded-for': '203.0.113.41, 203.0.113.40' }).outcome).toMatchObject({ code: 4429 });
+    // Another client is its own address, even when it names the throttled one as an earlier hop.
+    expect((await service.call('GET', '/v1/balances', via('203.0.113.41', '203.0.113.40', apiKey))).status).toBe(200);
+  });
+
+  it('without X-Forwarded-For the proxy itself (the socket) is the client', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await service.call('GET', '/v1/balances', { apiKey: unknownKey(i) })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect((await service.call('GET', '/v1/balances', via('203.0.113.42', '127.0.0.1', apiKey))).status).toBe(200);
+  });
+});

@@ -66,7 +66,7 @@ describe('Paystack configuration', () => {
   it('is off with no variable, complete with the secret key, and an error naming what is missing otherwise', () => {
     expect(parsePaystackConfig({})).toBeUndefined();
     expect(parsePaystackConfig({ PAYSTACK_SECRET_KEY: 'sk_live_abc123' })).toMatchObject({
-      mode: 'live', baseUrl: 'https://api.paystack.co', webhookAllowedIps: [], connectTimeoutMs: 5000, responseTimeoutMs: 30000,
+      mode: 'live', baseUrl: 'https://api.paystack.co', webhookAllowedIps: PAYSTACK_DOCUMENTED_WEBHOOK_IPS, connectTimeoutMs: 5000, responseTimeoutMs: 30000,
     });
     expect(() => parsePaystackConfig({ PAYSTACK_BASE_URL: 'http://127.0.0.1:9' })).toThrow(/set PAYSTACK_SECRET_KEY/);
     expect(() => parsePaystackConfig({ PAYSTACK_WEBHOOK_ALLOWED_IPS: '52.31.139.75' })).toThrow(/PAYSTACK_SECRET_KEY/);
@@ -84,6 +84,23 @@ describe('Paystack configuration', () => {
     expect(() => parsePaystackConfig({ PAYSTACK_SECRET_KEY: 'sk_test_a1', PAYSTACK_WEBHOOK_ALLOWED_IPS: '52.31.139.75, nope' })).toThrow(/PAYSTACK_WEBHOOK_ALLOWED_IPS/);
     expect(parsePaystackConfig({ PAYSTACK_SECRET_KEY: 'sk_test_a1', PAYSTACK_WEBHOOK_ALLOWED_IPS: '52.31.139.75, 52.49.173.169' })?.webhookAllowedIps)
       .toEqual(['52.31.139.75', '52.49.173.169']);
+  });
+
+  it('accepts webhooks from Paystack\'s three documented addresses unless told otherwise; any source only by the explicit opt-out', () => {
+    expect(PAYSTACK_DOCUMENTED_WEBHOOK_IPS).toEqual(['52.31.139.75', '52.49.173.169', '52.214.14.220']);
+    for (const NODE_ENV of ['production', 'development', undefined]) {
+      const base = { PAYSTACK_SECRET_KEY: 'sk_live_abc123', ...(NODE_ENV ? { NODE_ENV } : {}) };
+      expect(parsePaystackConfig(base)?.webhookAllowedIps).toEqual(['52.31.139.75', '52.49.173.169', '52.214.14.220']);
+      // An empty value is no value: still the documented addresses, never "anyone".
+      expect(parsePaystackConfig({ ...base, PAYSTACK_WEBHOOK_ALLOWED_IPS: '' })?.webhookAllowedIps).toEqual(PAYSTACK_DOCUMENTED_WEBHOOK_IPS);
+      expect(() => parsePaystackConfig({ ...base, PAYSTACK_WEBHOOK_ALLOWED_IPS: ' , ' })).toThrow(/PAYSTACK_WEBHOOK_ALLOWED_IPS: must list at least one address/);
+      expect(parsePaystackConfig({ ...base, PAYSTACK_WEBHOOK_ALLOW_ANY_IP: 'true' })?.webhookAllowedIps).toEqual([]);
+      expect(parsePaystackConfig({ ...base, PAYSTACK_WEBHOOK_ALLOW_ANY_IP: 'false' })?.webhookAllowedIps).toEqual(PAYSTACK_DOCUMENTED_WEBHOOK_IPS);
+      expect(() => parsePaystackConfig({ ...base, PAYSTACK_WEBHOOK_ALLOW_ANY_IP: 'yes' })).toThrow(/PAYSTACK_WEBHOOK_ALLOW_ANY_IP/);
+      expect(() => parsePaystackConfig({ ...base, PAYSTACK_WEBHOOK_ALLOW_ANY_IP: 'true', PAYSTACK_WEBHOOK_ALLOWED_IPS: '127.0.0.1' })).toThrow(/not both/);
+    }
+    // The opt-out alone is a partial configuration, like any other PAYSTACK_ variable without the key.
+    expect(() => parsePaystackConfig({ PAYSTACK_WEBHOOK_ALLOW_ANY_IP: 'true' })).toThrow(/set PAYSTACK_SECRET_KEY/);
   });
 });
 

@@ -59,3 +59,10 @@ export async function settled(service: TestService, adminKey: string, paymentId:
     return res.body?.status === status ? res.body : undefined;
   }, timeoutMs);
 }
+
+/** provider_callbacks_total of `provider` and `verdict` in /metrics (read with an admin key); 0 before the first. */
+export async function callbackCount(service: TestService, adminKey: string, provider: string, verdict: string): Promise<number> {
+  const text = (await service.call('GET', '/metrics', { apiKey: adminKey })).text;
+  const line = text.split('\n').find((l) => l.startsWith(`provider_callbacks_total{provider="${provider}",verdict="${verdict}"} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}

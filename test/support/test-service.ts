@@ -84,6 +84,8 @@ export async function startTestService(
     RATE_LIMIT_PER_MINUTE: '100000',
     // Suites send many bad keys from 127.0.0.1; the throttle is tested with a small value of its own.
     AUTH_FAILURES_PER_MINUTE: '100000',
+    // Provider simulators call back from 127.0.0.1; the per-address callback limit is tested with a small value of its own.
+    CALLBACK_RATE_LIMIT_PER_MINUTE: '100000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
     ...env,

@@ -1,6 +1,6 @@
 import { AuthFailures } from '../../src/adapters/access/auth-failures';
 import { memoryCounterStore } from '../../src/adapters/access/counter-store';
-import { RateLimits, rateLimitHeaders } from '../../src/adapters/access/rate-limits';
+import { AddressRateLimits, RateLimits, rateLimitHeaders } from '../../src/adapters/access/rate-limits';
 
 describe('RateLimits and AuthFailures in memory', () => {
   beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-23T10:00:00Z') }));
@@ -35,6 +35,23 @@ describe('RateLimits and AuthFailures in memory', () => {
     const decision = await new RateLimits(memoryCounterStore(), async () => 0).consume(principal, 1000);
     expect(decision.allowed).toBe(true);
     expect(rateLimitHeaders(decision)).toEqual({});
+  });
+
+  it('AddressRateLimits counts per address in its own name, beside the key counts, and 0 turns it off', async () => {
+    const store = memoryCounterStore();
+    const limits = new AddressRateLimits(store, 2);
+    const keyLimits = new RateLimits(store, async () => 1);
+    const decisions = [];
+    for (let i = 0; i < 3; i++) decisions.push(await limits.consume('203.0.113.9'));
+    expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
+    expect(decisions[2]).toMatchObject({ limit: 2, remaining: 0, retryAfterS: 60 });
+    expect((await limits.consume('203.0.113.10')).allowed).toBe(true);
+    // A key named like the address has a count of its own.
+    expect((await keyLimits.consume({ ...principal, keyId: '203.0.113.9' })).allowed).toBe(true);
+    jest.advanceTimersByTime(60_001);
+    expect((await limits.consume('203.0.113.9')).allowed).toBe(true);
+    const off = new AddressRateLimits(store, 0, 'off:');
+    for (let i = 0; i < 10; i++) expect((await off.consume('203.0.113.9')).allowed).toBe(true);
   });
 
   it('AuthFailures throttles an address after its budget of failures until the window ends', async () => {

@@ -35,15 +35,38 @@ export class RateLimits {
 
   /** Counts `points` requests (default 1) of `principal`, whatever the transport. */
   async consume(principal: Principal, points = 1): Promise<RateDecision> {
-    const limit = await this.limitFor(principal.tenantId);
-    if (limit <= 0) return { allowed: true, limit: 0, remaining: 0, resetS: 0, retryAfterS: 0 };
-    const state = await this.counter.consume(principal.keyId, points);
-    const resetS = Math.ceil(state.msBeforeNext / 1000);
-    return {
-      allowed: state.consumedPoints <= limit, limit, remaining: Math.max(0, limit - state.consumedPoints), resetS,
-      retryAfterS: Math.max(1, resetS),
-    };
+    return decide(this.counter, principal.keyId, await this.limitFor(principal.tenantId), points);
   }
+}
+
+/**
+ * Requests per client address and window (RATE_WINDOW_S seconds) to the routes that no key guards:
+ * the payout providers' callbacks (docs/decisions.md § Rate limits and abuse limits), counted in the
+ * same store as the key limits under their own name, before anything else is done with the request.
+ * The address is the one the TRUST_PROXY rules give. `perWindow` 0 turns the limit off.
+ */
+export class AddressRateLimits {
+  private readonly counter: RateLimiterAbstract;
+
+  constructor(store: CounterStore, private readonly perWindow: number, name = 'cb:') {
+    this.counter = store.counter(name, RATE_WINDOW_S);
+  }
+
+  /** Counts one request from `address`. */
+  async consume(address: string): Promise<RateDecision> {
+    return decide(this.counter, address, this.perWindow, 1);
+  }
+}
+
+/** Counts `points` for `key` and compares the window's count with `limit` (0 or less: off, nothing counted). */
+async function decide(counter: RateLimiterAbstract, key: string, limit: number, points: number): Promise<RateDecision> {
+  if (limit <= 0) return { allowed: true, limit: 0, remaining: 0, resetS: 0, retryAfterS: 0 };
+  const state = await counter.consume(key, points);
+  const resetS = Math.ceil(state.msBeforeNext / 1000);
+  return {
+    allowed: state.consumedPoints <= limit, limit, remaining: Math.max(0, limit - state.consumedPoints), resetS,
+    retryAfterS: Math.max(1, resetS),
+  };
 }
 
 /**

@@ -25,6 +25,7 @@ import { expressPath, defineRoute, type RouteAuth, type RouteSpec } from './rout
 import type { Metrics } from './metrics';
 import type { BearerAccess } from '../access/bearer-access';
 import type { ProxyTrust } from '../access/client-address';
+import type { AddressRateLimits } from '../access/rate-limits';
 import { loggedUrl, requestLog } from './request-log';
 import { inputProblem } from '../contract/input-guards';
 import { providerCallbackRouter, type CallbackEndpoint } from './provider-callback.routes';
@@ -48,8 +49,11 @@ export interface HttpAppDeps {
    * authenticates before the body is read, `http` serves the parsed request.
    */
   readonly graphql?: { readonly gate: RequestHandler; readonly http: RequestHandler; readonly dashboard: RequestHandler };
-  /** Payout provider callbacks (built in src/app from the configured providers), outside tenant auth; none when absent. */
-  readonly callbacks?: readonly CallbackEndpoint[];
+  /**
+   * Payout provider callbacks (built in src/app from the configured providers), outside tenant
+   * auth, with their per-address request limit; none when absent.
+   */
+  readonly callbacks?: { readonly endpoints: readonly CallbackEndpoint[]; readonly limits: AddressRateLimits };
 }
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
@@ -75,7 +79,9 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   app.use(helmet({ contentSecurityPolicy: false }));
   app.set('etag', false);
   const json = express.json({ limit: deps.bodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] });
-  if (deps.callbacks && deps.callbacks.length > 0) app.use(providerCallbackRouter(deps.callbacks, deps.trustProxy, deps.logger));
+  if (deps.callbacks && deps.callbacks.endpoints.length > 0) {
+    app.use(providerCallbackRouter(deps.callbacks.endpoints, { trust: deps.trustProxy, limits: deps.callbacks.limits, logger: deps.logger }));
+  }
 
   for (const route of routes) {
     const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];

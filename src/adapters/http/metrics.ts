@@ -53,7 +53,7 @@ export class Metrics {
     labelNames: ['provider', 'outcome'], registers: [this.registry],
   });
   private readonly providerCallbacks = new Counter({
-    name: 'provider_callbacks_total', help: 'Provider callbacks by provider and verdict (applied, final, other_provider, unknown_payment, not_ours, refused reasons)',
+    name: 'provider_callbacks_total', help: 'Provider callbacks by provider and verdict (applied, final, other_provider, unknown_payment, not_ours, duplicate, refused reasons)',
     labelNames: ['provider', 'verdict'], registers: [this.registry],
   });
   private readonly providerCircuits = new Gauge({

@@ -9,7 +9,7 @@ const SEAL_TAG = 'pd1';
 const HASH_TAG = 'ph1';
 
 /** What a keyed hash is of: the purpose goes into the hashed text, so equal inputs of two purposes never collide. */
-export type KeyedHashPurpose = 'id-number' | 'idempotency-fingerprint';
+export type KeyedHashPurpose = 'id-number' | 'idempotency-fingerprint' | 'provider-callback';
 
 /**
  * Personal data at rest (docs/decisions.md § Personal data and secrets): id numbers, account

@@ -70,20 +70,22 @@ export type MpesaCallbackParse =
 const ACCEPTED: MpesaAck = { status: 200, body: { ResultCode: 0, ResultDesc: 'Accepted' } };
 
 /**
- * Verifies and reads one Daraja callback (docs/decisions.md § Webhooks). Daraja signs nothing, so
- * the caller is trusted by the path secret (compared in constant time) and, when an allow-list is
- * configured, by its source address. Codes map strictly (see mpesa-result.ts); a result about
- * another payment than the path's is refused. Refusals: `bad_secret` (404), `unknown_source` (403),
- * `unparseable` (400: bad kind, payment id or body). Pure apart from hashing; never logs.
+ * Verifies and reads one Daraja callback (docs/decisions.md § Payout providers: callbacks). Daraja
+ * signs nothing, so the caller is trusted by its source address, when an allow-list is configured,
+ * and then by the path secret (compared in constant time): the address first, so a caller from
+ * elsewhere gets the same answer whether its secret is right or not and cannot test guesses. Codes
+ * map strictly (see mpesa-result.ts); a result about another payment than the path's is refused.
+ * Refusals: `unknown_source` (403), `bad_secret` (404), `unparseable` (400: bad kind, payment id or
+ * body). Pure apart from hashing; never logs.
  */
 export function parseMpesaCallback(
   input: MpesaCallbackInput,
   settings: Pick<MpesaConfig, 'callbackPathSecret' | 'callbackAllowList'>,
 ): MpesaCallbackParse {
-  if (!sameSecret(input.pathSecret ?? '', settings.callbackPathSecret)) return refuse('bad_secret', 404, 'wrong path secret');
   if (settings.callbackAllowList && !settings.callbackAllowList(input.remoteAddress)) {
     return refuse('unknown_source', 403, 'source address not in MPESA_CALLBACK_ALLOWED_IPS');
   }
+  if (!sameSecret(input.pathSecret ?? '', settings.callbackPathSecret)) return refuse('bad_secret', 404, 'wrong path secret');
   const kind = MPESA_CALLBACK_KINDS.find((k) => k === input.kind);
   if (!kind || !PAYMENT_ID.test(input.paymentId)) return refuse('unparseable', 400, 'unknown callback path');
   const report = (outcome: ProviderReport['outcome'], providerEventId?: string): ProviderReport => ({

@@ -40,21 +40,23 @@ const PAYMENT_ID = /^pay_[0-9A-HJKMNP-TV-Z]{26}$/;
  * changes nothing a second time once the core applies it. MTN's wait for an answer may be as short
  * as 2 s (older MoMo callback page), so the route answers `ack` at once; since the callback is
  * unsigned, confirming a final outcome with `status()` before applying it is the safer use.
- * Refusals: wrong secret → 404 (the route does not reveal itself), unlisted address → 403,
- * unreadable body → 400.
+ * Checked in this order (docs/decisions.md § Payout providers: callbacks): unlisted address → 403
+ * (the same answer whatever the secret, so guesses cannot be tested from elsewhere), wrong secret →
+ * 404 (the route does not reveal itself), unreadable body → 400.
  */
 export function parseMtnMomoCallback(
   request: MtnMomoCallbackRequest,
   config: Pick<MtnMomoConfig, 'callbackSecret' | 'callbackAllowedIps' | 'pollIntervalMs'>,
 ): MtnMomoCallbackResult {
-  if (!sameSecret(request.pathSecret ?? '', config.callbackSecret)) {
-    return refuse('bad_path_secret', 'callback path secret does not match', 404);
-  }
+  // The address before the secret: a caller from elsewhere gets one answer, right secret or not.
   if (config.callbackAllowedIps.length > 0) {
     const trusted = proxyaddr.compile([...config.callbackAllowedIps]);
     if (!request.remoteAddress || !trusted(request.remoteAddress, 0)) {
       return refuse('unknown_source', 'callback source address is not allowed', 403);
     }
+  }
+  if (!sameSecret(request.pathSecret ?? '', config.callbackSecret)) {
+    return refuse('bad_path_secret', 'callback path secret does not match', 404);
   }
   const parsed = transferRecordSchema.safeParse(jsonOrUndefined(request.rawBody.toString('utf8')));
   if (!parsed.success) return refuse('unparseable', 'callback body is not JSON with a transfer status', 400);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 /**
  * The source addresses Paystack documents for its webhooks, "applicable to both test and live";
  * requests from other addresses are "a counterfeit" (https://paystack.com/docs/payments/webhooks/,
- * "IP whitelisting"). Offered as the value to put in PAYSTACK_WEBHOOK_ALLOWED_IPS in production.
+ * "IP whitelisting"). The default of PAYSTACK_WEBHOOK_ALLOWED_IPS.
  */
 export const PAYSTACK_DOCUMENTED_WEBHOOK_IPS = ['52.31.139.75', '52.49.173.169', '52.214.14.220'] as const;
 
@@ -15,8 +15,8 @@ export const PAYSTACK_DEFAULT_BASE_URL = 'https://api.paystack.co';
 const REQUIRED = ['PAYSTACK_SECRET_KEY'] as const;
 /** Variables with defaults; setting one without the required ones is a partial configuration. */
 const OPTIONAL = [
-  'PAYSTACK_BASE_URL', 'PAYSTACK_WEBHOOK_ALLOWED_IPS', 'PAYSTACK_CONNECT_TIMEOUT_MS', 'PAYSTACK_RESPONSE_TIMEOUT_MS',
-  'PAYSTACK_RESULT_WAIT_MS',
+  'PAYSTACK_BASE_URL', 'PAYSTACK_WEBHOOK_ALLOWED_IPS', 'PAYSTACK_WEBHOOK_ALLOW_ANY_IP', 'PAYSTACK_CONNECT_TIMEOUT_MS',
+  'PAYSTACK_RESPONSE_TIMEOUT_MS', 'PAYSTACK_RESULT_WAIT_MS',
 ] as const;
 
 const ipList = z.string().transform((text, ctx) => {
@@ -36,7 +36,9 @@ const ms = (fallback: number) => z.coerce.number().int().min(100).max(120_000).d
 export const paystackEnvSchema = z.object({
   PAYSTACK_SECRET_KEY: z.string().regex(/^sk_(test|live)_[A-Za-z0-9]+$/, 'must look like sk_test_… or sk_live_…'),
   PAYSTACK_BASE_URL: z.url().refine((url) => /^https?:\/\//.test(url), 'must be an http(s) URL').default(PAYSTACK_DEFAULT_BASE_URL),
-  PAYSTACK_WEBHOOK_ALLOWED_IPS: ipList.default([]),
+  // Unset: Paystack's documented addresses; an empty list only through PAYSTACK_WEBHOOK_ALLOW_ANY_IP.
+  PAYSTACK_WEBHOOK_ALLOWED_IPS: ipList.refine((items) => items.length > 0, 'must list at least one address (PAYSTACK_WEBHOOK_ALLOW_ANY_IP=true accepts any source)').optional(),
+  PAYSTACK_WEBHOOK_ALLOW_ANY_IP: z.enum(['true', 'false'], 'must be true or false').default('false'),
   PAYSTACK_CONNECT_TIMEOUT_MS: ms(5_000),
   PAYSTACK_RESPONSE_TIMEOUT_MS: ms(30_000),
   PAYSTACK_RESULT_WAIT_MS: ms(60_000),
@@ -50,7 +52,10 @@ export interface PaystackConfig {
   readonly mode: 'test' | 'live';
   /** API base URL without a trailing slash (a simulator's URL in development and tests). */
   readonly baseUrl: string;
-  /** Webhook source addresses accepted; empty means any source (the signature still decides). */
+  /**
+   * Webhook source addresses accepted: PAYSTACK_WEBHOOK_ALLOWED_IPS, Paystack's documented three
+   * when unset; empty (any source, the signature alone decides) only with PAYSTACK_WEBHOOK_ALLOW_ANY_IP=true.
+   */
   readonly webhookAllowedIps: readonly string[];
   /** TCP and TLS handshake limit, ms. */
   readonly connectTimeoutMs: number;
@@ -66,10 +71,14 @@ export class PaystackConfigError extends Error {
 }
 
 /**
- * Reads the Paystack variables from `env` (docs/decisions.md § Running it). Returns `undefined`
- * when no PAYSTACK_ variable is set (the provider is off), the configuration when the required
- * ones are set and valid. Throws `PaystackConfigError` naming the missing or invalid variables when
- * only some are set or one is malformed: a partial configuration must stop the start.
+ * Reads the Paystack variables from `env` (docs/decisions.md § Running it; § Payout providers:
+ * callbacks). Returns `undefined` when no PAYSTACK_ variable is set (the provider is off), the
+ * configuration when the required ones are set and valid. Webhooks are accepted from
+ * PAYSTACK_DOCUMENTED_WEBHOOK_IPS unless PAYSTACK_WEBHOOK_ALLOWED_IPS lists others, and from any
+ * source only with the explicit PAYSTACK_WEBHOOK_ALLOW_ANY_IP=true. Throws `PaystackConfigError`
+ * naming the missing or invalid variables when only some are set, one is malformed, or both
+ * PAYSTACK_WEBHOOK_ALLOWED_IPS and PAYSTACK_WEBHOOK_ALLOW_ANY_IP=true are set: a partial or
+ * contradictory configuration must stop the start.
  */
 export function parsePaystackConfig(env: Readonly<Record<string, string | undefined>>): PaystackConfig | undefined {
   const present = (name: string) => env[name] !== undefined && env[name] !== '';
@@ -87,11 +96,15 @@ export function parsePaystackConfig(env: Readonly<Record<string, string | undefi
     throw new PaystackConfigError(`Invalid Paystack configuration: ${problems.join('; ')}`);
   }
   const value = parsed.data;
+  const allowAny = value.PAYSTACK_WEBHOOK_ALLOW_ANY_IP === 'true';
+  if (allowAny && value.PAYSTACK_WEBHOOK_ALLOWED_IPS) {
+    throw new PaystackConfigError('Invalid Paystack configuration: set PAYSTACK_WEBHOOK_ALLOWED_IPS or PAYSTACK_WEBHOOK_ALLOW_ANY_IP=true, not both');
+  }
   return {
     secretKey: value.PAYSTACK_SECRET_KEY,
     mode: value.PAYSTACK_SECRET_KEY.startsWith('sk_live_') ? 'live' : 'test',
     baseUrl: value.PAYSTACK_BASE_URL.replace(/\/+$/, ''),
-    webhookAllowedIps: value.PAYSTACK_WEBHOOK_ALLOWED_IPS,
+    webhookAllowedIps: allowAny ? [] : value.PAYSTACK_WEBHOOK_ALLOWED_IPS ?? PAYSTACK_DOCUMENTED_WEBHOOK_IPS,
     connectTimeoutMs: value.PAYSTACK_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: value.PAYSTACK_RESPONSE_TIMEOUT_MS,
     resultWaitMs: value.PAYSTACK_RESULT_WAIT_MS,
