@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
 import { Client } from 'pg';
 import { CLI_COMMANDS, commandHelp, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
 import { loadConfig, type Config } from './config';
@@ -83,8 +82,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig({ ...process.env, WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
-  // Logs (the migrator's lines) go to stderr as JSON: stdout carries only the command's JSON result.
-  const logger = createLogger(config.LOG_LEVEL, pino.destination(2));
+  // Logs (the migrator's lines) go to stderr, in LOG_FORMAT: stdout carries only the command's JSON result.
+  const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT, stream: 'stderr' });
   const target = config.DATABASE_URL ? { url: config.DATABASE_URL } : await embeddedUrl(config);
   const database = await openDatabase(target.url, 2, logger);
   const { admin } = buildContainer(config, database.orm, logger);

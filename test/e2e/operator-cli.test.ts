@@ -6,12 +6,13 @@ import { startTestService, type TestService } from '../support/test-service';
 // Each run starts ts-node (two to five seconds on a loaded machine); independent runs go in parallel.
 jest.setTimeout(90_000);
 
-/** Runs the operator CLI as an operator would, against `databaseUrl`; resolves with its exit code and output. */
-async function cli(databaseUrl: string, ...args: string[]) {
-  const child = spawnChild('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], { DATABASE_URL: databaseUrl });
+/** Runs the operator CLI as an operator would, against `databaseUrl` (with `env` besides); resolves with its exit code and output. */
+async function cliWith(env: Record<string, string>, databaseUrl: string, ...args: string[]) {
+  const child = spawnChild('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], { ...env, DATABASE_URL: databaseUrl });
   const exit = await exitWithin(child, 60_000);
   return { code: exit?.code, stdout: child.stdout.join('\n'), stderr: child.stderr.filter((l) => !l.startsWith('npm warn')).join('\n') };
 }
+const cli = (databaseUrl: string, ...args: string[]) => cliWith({}, databaseUrl, ...args);
 
 const COMMANDS = ['tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'admin-keys:create', 'admin-keys:list', 'keys:revoke', 'deposits:create'];
 
@@ -97,17 +98,22 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
     expect((await cli(url, 'help', 'keys:create')).stdout).toContain('--scope issuer');
   });
 
-  it('logs the migrator through pino on stderr as JSON, and stdout holds only the JSON result', async () => {
-    const db = await freshDatabase();
+  it('logs the migrator through pino on stderr, pretty in development and JSON with LOG_FORMAT=json; stdout holds only the JSON result', async () => {
+    const [dbPretty, dbJson] = await Promise.all([freshDatabase(), freshDatabase()]);
     try {
-      const run = await cli(db.url, 'tenants:list');
-      expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual([]);
-      expect(run.stderr).not.toContain('\u001b[');
-      const lines = run.stderr.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { namespace?: string; msg?: string });
+      const [pretty, json] = await Promise.all([cli(dbPretty.url, 'tenants:list'), cliWith({ LOG_FORMAT: 'json' }, dbJson.url, 'tenants:list')]);
+      for (const run of [pretty, json]) {
+        expect(run.code).toBe(0);
+        expect(JSON.parse(run.stdout)).toEqual([]);
+        expect(run.stderr).not.toContain('\u001b[');
+      }
+      const prettyLines = pretty.stderr.split('\n').filter((l) => l.trim() !== '');
+      expect(prettyLines.some((l) => /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: Applied 'Migration\d+'$/.test(l))).toBe(true);
+      expect(prettyLines.filter((l) => l.startsWith('{'))).toEqual([]);
+      const lines = json.stderr.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { namespace?: string; msg?: string });
       expect(lines.some((l) => l.namespace === 'migrator' && /^Applied 'Migration\d+'$/.test(l.msg ?? ''))).toBe(true);
     } finally {
-      await db.drop();
+      await Promise.all([dbPretty.drop(), dbJson.drop()]);
     }
   });
 });
