@@ -8,8 +8,13 @@ export type FlagValues = Readonly<Record<string, string | undefined>>;
 /** One flag of a command: `--name VALUE`, the route field it fills, and its help line. */
 export interface CliFlag {
   readonly name: string;
-  /** Placeholder shown in help, e.g. `ten_...`. */
+  /**
+   * Placeholder shown in help, e.g. `ten_...`, for a flag whose field is not an enum; an enum
+   * field's placeholder is its accepted values, read from the route's schema (`acceptedValues`).
+   */
   readonly value: string;
+  /** The word that stands for null (reset or clear), e.g. `default` or `none`; accepted besides the field's own values. */
+  readonly word?: string;
   readonly help: string;
   /** The REST field it fills (params, query or body), named in errors as the flag. */
   readonly field: string;
@@ -36,7 +41,9 @@ export interface CliCommand {
   run(admin: AdminApplication, input: { params: any; query: any; body: any }): Promise<{ ok: true; value?: unknown } | { ok: false; code: string; message: string }>;
 }
 
-const flag = (name: string, value: string, field: string, help: string): CliFlag => ({ name, value, field, help, optional: !help.endsWith('(required)') });
+const flag = (name: string, value: string, field: string, help: string, word?: string): CliFlag => ({
+  name, value, field, help, optional: !help.endsWith('(required)'), ...(word ? { word } : {}),
+});
 const TENANT = flag('tenant', 'ten_...', 'tenantId', 'The tenant (required)');
 /** Drops absent fields, so "not given" never reaches a strict schema as an explicit undefined. */
 const given = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
@@ -56,7 +63,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'tenants:create', operationId: 'createTenant',
-    flags: [flag('name', 'text', 'name', 'Display name (required)'), flag('environment', 'sandbox|live', 'environment', 'Default sandbox')],
+    flags: [flag('name', 'text', 'name', 'Display name (required)'), flag('environment', 'ENVIRONMENT', 'environment', 'Default sandbox')],
     input: (v) => ({ body: given({ name: v.name, environment: v.environment }) }),
     run: (admin, { body }) => admin.createTenant(body),
   },
@@ -64,11 +71,11 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     name: 'tenants:update', operationId: 'updateTenant',
     flags: [
       TENANT, flag('name', 'text', 'name', 'Display name'),
-      flag('rate-limit', 'N|default', 'rateLimitPerMinute', 'Requests per minute per key; default: the service setting'),
-      flag('webhook-limit', 'N|default', 'webhookLimit', 'Webhook registrations allowed; default: the service setting'),
-      flag('refund-address', 'ADDRESS|none', 'payoutRefundAddress', 'Refund wallet of legacy payouts; none refuses them'),
-      flag('blockchain', 'SOLANA|BSC', 'payoutBlockchain', 'Chain of legacy payouts'),
-      flag('source-currency', 'USDC|USDT', 'payoutSourceCurrency', 'Stablecoin funding legacy payouts'),
+      flag('rate-limit', 'N|default', 'rateLimitPerMinute', 'Requests per minute per key; default: the service setting', 'default'),
+      flag('webhook-limit', 'N|default', 'webhookLimit', 'Webhook registrations allowed; default: the service setting', 'default'),
+      flag('refund-address', 'ADDRESS|none', 'payoutRefundAddress', 'Refund wallet of legacy payouts; none refuses them', 'none'),
+      flag('blockchain', 'CHAIN', 'payoutBlockchain', 'Chain of legacy payouts'),
+      flag('source-currency', 'STABLECOIN', 'payoutSourceCurrency', 'Stablecoin funding legacy payouts'),
     ],
     input: (v) => ({
       params: given({ tenantId: v.tenant }),
@@ -86,7 +93,10 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'keys:create', operationId: 'issueApiKey',
-    flags: [TENANT, flag('scope', 'issuer', 'scope', 'Default issuer (admin keys belong to no tenant)'), flag('label', 'text', 'label', 'A note shown in key lists')],
+    flags: [
+      TENANT, flag('scope', 'SCOPE', 'scope', 'Default issuer; admin is refused: admin keys belong to no tenant (admin-keys:create)'),
+      flag('label', 'text', 'label', 'A note shown in key lists'),
+    ],
     input: (v) => ({ params: given({ tenantId: v.tenant }), body: given({ scope: v.scope ?? 'issuer', label: v.label }) }),
     run: (admin, { params, body }) => admin.issueApiKey(params.tenantId, body),
   },
@@ -108,8 +118,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     name: 'deposits:create', operationId: 'recordDeposit',
     flags: [
-      TENANT, flag('currency', 'USDC|USDT', 'currency', 'Stablecoin (required)'), flag('amount', '1000', 'amount', 'Decimal amount (required)'),
-      flag('blockchain', 'SOLANA|BSC', 'blockchain', 'Chain of the transaction (required)'),
+      TENANT, flag('currency', 'STABLECOIN', 'currency', 'Stablecoin (required)'), flag('amount', '1000', 'amount', 'Decimal amount (required)'),
+      flag('blockchain', 'CHAIN', 'blockchain', 'Chain of the transaction (required)'),
       flag('tx-hash', 'HASH', 'txHash', 'BSC: 0x and 64 hex digits; SOLANA: the base58 signature (required)'),
     ],
     input: (v) => ({ params: given({ tenantId: v.tenant }), body: given({ currency: v.currency, amount: v.amount, blockchain: v.blockchain, txHash: v['tx-hash'] }) }),
@@ -118,7 +128,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   {
     name: 'reconciliation:report', operationId: 'reconciliationReport',
     flags: [
-      flag('provider', 'sandbox|mpesa|mtn_momo|paystack', 'provider', 'The provider (required)'),
+      flag('provider', 'PROVIDER', 'provider', 'The provider (required)'),
       flag('from', '2026-11-01T00:00:00Z', 'from', 'Window start, inclusive (required)'),
       flag('to', '2026-11-02T00:00:00Z', 'to', 'Window end, exclusive (required)'),
     ],
@@ -127,7 +137,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   },
   {
     name: 'refunds:list', operationId: 'listRefunds',
-    flags: [flag('status', 'pending|sent', 'status', 'Only refunds in this status; all when absent'), flag('limit', 'N', 'limit', 'At most N, oldest first (default 100)')],
+    flags: [flag('status', 'STATUS', 'status', 'Only refunds in this status; all when absent'), flag('limit', 'N', 'limit', 'At most N, oldest first (default 100)')],
     input: (v) => ({ query: given({ status: v.status, limit: v.limit }) }),
     run: async (admin, { query }) => ({ ok: true, value: await admin.listRefunds(query.status, query.limit) }),
   },
@@ -176,25 +186,98 @@ export function validateFlags(command: CliCommand, values: FlagValues): { ok: tr
       for (const issue of result.error.issues) {
         const field = String(issue.path[0] ?? '');
         const owner = command.flags.find((f) => f.field === field);
-        const name = owner ? `--${owner.name}` : field || 'input';
-        problems.push(raw[part]?.[field] === undefined && owner ? `${name} is required` : `${name}: ${issue.message}`);
+        const given = raw[part]?.[field];
+        if (!owner) problems.push(`${field || 'input'}: ${issue.message}`);
+        else if (given === undefined) problems.push(`--${owner.name} is required`);
+        // The accepted values exactly as the flag takes them, never zod's quoted list.
+        else if (issue.code === 'invalid_value') problems.push(`--${owner.name}: ${JSON.stringify(given)} is not one of: ${placeholderOf(command, owner)}`);
+        else problems.push(`--${owner.name}: ${issue.message}${acceptedValues(command, owner) ? ` (accepted: ${placeholderOf(command, owner)})` : ''}`);
       }
     }
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, input: parsed as { params: any; query: any; body: any } };
 }
 
-/** Help for one command: usage line, the route it mirrors, and its flags. */
+/**
+ * What a flag accepts, read from the route's schema so help and errors say exactly what the
+ * schema takes: an enum field's values (case included), a bounded number field's range as
+ * `min..max`, then the flag's word for null. Undefined for any other field (its placeholder stands).
+ */
+export function acceptedValues(command: CliCommand, flag: CliFlag): readonly string[] | undefined {
+  const route = routeOf(command);
+  for (const part of ['params', 'query', 'body'] as const) {
+    const values = valuesOf((route[part] as { shape?: Record<string, unknown> } | undefined)?.shape?.[flag.field]);
+    if (values) return flag.word ? [...values, flag.word] : values;
+  }
+  return undefined;
+}
+
+/** A flag's placeholder in help and errors: what it accepts joined by `|`, or its own placeholder. */
+function placeholderOf(command: CliCommand, flag: CliFlag): string {
+  return acceptedValues(command, flag)?.join('|') ?? flag.value;
+}
+
+/** A zod field's enum options or bounded integer range, through the wrappers a field may have (optional, nullable, default...). */
+function valuesOf(schema: unknown): readonly string[] | undefined {
+  let current = schema as { _zod?: { def?: Record<string, any> }; minValue?: number | null; maxValue?: number | null } | undefined;
+  for (let depth = 0; current?._zod?.def && depth < 8; depth++) {
+    const def = current._zod.def;
+    if (def.type === 'enum') return Object.values(def.entries as Record<string, string>);
+    if (def.type === 'number') {
+      const { minValue: min, maxValue: max } = current;
+      return Number.isSafeInteger(min) && Number.isSafeInteger(max) ? [`${min}..${max}`] : undefined;
+    }
+    if (!['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch'].includes(def.type)) return undefined;
+    current = def.innerType;
+  }
+  return undefined;
+}
+
+/** Help for one command: usage line, what it does and the route it mirrors, and its flags with their accepted values. */
 export function commandHelp(command: CliCommand): string {
   const route = routeOf(command);
-  const width = Math.max(0, ...command.flags.map((f) => f.name.length + f.value.length + 3));
+  const shown = command.flags.map((f) => ({ ...f, value: placeholderOf(command, f) }));
+  const width = Math.max(6, ...shown.map((f) => f.name.length + f.value.length + 3));
   return [
-    `Usage: npm run cli -- ${command.name}${command.flags.map((f) => (f.optional ? ` [--${f.name} ${f.value}]` : ` --${f.name} ${f.value}`)).join('')}`,
+    `Usage: npm run cli -- ${command.name}${shown.map((f) => (f.optional ? ` [--${f.name} ${f.value}]` : ` --${f.name} ${f.value}`)).join('')}`,
     '',
     `${route.summary}. Same validation as ${route.method.toUpperCase()} ${route.path}.`,
     '',
-    ...command.flags.map((f) => `  ${`--${f.name} ${f.value}`.padEnd(width)}  ${f.help}`),
+    ...(shown.length > 0 ? shown.map((f) => `  ${`--${f.name} ${f.value}`.padEnd(width)}  ${f.help}`) : ['  (no flags)']),
     `  ${'--help'.padEnd(width)}  This text`,
     '',
   ].join('\n');
+}
+
+/**
+ * The CLI's help (README "Operations"): what it is, how to call it, and every command with what it
+ * does (its REST admin route's summary).
+ */
+export function cliHelp(): string {
+  const width = Math.max(...CLI_COMMANDS.map((c) => c.name.length));
+  return [
+    'Operator CLI. Uses DATABASE_URL, else the embedded database under DATA_DIR.',
+    'Flags are checked by the same schemas as the REST admin routes; bad input exits 2 and changes nothing.',
+    '',
+    'Usage: npm run cli -- <command> [--flag value ...]',
+    '       npm run cli -- <command> --help     (or: npm run cli -- help <command>) the command\'s flags and accepted values',
+    '',
+    'Commands:',
+    ...CLI_COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${routeOf(c).summary}`),
+    '',
+    'Exit codes: 0 done (the result as JSON on stdout) or help; 1 refused or failed; 2 bad input.',
+    '',
+  ].join('\n');
+}
+
+/** The refusal of an unknown command: the name given and every command, exactly as typed. */
+export function unknownCommand(name: string): string {
+  return `unknown command ${name}; commands: ${CLI_COMMANDS.map((c) => c.name).join(', ')}`;
+}
+
+/** The refusal of a flag `command` does not take: the flags it does take, and the one meant when a single flag starts with what was typed. */
+export function unknownFlag(command: CliCommand, given: string): string {
+  const accepted = [...command.flags.map((f) => `--${f.name}`), '--help'];
+  const near = accepted.filter((f) => f.startsWith(given));
+  return `${command.name}: unknown flag ${given}${near.length === 1 ? ` (did you mean ${near[0]}?)` : ''}; accepted: ${accepted.join(', ')}`;
 }

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
 import { Client } from 'pg';
-import { CLI_COMMANDS, commandHelp, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
+import { CLI_COMMANDS, cliHelp, commandHelp, unknownCommand, unknownFlag, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
 import { loadConfig, type Config } from './config';
 import { buildContainer } from './container';
 import { openDatabase } from './database';
@@ -13,15 +12,7 @@ import { createLogger } from './logger';
 /** Exit codes (README "Operations"): 0 done or help, 1 refused by the use case or failed, 2 bad input. */
 const EXIT = { done: 0, failed: 1, badInput: 2 } as const;
 
-const USAGE = `Operator CLI. Uses DATABASE_URL, else the embedded database under DATA_DIR.
-Flags are checked by the same schemas as the REST admin routes; bad input exits 2 and changes nothing.
-
-Usage: npm run cli -- <command> [--flag value ...]
-       npm run cli -- <command> --help
-
-Commands:
-${CLI_COMMANDS.map((c) => `  ${c.name}`).join('\n')}
-`;
+const USAGE = cliHelp();
 
 /** The embedded server if one is already running (npm start), else a fresh start of it. */
 async function embeddedUrl(config: Config): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
@@ -50,8 +41,8 @@ function parseCommandLine(argv: string[]): Parsed {
   if (first === undefined || first === '--help' || first === '-h') return wantsHelp ? { help: USAGE } : { error: `a command is required\n\n${USAGE}` };
   const named = first === 'help' ? rest[0] : first;
   const command = CLI_COMMANDS.find((c) => c.name === named);
-  if (first === 'help') return named === undefined ? { help: USAGE } : command ? { help: commandHelp(command) } : { error: `unknown command ${named}\n\n${USAGE}` };
-  if (!command) return { error: `unknown command ${first}\n\n${USAGE}` };
+  if (first === 'help') return named === undefined ? { help: USAGE } : command ? { help: commandHelp(command) } : { error: `${unknownCommand(named)}\n\n${USAGE}` };
+  if (!command) return { error: `${unknownCommand(first)}\n\n${USAGE}` };
   if (wantsHelp) return { help: commandHelp(command) };
   try {
     const { values, positionals } = parseArgs({
@@ -62,7 +53,9 @@ function parseCommandLine(argv: string[]): Parsed {
     return { command, values: values as FlagValues };
   } catch (error) {
     // parseArgs names the flag: unknown option, missing value, or a value that looks like another flag.
-    return { error: `${command.name}: ${(error as Error).message}\n\n${commandHelp(command)}` };
+    const unknown = (error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec((error as Error).message)?.[1] : undefined;
+    const problem = unknown ? unknownFlag(command, unknown) : `${command.name}: ${(error as Error).message}`;
+    return { error: `${problem}\n\n${commandHelp(command)}` };
   }
 }
 
@@ -83,8 +76,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const config = loadConfig({ ...process.env, WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
-  // Logs (the migrator's lines) go to stderr as JSON: stdout carries only the command's JSON result.
-  const logger = createLogger(config.LOG_LEVEL, pino.destination(2));
+  // Logs (the migrator's lines) go to stderr, in LOG_FORMAT: stdout carries only the command's JSON result.
+  const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT, stream: 'stderr' });
   const target = config.DATABASE_URL ? { url: config.DATABASE_URL } : await embeddedUrl(config);
   const database = await openDatabase(target.url, 2, logger);
   const { admin } = buildContainer(config, database.orm, logger);

@@ -3,6 +3,7 @@ import { API_KEY_PATTERN } from '../core/auth/api-key';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import type { ServerTimeouts } from '../adapters/http/http-server';
 import { weakSecretProblems } from './key-strength';
+import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './logger';
 import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
@@ -20,6 +21,10 @@ export const configSchema = z.object({
   PORT: int(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Unset: pretty in development, json otherwise (defaultLogFormat); pretty is refused in production (docs/decisions.md § Running it).
+  LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+  // The commit the build was made from, for the build_info metric (README "Metrics and health").
+  BUILD_COMMIT: z.string().regex(/^[0-9a-f]{7,40}$/, 'must be a git commit hash: 7 to 40 lower-case hex digits').optional(),
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./.data'),
   EMBEDDED_DB_PORT: int(1).max(65535).default(54329),
@@ -99,51 +104,97 @@ export interface PayoutProviderConfigs {
   readonly paystack?: PaystackConfig;
 }
 
-export type Config = z.infer<typeof configSchema> & {
+export type Config = Omit<z.infer<typeof configSchema>, 'LOG_FORMAT'> & {
+  /** LOG_FORMAT, or its default for NODE_ENV. */
+  readonly LOG_FORMAT: LogFormat;
   /** Real payout providers; none configured leaves live tenants without payouts (503 provider_unavailable). */
   readonly payoutProviders: PayoutProviderConfigs;
 };
 
-/** A configuration the service refuses; its message lists every problem and never a secret's value. */
-export class ConfigError extends Error {}
-
-/** Parses `env` (normally process.env); throws one ConfigError listing every bad variable. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = configSchema.safeParse(cleaned);
-  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${z.prettifyError(parsed.error)}`);
-  if (parsed.data.NODE_ENV === 'production' && parsed.data.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
-    throw new ConfigError('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production');
-  }
-  if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
-    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
-  }
-  const payoutProviders = payoutProviderConfigs(cleaned);
-  // Guessable keys and callback path secrets are refused where they guard real money
-  // (docs/decisions.md § Authentication, tenants and keys; § Payout providers: callbacks).
-  const weak = parsed.data.NODE_ENV === 'production'
-    ? weakSecretProblems({
-      ...parsed.data,
-      MPESA_CALLBACK_PATH_SECRET: payoutProviders.mpesa?.callbackPathSecret,
-      MTN_MOMO_CALLBACK_SECRET: payoutProviders.mtnMomo?.callbackSecret,
-    })
-    : [];
-  if (weak.length > 0) throw new ConfigError(`Invalid configuration:\n${weak.map((p) => `✖ ${p}`).join('\n')}`);
-  return { ...parsed.data, payoutProviders };
+/** One reason a configuration is refused: its sentence (never a value) and the variables it names. */
+export interface ConfigProblem {
+  readonly variables: readonly string[];
+  readonly message: string;
 }
 
 /**
- * Reads every real provider's variables; a provider with partial or invalid settings stops the
- * start. One ConfigError lists every such provider; the adapters' messages name variables, never
- * values, so no secret reaches the log.
+ * A configuration the service refuses: `problems` lists every problem found, `variables` every
+ * variable they name, and the message all of them, one per line; never a secret's value.
  */
-function payoutProviderConfigs(env: Record<string, string | undefined>): PayoutProviderConfigs {
-  const problems: string[] = [];
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `✖ ${p.message}`).join('\n')}`);
+  }
+
+  /** The variables at fault, each once, in the order the problems name them. */
+  get variables(): string[] {
+    return [...new Set(this.problems.flatMap((p) => p.variables))];
+  }
+}
+
+/** Variable names as messages spell them: upper case, digits and at least one underscore. */
+const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
+
+/** A problem whose sentence names its variables (the key-strength and provider checks' messages). */
+const named = (message: string): ConfigProblem => ({ variables: [...new Set(message.match(VARIABLE_NAME) ?? [])], message });
+
+/**
+ * Parses `env` (normally process.env); throws one ConfigError listing every problem found: each
+ * variable's own rule, production's rules, the rules between variables, then every provider's.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  const providers = payoutProviderConfigs(cleaned);
+  const problems: ConfigProblem[] = parsed.success ? [] : parsed.error.issues.map((issue) => {
+    const variable = String(issue.path[0] ?? '');
+    return { variables: variable ? [variable] : [], message: variable ? `${variable}: ${issue.message}` : issue.message };
+  });
+  // Read from the variables themselves, so they are reported beside any other variable's problem.
+  const production = cleaned.NODE_ENV === 'production';
+  // Without it webhook secrets would be sealed under a key generated on one machine (docs/decisions.md § Personal data and secrets).
+  if (production && cleaned.WEBHOOK_SECRET_KEY === undefined) {
+    problems.push({ variables: ['WEBHOOK_SECRET_KEY'], message: 'WEBHOOK_SECRET_KEY is required in production (base64 of 32 bytes: `npm run env:init` or `openssl rand -base64 32`)' });
+  }
+  // pino-pretty is a development dependency: the production image does not have it (docs/decisions.md § Running it).
+  if (production && cleaned.LOG_FORMAT === 'pretty') {
+    problems.push({ variables: ['LOG_FORMAT'], message: 'LOG_FORMAT=pretty is for development only: production logs JSON lines (unset LOG_FORMAT or set it to json)' });
+  }
+  if (parsed.success) {
+    if (production && parsed.data.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+      problems.push({ variables: ['WEBHOOK_ALLOW_PRIVATE_TARGETS'], message: 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be off in production' });
+    }
+    if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
+      problems.push({ variables: ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS'], message: 'HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS' });
+    }
+    // Guessable keys are refused where they guard real money (docs/decisions.md § Authentication, tenants and keys),
+    // and guessable callback path secrets (docs/decisions.md § Payout providers: callbacks).
+    if (production) {
+      problems.push(...weakSecretProblems({
+        ...parsed.data,
+        MPESA_CALLBACK_PATH_SECRET: providers.configs.mpesa?.callbackPathSecret,
+        MTN_MOMO_CALLBACK_SECRET: providers.configs.mtnMomo?.callbackSecret,
+      }).map(named));
+    }
+  }
+  problems.push(...providers.problems);
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  return {
+    ...parsed.data, LOG_FORMAT: parsed.data.LOG_FORMAT ?? defaultLogFormat(parsed.data.NODE_ENV), payoutProviders: providers.configs,
+  };
+}
+
+/**
+ * Reads every real provider's variables; a provider with partial or invalid settings is a problem
+ * that stops the start. The adapters' messages name variables, never values, so no secret reaches the log.
+ */
+function payoutProviderConfigs(env: Record<string, string | undefined>): { configs: PayoutProviderConfigs; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
   const read = <T>(parse: () => T | undefined): T | undefined => {
     try {
       return parse();
     } catch (error) {
-      problems.push((error as Error).message);
+      problems.push(named((error as Error).message));
       return undefined;
     }
   };
@@ -152,8 +203,7 @@ function payoutProviderConfigs(env: Record<string, string | undefined>): PayoutP
     mtnMomo: read(() => parseMtnMomoConfig(env)),
     paystack: read(() => parsePaystackConfig(env)),
   };
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `✖ ${p}`).join('\n')}`);
-  return Object.fromEntries(Object.entries(configs).filter(([, v]) => v !== undefined)) as PayoutProviderConfigs;
+  return { configs: Object.fromEntries(Object.entries(configs).filter(([, v]) => v !== undefined)) as PayoutProviderConfigs, problems };
 }
 
 /** The HTTP server's timeouts from HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_KEEP_ALIVE_TIMEOUT_MS (ms). */

@@ -60,6 +60,8 @@ import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
 import { Metrics } from '../adapters/http/metrics';
+import { MeteredPayoutProvider, type ProviderCallObserver } from '../adapters/providers/metered-payout-provider';
+import { version as PACKAGE_VERSION } from '../../package.json';
 import { AddressRateLimits, RateLimits } from '../adapters/access/rate-limits';
 import { AuthFailures } from '../adapters/access/auth-failures';
 import { BearerAccess } from '../adapters/access/bearer-access';
@@ -155,20 +157,25 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     return at ? at.getTime() - clock.now().getTime() : undefined;
   };
   const refunds = new OnchainRefundReadRepository(em);
-  const metrics = new Metrics({ depths: () => queueDepths.depths() }, { pendingTotals: () => refunds.pendingTotals() });
+  const metrics = new Metrics({ depths: () => queueDepths.depths() }, { pendingTotals: () => refunds.pendingTotals() }, {
+    version: PACKAGE_VERSION, commit: config.BUILD_COMMIT,
+  });
+  // Every call that reaches a payout provider is timed (README "Metrics and health").
+  const observeCall: ProviderCallObserver = (name, operation, outcome, seconds) => metrics.providerCalled(name, operation, outcome, seconds);
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
     connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS, allowedPorts,
   });
-  const provider = overrides.provider ?? new SandboxPayoutProvider(clock, {
+  const sandboxPayouts = overrides.provider ?? new SandboxPayoutProvider(clock, {
     acceptDelayMs: config.SANDBOX_ACCEPT_DELAY_MS,
     resultDelayMs: config.SANDBOX_RESULT_DELAY_MS,
   });
+  const provider = new MeteredPayoutProvider(sandboxPayouts, observeCall);
   // Real payout rails (docs/providers.md): the providers the configuration turns on.
   const live = buildLivePayoutProviders(config.payoutProviders, clock, logger);
   const guarded = guardLivePayoutProviders(
-    [...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger, (name, open) => metrics.providerCircuit(name, open),
+    [...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger, (name, open) => metrics.providerCircuit(name, open), observeCall,
   );
   // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
@@ -209,7 +216,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
     uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
     onPaymentMoved: (payment) => {
-      metrics.paymentMoved(payment.status);
+      metrics.paymentMoved(payment);
       webhookWorker.wake();
     },
     onUnrouted: (payment, reason) => logger.warn({ paymentId: payment.id, tenantId: payment.tenantId, status: payment.status, reason }, 'no payout provider serves this payment; left as it is'),
@@ -296,8 +303,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
     fingerprintOf: (canonical) => personalData.keyedHash('idempotency-fingerprint', canonical),
-    onPaymentCreated: () => {
-      metrics.paymentMoved('initiated');
+    onPaymentCreated: (_paymentId, corridor) => {
+      metrics.paymentCreated(corridor);
       payoutWorker.wake();
     },
     webhooks: new WebhookMikroRepository(em),
@@ -320,7 +327,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     reconciliationChecks, environments: tenantSettings, refunds,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
-      records: reconciliationSources([provider, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])]),
+      records: reconciliationSources(
+        [sandboxPayouts, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])], observeCall,
+      ),
       onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
     },
   });

@@ -10,7 +10,7 @@ import { buildContainer, type Container } from './container';
 import { openDatabase } from './database';
 import { startEmbeddedDatabase } from './embedded-database';
 import { printKeys, writeKeysFile } from './first-start-keys';
-import { createLogger } from './logger';
+import { createLogger, logConfigurationRefused } from './logger';
 import { seedSandbox } from './seed';
 import { shutdownInOrder } from './shutdown';
 
@@ -26,7 +26,7 @@ const SANDBOX_FUNDING = '100000';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT });
   let http;
   try {
     http = await listenHttp(config.PORT, config.HOST, httpTimeouts(config), logger);
@@ -103,8 +103,12 @@ async function seed(config: Config, container: Container, logger: Logger): Promi
 }
 
 main().catch((error) => {
-  // A refused configuration is the operator's to fix: its message says what; a stack would only bury it.
-  const text = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error);
-  process.stderr.write(`payout gateway failed to start: ${text}\n`);
+  // A refused configuration is the operator's to fix: one log line naming the variables and the
+  // problems, JSON in production like every other line (docs/decisions.md § Running it).
+  if (error instanceof ConfigError) {
+    logConfigurationRefused({ variables: error.variables, problems: error.problems.map((p) => p.message) }, process.env);
+  } else {
+    process.stderr.write(`payout gateway failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  }
   process.exit(1);
 });

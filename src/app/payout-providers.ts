@@ -7,6 +7,7 @@ import { PaystackPayoutProvider } from '../adapters/providers/paystack/paystack-
 import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock } from '../core/shared/clock';
 import { BreakerPayoutProvider, type BreakerSettings } from '../adapters/providers/provider-breaker';
+import { MeteredPayoutProvider, type ProviderCallObserver } from '../adapters/providers/metered-payout-provider';
 import type { Config, PayoutProviderConfigs } from './config';
 import { PaystackAccountDirectory } from '../adapters/providers/paystack/paystack-account-directory';
 import type { LiveAccountDirectory } from '../core/resolution/resolution-ports';
@@ -56,19 +57,22 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
 /**
  * Each live provider behind its own circuit breaker (docs/decisions.md § Payout providers: routing
  * and failover), with `isHealthy` for routing. Opening and closing are logged at warn and info.
+ * With `observeCall`, each call that passes the breaker to the provider is timed and reported
+ * (README "Metrics and health"); calls the open circuit answers itself are not provider calls.
  */
 export function guardLivePayoutProviders(
   providers: readonly PayoutProvider[],
   config: Pick<Config, 'PROVIDER_BREAKER_FAILURES' | 'PROVIDER_BREAKER_HALF_OPEN_MS' | 'PROVIDER_CALL_TIMEOUT_MS'>,
   logger: Logger,
   onCircuit: (provider: string, open: boolean) => void = () => undefined,
+  observeCall?: ProviderCallObserver,
 ): { readonly providers: readonly BreakerPayoutProvider[]; isHealthy(name: string): boolean } {
   const settings: BreakerSettings = {
     consecutiveFailures: config.PROVIDER_BREAKER_FAILURES,
     halfOpenAfterMs: config.PROVIDER_BREAKER_HALF_OPEN_MS,
     callTimeoutMs: config.PROVIDER_CALL_TIMEOUT_MS,
   };
-  const guarded = providers.map((provider) => new BreakerPayoutProvider(provider, settings, {
+  const guarded = providers.map((provider) => new BreakerPayoutProvider(observeCall ? new MeteredPayoutProvider(provider, observeCall) : provider, settings, {
     onOpen: (name) => {
       logger.warn({ provider: name, halfOpenAfterMs: settings.halfOpenAfterMs }, 'payout provider circuit opened; routing skips it');
       onCircuit(name, true);

@@ -137,8 +137,9 @@ describe('operations: /metrics and /health', () => {
       expect(sample(text, 'http_request_duration_seconds_count{route="/v1/customers",method="POST",status="201"}')).toBe(1);
       expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.1",route="\/v1\/customers",method="POST",status="201"\} \d+/);
       expect(text).not.toContain(customer.body.id);
-      for (const status of ['initiated', 'provider_accepted', 'succeeded']) {
-        expect(sample(text, `payment_transitions_total{status="${status}"}`)).toBeGreaterThanOrEqual(1);
+      // By provider (none before one has the payment) and corridor (README "Metrics and health"; exact counts in metrics.test.ts).
+      for (const [status, provider] of [['initiated', 'none'], ['provider_accepted', 'sandbox'], ['succeeded', 'sandbox']]) {
+        expect(sample(text, `payment_transitions_total{status="${status}",provider="${provider}",country="KE",payment_method="MOMO"}`)).toBeGreaterThanOrEqual(1);
       }
       expect(sample(text, 'customer_kyc_decisions_total{status="approved"}')).toBeGreaterThanOrEqual(1);
       for (const queue of ['payments', 'webhook_deliveries', 'kyc']) expect(sample(text, `work_queue_depth{queue="${queue}"}`)).toBeGreaterThanOrEqual(0);

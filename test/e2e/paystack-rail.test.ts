@@ -216,5 +216,8 @@ describe('Paystack rail: breaker and failover', () => {
     expect(metrics).toContain('payout_provider_circuit_open{provider="paystack"} 1');
     expect(metrics).toContain('payout_submissions_total{provider="paystack",outcome="retry"} 2');
     expect(metrics).toContain('payout_submissions_total{provider="backup",outcome="accepted"} 3');
+    // Only the calls that reached a provider are timed: the two Paystack refused, none while its circuit was open.
+    expect(metrics).toContain('payout_provider_call_duration_seconds_count{provider="paystack",operation="submit",outcome="retry"} 2');
+    expect(metrics).toContain('payout_provider_call_duration_seconds_count{provider="backup",operation="submit",outcome="accepted"} 3');
   });
 });

@@ -116,9 +116,14 @@ describe('start and stop: the compiled service as a child process', () => {
     const child = spawnService({ NODE_ENV: 'production', DATABASE_URL: db.url, WEBHOOK_SECRET_KEY: strongSecret(), ADMIN_API_KEY: weak, SANDBOX_API_KEY: generateApiKey('sandbox') });
     const exit = await exitWithin(child, 8000);
     expect(exit?.code).toBe(1);
-    const stderr = child.stderr.join('\n');
-    expect(stderr).toMatch(/ADMIN_API_KEY is too weak: its random part is estimated at 0 bits, at least 128 are required/);
-    expect(stderr).not.toContain('SANDBOX_API_KEY');
+    // One JSON log line, like every line production writes (docs/decisions.md § Running it).
+    const lines = [...child.stdout, ...child.stderr].filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 60, msg: 'invalid configuration', variables: ['ADMIN_API_KEY'],
+      problems: [expect.stringMatching(/^ADMIN_API_KEY is too weak: its random part is estimated at 0 bits, at least 128 are required/)],
+    });
+    expect(everything(child)).not.toContain('SANDBOX_API_KEY');
     expect(everything(child)).not.toContain('00000000000000000000');
     expect(await tableCount(db.url)).toBe(0);
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mpesaCallbackUrl, parseMpesaCallback } from '../../src/adapters/providers/mpesa/mpesa-callbacks';
 import { MpesaConfigError, parseMpesaConfig } from '../../src/adapters/providers/mpesa/mpesa-config';
 import { loadConfig } from '../../src/app/config';
@@ -48,7 +49,8 @@ describe('configuration', () => {
 
   it('production: the callback URL must be https, and the path secret must pass the API keys\' strength rule', () => {
     const strong = 'q7RzK2mWx9BfT4nLv3HsD8jPc6YgE1aU';
-    const production = { ...env, NODE_ENV: 'production', MPESA_CALLBACK_PATH_SECRET: strong };
+    // Production needs its webhook secret key as well: 32 random bytes in base64.
+    const production = { ...env, NODE_ENV: 'production', MPESA_CALLBACK_PATH_SECRET: strong, WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') };
     expect(parseMpesaConfig(production)).toMatchObject({ callbackBaseUrl: 'https://pay.example.com/callbacks/mpesa' });
     expect(() => parseMpesaConfig({ ...production, MPESA_CALLBACK_BASE_URL: 'http://pay.example.com/callbacks/mpesa' }))
       .toThrow(/MPESA_CALLBACK_BASE_URL must be https in production/);

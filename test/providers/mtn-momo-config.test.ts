@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { parseMtnMomoCallback } from '../../src/adapters/providers/mtn-momo/mtn-momo-callbacks';
 import { MtnMomoConfigError, parseMtnMomoConfig } from '../../src/adapters/providers/mtn-momo/mtn-momo-config';
 import { transferReferenceOf } from '../../src/adapters/providers/mtn-momo/mtn-momo-wire';
@@ -60,9 +61,11 @@ describe('MTN MoMo configuration', () => {
 describe('MTN MoMo configuration in production', () => {
   it('the callback path secret must pass the API keys\' strength rule', () => {
     const strong = 'Vb8yR3kQ_t1Zp6WmN0xJ-c5HdL2gF9sA';
-    expect(loadConfig({ ...complete, NODE_ENV: 'production', MTN_MOMO_CALLBACK_SECRET: strong }).payoutProviders.mtnMomo?.callbackSecret).toBe(strong);
+    // Production needs its webhook secret key as well: 32 random bytes in base64.
+    const production = { ...complete, NODE_ENV: 'production', WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') };
+    expect(loadConfig({ ...production, MTN_MOMO_CALLBACK_SECRET: strong }).payoutProviders.mtnMomo?.callbackSecret).toBe(strong);
     // Valid in shape, guessable all the same: a prefix and a run of the alphabet.
-    const weak = () => loadConfig({ ...complete, NODE_ENV: 'production' });
+    const weak = () => loadConfig(production);
     expect(weak).toThrow(/MTN_MOMO_CALLBACK_SECRET is too weak: it is estimated at \d+ bits, at least 128 are required/);
     expect(weak).not.toThrow(new RegExp(CALLBACK_SECRET));
     expect(loadConfig({ ...complete, NODE_ENV: 'development' }).payoutProviders.mtnMomo?.callbackSecret).toBe(CALLBACK_SECRET);

@@ -175,9 +175,12 @@ export async function terminate(child: Child, ms = 20_000): Promise<{ code: numb
   return exit;
 }
 
-/** `node dist/src/app/main.js` with `env` (PORT 0 and HOST 127.0.0.1 unless given). */
+/**
+ * `node dist/src/app/main.js` with `env` (PORT 0, HOST 127.0.0.1 and LOG_FORMAT json unless given:
+ * the tests read its log lines as JSON, which development, the default NODE_ENV, would print pretty).
+ */
 export function spawnService(env: Record<string, string>): Child {
-  return spawnChild(process.execPath, [DIST_MAIN], { PORT: '0', HOST: '127.0.0.1', ...env });
+  return spawnChild(process.execPath, [DIST_MAIN], { PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', ...env });
 }
 
 /** The port a child service logged in its "listening" line. */

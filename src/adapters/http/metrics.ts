@@ -1,5 +1,21 @@
 import type { RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Payment } from '../../core/payments/payment';
+import { isFinal } from '../../core/payments/payment-state';
+
+/** What the `build_info` series says of the running build: the package version and, when known, the commit. */
+export interface BuildInfo {
+  /** package.json's `version`. */
+  readonly version: string;
+  /** BUILD_COMMIT, a git commit hash; undefined when the deployment does not say. */
+  readonly commit?: string;
+}
+
+/** The fields of a payment its transition metrics read: all of them from bounded sets (statuses, provider names, catalog corridors). */
+export type MovedPayment = Pick<Payment, 'status' | 'provider' | 'country' | 'paymentMethod' | 'createdAt' | 'updatedAt'>;
+
+/** The provider label of a payment no provider has had yet (every payment when created). */
+export const NO_PROVIDER = 'none';
 
 /** Sources of the work-queue gauges, read on each scrape. */
 export interface QueueDepths {
@@ -14,9 +30,11 @@ export interface PendingRefunds {
 }
 
 /**
- * Prometheus metrics (docs/decisions.md § Analytics, admin and health): HTTP requests and latency per route template and status,
- * payment transitions, webhook delivery attempts by outcome, KYC decisions, work-queue depth
- * (counted in SQL on each scrape), process defaults. Counters are per process: sum them over replicas.
+ * Prometheus metrics (docs/decisions.md § Analytics, admin and health; README "Metrics and health"):
+ * HTTP requests and latency per route template and status, payment transitions by provider and
+ * corridor, time to a final status, payout provider call latency, webhook delivery attempts by
+ * outcome, KYC decisions, work-queue depth (counted in SQL on each scrape), the build, process
+ * defaults. Every label takes values from a bounded set. Counters are per process: sum them over replicas.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -29,7 +47,13 @@ export class Metrics {
     labelNames: ['route', 'method', 'status'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry],
   });
   private readonly transitions = new Counter({
-    name: 'payment_transitions_total', help: 'Payment state changes by resulting status', labelNames: ['status'], registers: [this.registry],
+    name: 'payment_transitions_total',
+    help: 'Payment state changes by resulting status, provider (none before one has the payment) and corridor (country, payment_method)',
+    labelNames: ['status', 'provider', 'country', 'payment_method'], registers: [this.registry],
+  });
+  private readonly timeToFinal = new Histogram({
+    name: 'payment_time_to_final_seconds', help: 'Seconds from a payment\'s creation (initiated) to its final status, by final status and provider',
+    labelNames: ['status', 'provider'], buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21_600, 86_400], registers: [this.registry],
   });
   private readonly deliveries = new Counter({
     name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [this.registry],
@@ -56,13 +80,24 @@ export class Metrics {
     name: 'provider_callbacks_total', help: 'Provider callbacks by provider and verdict (applied, final, other_provider, unknown_payment, not_ours, duplicate, refused reasons)',
     labelNames: ['provider', 'verdict'], registers: [this.registry],
   });
+  private readonly providerCalls = new Histogram({
+    name: 'payout_provider_call_duration_seconds',
+    help: 'Calls to payout providers by provider, operation (submit, status) and outcome (the answer\'s kind, or error when it threw)',
+    labelNames: ['provider', 'operation', 'outcome'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry],
+  });
   private readonly providerCircuits = new Gauge({
     name: 'payout_provider_circuit_open', help: '1 while a payout provider\'s circuit breaker is open in this process',
     labelNames: ['provider'], registers: [this.registry],
   });
 
-  constructor(queues: QueueDepths, refunds?: PendingRefunds) {
+  constructor(queues: QueueDepths, refunds?: PendingRefunds, build?: BuildInfo) {
     collectDefaultMetrics({ register: this.registry });
+    if (build) {
+      new Gauge({
+        name: 'build_info', help: 'Always 1: the running build, by package version, Node.js version and commit (unknown when BUILD_COMMIT is unset)',
+        labelNames: ['version', 'node', 'commit'], registers: [this.registry],
+      }).set({ version: build.version, node: process.version, commit: build.commit ?? 'unknown' }, 1);
+    }
     if (refunds) {
       new Gauge({
         name: 'onchain_refunds_pending', help: "Live payments' refunds waiting for an operator to send them onchain, by stablecoin",
@@ -104,9 +139,26 @@ export class Metrics {
     };
   }
 
-  /** Counts a payment reaching `status` (initiated at creation, then each move). */
-  paymentMoved(status: string): void {
-    this.transitions.inc({ status });
+  /** Counts a payment created (`initiated`, no provider yet) in its corridor. */
+  paymentCreated(corridor: Pick<Payment, 'country' | 'paymentMethod'>): void {
+    this.transitions.inc({ status: 'initiated', provider: NO_PROVIDER, country: corridor.country, payment_method: corridor.paymentMethod });
+  }
+
+  /**
+   * Counts a committed move to `payment.status`, and when that status is final observes the time
+   * since creation (`updatedAt` is the move's time), by final status and provider.
+   */
+  paymentMoved(payment: MovedPayment): void {
+    const provider = payment.provider ?? NO_PROVIDER;
+    this.transitions.inc({ status: payment.status, provider, country: payment.country, payment_method: payment.paymentMethod });
+    if (isFinal(payment.status)) {
+      this.timeToFinal.observe({ status: payment.status, provider }, Math.max(0, payment.updatedAt.getTime() - payment.createdAt.getTime()) / 1000);
+    }
+  }
+
+  /** Records one call to a payout provider: `operation` (submit, status), its outcome and how long it took, in seconds. */
+  providerCalled(provider: string, operation: string, outcome: string, seconds: number): void {
+    this.providerCalls.observe({ provider, operation, outcome }, seconds);
   }
 
   /** Counts one webhook delivery attempt: delivered, retry, failed, gone (410) or skipped. */

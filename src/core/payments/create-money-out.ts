@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import type { Quote } from '../quotes/quote';
-import { payoutRoute, type RoutingDeps } from '../routing/provider-routing';
+import { payoutRoute, type PayoutCorridor, type RoutingDeps } from '../routing/provider-routing';
 import type { RateSource } from '../quotes/rate-source';
 import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
@@ -55,8 +55,11 @@ export interface MoneyOutDeps extends RoutingDeps {
    * (docs/decisions.md § Personal data and secrets). Deterministic; HMAC-SHA256 in the service.
    */
   readonly fingerprintOf: (canonicalRequest: string) => string;
-  /** Called after a new payment commits, e.g. to wake the payout worker. */
-  readonly onPaymentCreated?: (paymentId: string) => void;
+  /**
+   * Called after a new payment commits, with its corridor (catalog values, so a bounded set), e.g.
+   * to wake the payout worker and count it (README "Metrics and health").
+   */
+  readonly onPaymentCreated?: (paymentId: string, corridor: Pick<PayoutCorridor, 'country' | 'paymentMethod'>) => void;
 }
 
 
@@ -92,13 +95,14 @@ export async function createMoneyOut(
   if (!valid.ok) return valid;
   const key = idempotencyKey.toLowerCase();
   const fingerprint = deps.fingerprintOf(canonicalJson({ operation: MONEY_OUT_OPERATION, ...command, fiatAmount: valid.value.amount.toString() }));
+  const corridor = { country: valid.value.country, paymentMethod: valid.value.paymentMethod };
   // Looked up before the transaction, which must not wait for a second pooled connection.
-  const route = await payoutRoute(deps, tenantId, { country: valid.value.country, paymentMethod: valid.value.paymentMethod, paymentCode: valid.value.paymentCode });
+  const route = await payoutRoute(deps, tenantId, { ...corridor, paymentCode: valid.value.paymentCode });
 
   // A new payment without a quote usually needs one round trip; anything else takes the transactional path below.
   if (command.quoteId === undefined && route.kind !== 'unavailable') {
     const created = await createInOneTrip(deps, tenantId, key, fingerprint, valid.value);
-    if (created?.ok) deps.onPaymentCreated?.(created.value.payment.id);
+    if (created?.ok) deps.onPaymentCreated?.(created.value.payment.id, corridor);
     if (created) return created;
   }
   const outcome = await deps.uow.transact<MoneyOutOutcome, MoneyOutErrorCode>(async (tx) => {
@@ -116,7 +120,7 @@ export async function createMoneyOut(
     if (route.kind === 'unavailable') return err('provider_unavailable', `No payout provider is available for this tenant: ${route.reason}`);
     return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value);
   });
-  if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id);
+  if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id, corridor);
   return outcome;
 }
 
