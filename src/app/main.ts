@@ -43,7 +43,8 @@ async function main(): Promise<void> {
       });
   const database = await openDatabase(config.DATABASE_URL ?? embedded!.url, config.DB_POOL_MAX, logger);
   const container = buildContainer(config, database.orm, logger);
-  await seed(config, container, logger);
+  // Replicas starting together on an empty database: one seeds it, the others then find it seeded.
+  await database.exclusively(() => seed(config, container, logger));
 
   // Seals rows still in clear and connects the rate-limit store, which requests need, before serving them.
   await container.startWorkers();

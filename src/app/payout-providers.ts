@@ -22,6 +22,8 @@ export interface LivePayoutProviders {
   readonly paystack?: { readonly provider: PaystackPayoutProvider; readonly client: PaystackClient };
   /** Closes their HTTP connection pools. */
   close(): Promise<void>;
+  /** Aborts their calls in flight (outcome unknown) and sends no later one (docs/decisions.md § Running it). */
+  abort(): Promise<void>;
 }
 
 /**
@@ -50,6 +52,9 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
     providers, mpesa, mtnMomo, paystack,
     async close() {
       await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close()]);
+    },
+    async abort() {
+      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close()]);
     },
   };
 }

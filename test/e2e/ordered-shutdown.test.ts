@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -5,7 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { generateApiKey } from '../../src/app/api-keys';
 import { ensureBuilt, exitWithin, freePort, freshDatabase, killChildren, listeningPort, spawnService, terminate, type LogLine } from '../support/child-process';
-import { eventually } from '../support/test-service';
+import { eventually, moneyOutBody } from '../support/test-service';
 
 const stopped = (l: LogLine) => l.msg === 'stopped';
 
@@ -79,6 +80,60 @@ describe('shutdown in order (SIGTERM to the compiled service)', () => {
       expect(logs.filter((l) => (l.level ?? 0) >= 50)).toEqual([]);
       expect(logs.filter(stopped)).toHaveLength(1);
       expect(logs.findIndex(stopped)).toBe(logs.length - 1);
+    } finally {
+      await killChildren();
+      await locker.end().catch(() => undefined);
+      await watcher.end().catch(() => undefined);
+      await db.drop();
+    }
+  });
+
+  it('from the signal on, workers start no new pass: a payment falling due during the drain is left for the next start', async () => {
+    const db = await freshDatabase();
+    const apiKey = generateApiKey('sandbox');
+    const adminKey = generateApiKey('sandbox');
+    const locker = new Client({ connectionString: db.url });
+    const watcher = new Client({ connectionString: db.url });
+    try {
+      const child = spawnService({
+        DATABASE_URL: db.url, SANDBOX_API_KEY: apiKey, ADMIN_API_KEY: adminKey, SHUTDOWN_GRACE_MS: '60000',
+        SANDBOX_ACCEPT_DELAY_MS: '0', SANDBOX_RESULT_DELAY_MS: '2000', WORKER_POLL_INTERVAL_MS: '50',
+      });
+      const port = await listeningPort(child);
+      await watcher.connect();
+      const created = await fetch(`http://127.0.0.1:${port}/v1/payments/moneyout`, {
+        method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+        body: JSON.stringify(moneyOutBody()),
+      });
+      expect(created.status).toBe(201);
+      const { id } = (await created.json()) as { id: string };
+      const payment = async () => (await watcher.query<{ status: string; due: Date | null }>(
+        'select status, next_action_at as due from payments where id = $1', [id])).rows[0]!;
+      // Accepted: its result falls due SANDBOX_RESULT_DELAY_MS later.
+      const { due } = await eventually(async () => {
+        const now = await payment();
+        return now.status === 'provider_accepted' && now.due ? now : undefined;
+      });
+
+      // The drain is held open by a request whose key lookup waits on a lock (the admin key, never cached).
+      await locker.connect();
+      await locker.query('begin');
+      await locker.query('lock table api_keys in access exclusive mode');
+      const slow = fetch(`http://127.0.0.1:${port}/v1/admin/tenants`, { headers: { authorization: `Bearer ${adminKey}` } });
+      await eventually(async () => {
+        const { rows } = await watcher.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+        return rows.length > 0 ? true : undefined;
+      });
+      child.signal('SIGTERM');
+      await child.waitForLog((l) => l.msg === 'shutting down');
+      // A running worker would take it by now (due, then many poll intervals): nothing happening is the point.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due!.getTime() - Date.now()) + 1500));
+      expect((await payment()).status).toBe('provider_accepted');
+
+      await locker.query('commit');
+      expect((await slow).status).toBe(200);
+      expect(await exitWithin(child, 20_000)).toMatchObject({ code: 0, signal: null });
+      expect((await payment()).status).toBe('provider_accepted');
     } finally {
       await killChildren();
       await locker.end().catch(() => undefined);

@@ -94,11 +94,11 @@ export async function killChildren(): Promise<void> {
 }
 
 /**
- * Spawns `args` (node, or npx) in the repository with exactly `env` plus PATH and HOME: the
- * parent's variables (jest sets NODE_ENV=test) never leak in.
+ * Spawns `args` (node, or npx) in `cwd` (the repository by default) with exactly `env` plus PATH
+ * and HOME: the parent's variables (jest sets NODE_ENV=test) never leak in.
  */
-export function spawnChild(command: string, args: string[], env: Record<string, string>): Child {
-  const child = spawn(command, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+export function spawnChild(command: string, args: string[], env: Record<string, string>, cwd = ROOT): Child {
+  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
   running.add(child);
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -183,9 +183,12 @@ export function spawnService(env: Record<string, string>): Child {
   return spawnChild(process.execPath, [DIST_MAIN], { PORT: '0', HOST: '127.0.0.1', LOG_FORMAT: 'json', ...env });
 }
 
-/** The port a child service logged in its "listening" line. */
-export async function listeningPort(child: Child): Promise<number> {
-  const line = await child.waitForLog((l) => l.msg === 'payout gateway listening');
+/**
+ * The port a child service logged in its "listening" line. A first start with the embedded
+ * PostgreSQL (initdb, every migration) takes 20 s and more on a loaded two-core machine: 60 s of room.
+ */
+export async function listeningPort(child: Child, timeoutMs = 60_000): Promise<number> {
+  const line = await child.waitForLog((l) => l.msg === 'payout gateway listening', timeoutMs);
   return Number(line.port);
 }
 

@@ -63,6 +63,7 @@ export class MpesaClient {
   private readonly now: () => number;
   private token: Token | undefined;
   private fetching: Promise<Token | string> | undefined;
+  private aborted = false;
 
   constructor(
     private readonly config: Pick<MpesaConfig, 'baseUrl' | 'consumerKey' | 'consumerSecret' | 'connectTimeoutMs' | 'responseTimeoutMs'>,
@@ -96,9 +97,18 @@ export class MpesaClient {
     return { answer: await this.send('POST', path, headers, JSON.stringify(body)), token };
   }
 
-  /** Closes the connection pool. */
+  /** Closes the connection pool once the calls in flight have ended (after `abort()`, nothing is left to close). */
   async close(): Promise<void> {
-    await this.agent.close();
+    if (!this.aborted) await this.agent.close();
+  }
+
+  /**
+   * Aborts the calls in flight (each is `lost`: it may have reached Daraja) and sends no later one
+   * (`not_sent`): a stopping service does not wait out a hung call (docs/decisions.md § Running it).
+   */
+  async abort(): Promise<void> {
+    this.aborted = true;
+    await this.agent.destroy();
   }
 
   private currentToken(): Promise<Token | string> {
@@ -126,6 +136,7 @@ export class MpesaClient {
   }
 
   private async send(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<DarajaAnswer> {
+    if (this.aborted) return { kind: 'not_sent', reason: 'the service is stopping' };
     let response: Dispatcher.ResponseData;
     try {
       response = await request(`${this.config.baseUrl}${path}`, { method, headers, body, dispatcher: this.agent });

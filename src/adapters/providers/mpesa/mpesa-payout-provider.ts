@@ -95,6 +95,11 @@ export class MpesaPayoutProvider implements PayoutProvider {
   async close(): Promise<void> {
     await this.client.close();
   }
+
+  /** Aborts the Daraja calls in flight and sends no later one (MpesaClient.abort). */
+  async abort(): Promise<void> {
+    await this.client.abort();
+  }
 }
 
 /**

@@ -42,6 +42,7 @@ const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.co
 export class MtnMomoClient {
   private readonly agent: Agent;
   private readonly tokens: MtnMomoTokenCache;
+  private aborted = false;
 
   constructor(private readonly config: MtnMomoConfig, clock: Clock) {
     this.agent = new Agent({
@@ -66,9 +67,18 @@ export class MtnMomoClient {
     return this.authorised('GET', `/disbursement/v1_0/transfer/${encodeURIComponent(referenceId)}`, {});
   }
 
-  /** Closes the connection pool. */
-  close(): Promise<void> {
-    return this.agent.close();
+  /** Closes the connection pool once the calls in flight have ended (after `abort()`, nothing is left to close). */
+  async close(): Promise<void> {
+    if (!this.aborted) await this.agent.close();
+  }
+
+  /**
+   * Aborts the calls in flight (each is `lost`: it may have reached MTN) and sends no later one
+   * (`not_sent`): a stopping service does not wait out a hung call (docs/decisions.md § Running it).
+   */
+  async abort(): Promise<void> {
+    this.aborted = true;
+    await this.agent.destroy();
   }
 
   private async authorised(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<MtnMomoAnswer> {
@@ -107,6 +117,7 @@ export class MtnMomoClient {
   }
 
   private async send(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<MtnMomoAnswer> {
+    if (this.aborted) return { kind: 'not_sent', reason: `${method} ${path.split('/').slice(0, 4).join('/')}: the service is stopping` };
     try {
       const response = await request(`${this.config.baseUrl}${path}`, {
         method,

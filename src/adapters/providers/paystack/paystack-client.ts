@@ -45,6 +45,7 @@ export interface PaystackRequest {
 export class PaystackClient {
   private readonly agent: Agent;
   private readonly authorization: string;
+  private aborted = false;
 
   constructor(private readonly config: PaystackConfig) {
     this.authorization = `Bearer ${config.secretKey}`;
@@ -53,6 +54,7 @@ export class PaystackClient {
 
   /** Sends `call` and reads the answer; see `PaystackCall` for the classification. */
   async send(call: PaystackRequest): Promise<PaystackCall> {
+    if (this.aborted) return { kind: 'not_sent', reason: 'the service is stopping' };
     const url = new URL(this.config.baseUrl + call.path);
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -79,8 +81,12 @@ export class PaystackClient {
     }
   }
 
-  /** Aborts calls in flight and closes the pool. */
+  /**
+   * Aborts the calls in flight (each is `maybe_sent`) and sends no later one (`not_sent`): a stopping
+   * service does not wait out a hung call (docs/decisions.md § Running it). Also closes the pool.
+   */
   async close(): Promise<void> {
+    this.aborted = true;
     await this.agent.destroy();
   }
 }
