@@ -18,5 +18,9 @@ module.exports = {
       },
       module: { type: 'commonjs' },
     }],
+    // ESM-only packages (@scure/bip32 2 and what it imports): Node 20 requires them natively, jest's
+    // module runtime cannot, so they are compiled to CommonJS like our own sources.
+    '^.+\\.js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!(@scure/(bip32|bip39|base)|@noble/(hashes|curves))/)'],
 };

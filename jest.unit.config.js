@@ -7,6 +7,7 @@ const base = require('./jest.config.js');
 module.exports = {
   testEnvironment: base.testEnvironment,
   transform: base.transform,
+  transformIgnorePatterns: base.transformIgnorePatterns,
   roots: ['<rootDir>/test/unit'],
   testMatch: ['**/*.test.ts'],
   testTimeout: 10000,
