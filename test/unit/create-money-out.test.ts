@@ -36,7 +36,8 @@ describe('createMoneyOut on fakes', () => {
       payment: {
         id, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: KES_1500_USDC,
         fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: null, reference: 'order-1',
-        createdAt: now.toISOString(), updatedAt: now.toISOString(), failureReason: null, exchangeRate: '129.25', payoutFee: '0.510000',
+        createdAt: now.toISOString(), updatedAt: now.toISOString(), failureReason: null, failureCode: null, exchangeRate: '129.25',
+        payoutFee: '0.510000',
       },
     });
     const stored = world.store.payments.get(id)!;

@@ -832,7 +832,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.failed
-         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
          */
         post: operations["webhook_payment_failed"];
         delete?: never;
@@ -852,7 +852,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.refunded
-         * @description The funds came back after acceptance: status refunded (final), failureReason set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The funds came back after acceptance: status refunded (final), failureReason and failureCode set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
          */
         post: operations["webhook_payment_refunded"];
         delete?: never;
@@ -1267,6 +1267,7 @@ export interface components {
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
          *         "failureReason": null,
+         *         "failureCode": null,
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1307,6 +1308,7 @@ export interface components {
          *       "createdAt": "2026-11-23T09:41:07.512Z",
          *       "updatedAt": "2026-11-23T09:41:09.204Z",
          *       "failureReason": null,
+         *       "failureCode": null,
          *       "exchangeRate": "129.25",
          *       "payoutFee": "0.510000"
          *     }
@@ -1374,10 +1376,15 @@ export interface components {
              */
             updatedAt: string;
             /**
-             * @description Why it failed or was refunded; null otherwise
+             * @description Why it failed or was refunded, in words for people; null otherwise
              * @example null
              */
             failureReason: string | null;
+            /**
+             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+             * @example null
+             */
+            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
             /**
              * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
              * @example 129.25
@@ -1408,6 +1415,7 @@ export interface components {
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
          *         "failureReason": null,
+         *         "failureCode": null,
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1452,6 +1460,7 @@ export interface components {
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
          *         "failureReason": "Recipient wallet is closed",
+         *         "failureCode": "recipient_account_invalid",
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1495,7 +1504,8 @@ export interface components {
          *         "reference": "order-10045",
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
-         *         "failureReason": "Recipient wallet is closed",
+         *         "failureReason": "The recipient bank returned the payout",
+         *         "failureCode": "reversed",
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -2007,6 +2017,7 @@ export interface components {
          *       "createdAt": "2026-11-23T09:41:07.512Z",
          *       "updatedAt": "2026-11-23T09:41:09.204Z",
          *       "failureReason": null,
+         *       "failureCode": null,
          *       "exchangeRate": "129.25",
          *       "payoutFee": "0.510000"
          *     }
@@ -2074,10 +2085,15 @@ export interface components {
              */
             updatedAt: string;
             /**
-             * @description Why it failed or was refunded; null otherwise
+             * @description Why it failed or was refunded, in words for people; null otherwise
              * @example null
              */
             failureReason: string | null;
+            /**
+             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+             * @example null
+             */
+            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
             /**
              * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
              * @example 129.25
@@ -4161,6 +4177,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000"
                      *     }
@@ -4381,6 +4398,7 @@ export interface operations {
                      *         "createdAt": "2026-11-23T09:41:07.512Z",
                      *         "updatedAt": "2026-11-23T09:41:09.204Z",
                      *         "failureReason": null,
+                     *         "failureCode": null,
                      *         "exchangeRate": "129.25",
                      *         "payoutFee": "0.510000"
                      *       }
@@ -4519,6 +4537,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000"
                      *     }
@@ -8952,6 +8971,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
@@ -9021,10 +9041,15 @@ export interface operations {
                          */
                         updatedAt: string;
                         /**
-                         * @description Why it failed or was refunded; null otherwise
+                         * @description Why it failed or was refunded, in words for people; null otherwise
                          * @example null
                          */
                         failureReason: string | null;
+                        /**
+                         * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+                         * @example null
+                         */
+                        failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
                         /**
                          * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
                          * @example 129.25
@@ -9215,6 +9240,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000"
                      *     }
@@ -10057,6 +10083,7 @@ export interface operations {
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
                  *         "failureReason": null,
+                 *         "failureCode": null,
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }
@@ -10125,6 +10152,7 @@ export interface operations {
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
                  *         "failureReason": null,
+                 *         "failureCode": null,
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }
@@ -10193,6 +10221,7 @@ export interface operations {
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
                  *         "failureReason": "Recipient wallet is closed",
+                 *         "failureCode": "recipient_account_invalid",
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }
@@ -10260,7 +10289,8 @@ export interface operations {
                  *         "reference": "order-10045",
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
-                 *         "failureReason": "Recipient wallet is closed",
+                 *         "failureReason": "The recipient bank returned the payout",
+                 *         "failureCode": "reversed",
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MONEY_OUT_CURRENCIES, PAYMENT_METHODS } from '../../core/catalog/catalog';
 import { PAYMENT_STATUSES } from '../../core/payments/payment';
+import { PAYMENT_FAILURE_CODES } from '../../core/payments/payment-failure';
 import { STABLECOINS } from '../../core/shared/money';
 import { DecimalString } from './amount.schema';
 
@@ -29,7 +30,12 @@ export const PaymentResponse = z
     reference: z.string().nullable().meta({ description: 'Your reference for the payout, unique per tenant', example: 'order-10045' }),
     createdAt: z.iso.datetime().meta({ description: 'When the payment was created (ISO 8601 UTC)', example: '2026-11-23T09:41:07.512Z' }),
     updatedAt: z.iso.datetime().meta({ description: 'When its status last changed', example: '2026-11-23T09:41:09.204Z' }),
-    failureReason: z.string().nullable().meta({ description: 'Why it failed or was refunded; null otherwise', example: null }),
+    failureReason: z.string().nullable().meta({ description: 'Why it failed or was refunded, in words for people; null otherwise', example: null }),
+    failureCode: z.enum(PAYMENT_FAILURE_CODES).nullable().meta({
+      description: 'Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, '
+        + 'insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded',
+      example: null,
+    }),
     exchangeRate: DecimalString.meta({ description: 'Units of destinationCurrency per 1 sourceCurrency applied (a quote\'s locked rate or the current one)', example: '129.25' }),
     payoutFee: DecimalString.meta({ description: 'Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency', example: '0.510000' }),
   })
@@ -39,6 +45,7 @@ export const PaymentResponse = z
     example: {
       id: EXAMPLE_PAYMENT_ID, status: 'succeeded', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: '12.115416',
       fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: 'SBX-7Q2M4K9D', reference: 'order-10045',
-      createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:09.204Z', failureReason: null, exchangeRate: '129.25', payoutFee: '0.510000',
+      createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:09.204Z', failureReason: null, failureCode: null, exchangeRate: '129.25',
+      payoutFee: '0.510000',
     },
   });

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ProviderReport } from '../../../core/payments/provider-report';
 import type { MpesaConfig } from './mpesa-config';
+import { mpesaResultFailureCode, mpesaStatusFailureCode } from './mpesa-failure-codes';
 import {
   darajaResultSchema, resultParameter, RESULT_DESCRIPTIONS, RESULT_DUPLICATE_DETECTED, RESULT_SUCCESS,
   STATUS_COMPLETED, STATUS_FAILED, type DarajaResult,
@@ -123,7 +124,7 @@ function readPaymentResult(result: DarajaResult): Read {
   };
   if (result.ResultType === '1' || code === RESULT_DUPLICATE_DETECTED) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
   if (code === RESULT_SUCCESS) return { outcome: { kind: 'succeeded', ...(receipt ? { providerRef: receipt } : {}) }, observed };
-  return { outcome: { kind: 'failed', reason: `M-Pesa result ${code}: ${describe(code, result.ResultDesc)}` }, observed };
+  return { outcome: { kind: 'failed', reason: `M-Pesa result ${code}: ${describe(code, result.ResultDesc)}`, code: mpesaResultFailureCode(code) }, observed };
 }
 
 /** A Transaction Status result: the query's ResultCode, then the transaction's TransactionStatus. */
@@ -134,7 +135,7 @@ function readStatusResult(result: DarajaResult): Read {
   // A query Daraja could not answer (SFC_IC0003, or an id it does not know) concludes nothing.
   if (result.ResultCode !== RESULT_SUCCESS) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
   if (status === STATUS_COMPLETED) return { outcome: { kind: 'succeeded', ...(receipt ? { providerRef: receipt } : {}) }, observed };
-  if (STATUS_FAILED.has(status)) return { outcome: { kind: 'failed', reason: `M-Pesa transaction ${status}` }, observed };
+  if (STATUS_FAILED.has(status)) return { outcome: { kind: 'failed', reason: `M-Pesa transaction ${status}`, code: mpesaStatusFailureCode(status) }, observed };
   return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CountryCode } from '../../../core/catalog/catalog';
 import type { StatusOutcome } from '../../../core/payments/payout-provider';
 import type { FiatCurrency } from '../../../core/shared/money';
+import { paystackFailureCode } from './paystack-failure-codes';
 
 /** The provider name recorded on payments (`PayoutProvider.name`). */
 export const PAYSTACK = 'paystack';
@@ -80,9 +81,9 @@ export function outcomeOfTransfer(transfer: PaystackTransfer): Exclude<StatusOut
     case 'success':
       return { kind: 'succeeded', providerRef };
     case 'failed':
-      return { kind: 'failed', reason: `Paystack transfer failed${detail(transfer)}` };
+      return { kind: 'failed', reason: `Paystack transfer failed${detail(transfer)}`, code: paystackFailureCode(transfer.status) };
     case 'reversed':
-      return { kind: 'refunded', reason: `Paystack reversed the transfer; the amount returned to the payout balance${detail(transfer)}` };
+      return { kind: 'refunded', reason: `Paystack reversed the transfer; the amount returned to the payout balance${detail(transfer)}`, code: paystackFailureCode(transfer.status) };
     case 'pending':
     case 'received':
     case 'otp':
