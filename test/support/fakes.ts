@@ -377,7 +377,7 @@ export class FakeRouting implements ProviderRouting, TenantEnvironments {
   }
 
   payoutProvidersFor(environment: TenantEnvironment): PayoutRouted {
-    return environment === 'sandbox' ? { kind: 'providers', providers: [this.provider] } : { kind: 'unavailable', reason: 'no live rails' };
+    return environment === 'sandbox' ? { kind: 'providers', providers: [this.provider] } : { kind: 'not_served', reason: 'no live rails' };
   }
 
   payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {

@@ -1706,7 +1706,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2126,7 +2126,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, webhook_limit_reached (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, corridor_not_available, webhook_limit_reached (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 422,
          *       "message": "This Idempotency-Key header was used with a different request",
@@ -2141,7 +2141,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached";
+            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached";
         } & {
             [key: string]: unknown;
         });
@@ -2247,7 +2247,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -2267,10 +2267,10 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
         };
         /**
-         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "unsupported_corridor"
@@ -2288,7 +2288,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available";
         } & {
             [key: string]: unknown;
         });
@@ -4278,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA409"];
                 };
             };
-            /** @description idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance */
+            /** @description idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance, corridor_not_available (no payout provider is configured for this corridor here: permanent, do not retry); nothing is written */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4323,12 +4323,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
+            /** @description provider_unavailable: no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After); nothing is written, retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4801,7 +4802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorB409"];
                 };
             };
-            /** @description Payout refused (shape B) */
+            /** @description Payout refused (shape B), e.g. corridor_not_available: no payout provider is configured for this corridor here (permanent) */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4849,12 +4850,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable (shape B): no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
+            /** @description provider_unavailable (shape B): no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); nothing is written */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

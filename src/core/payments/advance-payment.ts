@@ -59,11 +59,11 @@ async function providerOf(deps: AdvanceDeps, payment: Payment): Promise<PayoutPr
  */
 async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<void> {
   const route = await payoutRoute(deps, payment.tenantId, payment);
-  if (route.kind === 'unavailable') {
+  if (route.kind !== 'providers') {
     // Never handed to a provider that does not serve its tenant (a live tenant's payment to the
     // sandbox): it stays in its state, reported, until a provider serves it (docs/decisions.md § Sandbox values).
     deps.onUnrouted?.(payment, route.reason);
-    return reschedule(deps, payment, route.retryAfterMs ?? UNROUTED_RECHECK_MS);
+    return reschedule(deps, payment, (route.kind === 'unavailable' ? route.retryAfterMs : undefined) ?? UNROUTED_RECHECK_MS);
   }
   let waitMs: number | undefined;
   let current = payment;
