@@ -4153,7 +4153,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true) */
+            /** @description Accepted for asynchronous processing: the payment, initiated (a replay carries Idempotent-Replayed: true) */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4166,16 +4166,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
-                     *       "status": "succeeded",
+                     *       "status": "initiated",
                      *       "paymentMethod": "MOMO",
                      *       "sourceCurrency": "USDC",
                      *       "amountStablecoin": "12.115416",
                      *       "fiatAmount": "1500.00",
                      *       "destinationCurrency": "KES",
-                     *       "providerRef": "SBX-7Q2M4K9D",
+                     *       "providerRef": null,
                      *       "reference": "order-10045",
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
-                     *       "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *       "updatedAt": "2026-11-23T09:41:07.512Z",
                      *       "failureReason": null,
                      *       "failureCode": null,
                      *       "exchangeRate": "129.25",

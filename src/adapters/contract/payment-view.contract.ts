@@ -9,6 +9,18 @@ import { DecimalString } from './amount.schema';
 export const EXAMPLE_PAYMENT_ID = 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ';
 
 /**
+ * A payment as createMoneyOut's 201 answers it (OpenAPI createMoneyOut): just created, so
+ * `initiated`, no provider reference, no failure, updated when created. The Payment schema's own
+ * example (a succeeded payment) is what GET shows later.
+ */
+export const INITIATED_PAYMENT_EXAMPLE = {
+  id: EXAMPLE_PAYMENT_ID, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: '12.115416',
+  fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: null, reference: 'order-10045',
+  createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:07.512Z', failureReason: null, failureCode: null, exchangeRate: '129.25',
+  payoutFee: '0.510000',
+} as const;
+
+/**
  * The payment resource every transport returns (OpenAPI getPayment, listPayments, createMoneyOut;
  * the data of payment.* webhooks), with each field described once for REST and GraphQL
  * (docs/decisions.md § Payments: states and events). Amounts are decimal strings at their

@@ -8,6 +8,7 @@ import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/pay
 import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
 import { fieldsOf, sendShapeA, setRetryAfter } from './http-errors';
 import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
+import { INITIATED_PAYMENT_EXAMPLE } from '../contract/payment-view.contract';
 import { IdempotentReplayedHeader, RetryAfterHeader } from './openapi-headers';
 import { nextPageLink, PAGE_PARAMS } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
@@ -54,7 +55,8 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       headers: MoneyOutHeaders,
       responses: {
         '201': {
-          description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse,
+          description: 'Accepted for asynchronous processing: the payment, initiated (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse,
+          example: INITIATED_PAYMENT_EXAMPLE,
           headers: { 'Idempotent-Replayed': IdempotentReplayedHeader },
         },
         ...AUTH_ERRORS,
