@@ -218,7 +218,13 @@ export class MemoryStore implements UnitOfWork {
         record(() => this.outbox.splice(this.outbox.indexOf(event), 1));
       },
     };
-    const ledger: LedgerStore = { post: async (transfer) => this.post(transfer, record) };
+    const ledger: LedgerStore = {
+      post: async (transfer) => {
+        const posted = this.post(transfer, record);
+        if (posted === 'insufficient_funds') throw new Error('an unchecked transfer cannot be refused for funds');
+        return posted;
+      },
+    };
     const deposits: DepositStore = {
       insert: async (deposit) => {
         if (this.deposits.some((d) => d.blockchain === deposit.blockchain && d.txHash === deposit.txHash)) return 'duplicate';
