@@ -1,6 +1,8 @@
 import { request } from './api.js';
 import { dateTime, el, money, statusLabel } from './format.js';
-import { deliveryStatusFromWire, eventTypeFromWire, PAYMENT_DETAIL, paymentFromWire, RETRY_DELIVERY, statusFromWire } from './queries.js';
+import {
+  deliveryStatusFromWire, eventTypeFromWire, failureCodeFromWire, PAYMENT_DETAIL, paymentFromWire, RETRY_DELIVERY, statusFromWire,
+} from './queries.js';
 
 /**
  * The detail panel (a modal dialog: focus moves in, Escape closes, focus returns to the row's
@@ -45,6 +47,7 @@ export function createDetailPanel(getKey) {
     fact('Charged', money(p.amountStablecoin, p.sourceCurrency) + ' (fee ' + p.payoutFee + ', rate ' + p.exchangeRate + ')');
     fact('Provider reference', p.providerRef, 'mono');
     fact('Failure reason', p.failureReason, 'reason');
+    fact('Failure code', p.failureCode, 'mono failure-code');
   }
 
   function renderTimeline(events) {
@@ -58,6 +61,8 @@ export function createDetailPanel(getKey) {
       badge.dataset.status = status;
       li.appendChild(badge);
       li.appendChild(el('span', 'sub', e.type));
+      const code = failureCodeFromWire(e.failureCode);
+      if (code) li.appendChild(el('code', 'failure-code', code));
       if (e.failureReason) li.appendChild(el('span', 'reason', e.failureReason));
       timeline.appendChild(li);
     });

@@ -28,6 +28,14 @@ export function createPaymentsTable(tbody, empty, onOpen) {
     return td;
   }
 
+  /** The failure's code (docs/api.md § Failure codes) above its reason, both as text; empty unless failed or refunded. */
+  function failureCell(payment) {
+    const td = cell('Failure reason', null, 'reason');
+    if (payment.failureCode) td.appendChild(el('code', 'failure-code', payment.failureCode));
+    if (payment.failureReason) td.appendChild(el('span', 'failure-reason', payment.failureReason));
+    return td;
+  }
+
   function rowOf(payment) {
     const tr = document.createElement('tr');
     tr.dataset.paymentId = payment.id;
@@ -60,7 +68,7 @@ export function createPaymentsTable(tbody, empty, onOpen) {
       cell('Amount', money(payment.fiatAmount, payment.destinationCurrency), 'num'),
       cell('Charged', money(payment.amountStablecoin, payment.sourceCurrency), 'num'),
       statusCell,
-      cell('Failure reason', payment.failureReason || '', 'reason'),
+      failureCell(payment),
     ].forEach((td) => tr.appendChild(td));
     return tr;
   }

@@ -6,7 +6,7 @@
 
 /** The fields of a payment the console shows (table, live rows and the detail panel). */
 const PAYMENT_FIELDS = 'id status paymentMethod sourceCurrency amountStablecoin fiatAmount destinationCurrency '
-  + 'reference createdAt updatedAt failureReason providerRef exchangeRate payoutFee country recipient';
+  + 'reference createdAt updatedAt failureReason failureCode providerRef exchangeRate payoutFee country recipient';
 
 /** One page of payments, newest first; `filter` is a PaymentFilter. */
 export const PAYMENTS = `query ConsolePayments($first: Int!, $after: String, $filter: PaymentFilter) {
@@ -26,7 +26,7 @@ export const PAYMENT_UPDATES = `subscription ConsoleUpdates { paymentUpdated { $
 export const PAYMENT_DETAIL = `query ConsoleDetail($id: ID!, $entityId: String) {
   paymentTimeline(id: $id) {
     payment { ${PAYMENT_FIELDS} }
-    events { type status at failureReason }
+    events { type status at failureReason failureCode }
   }
   webhookEvents(entityId: $entityId, first: 50) {
     nodes { id eventType url status attempt lastError nextRetryAt updatedAt }
@@ -117,7 +117,15 @@ export function paymentFilter(filters) {
   };
 }
 
-/** A payment as the console keeps it: the status read into the console's names (REST's strings). */
+/**
+ * A failure code as the console names it (REST's string, docs/api.md § Failure codes), from the
+ * schema's enum value (RECIPIENT_ACCOUNT_INVALID is recipient_account_invalid); null stays null.
+ */
+export function failureCodeFromWire(value) {
+  return value == null ? null : String(value).toLowerCase();
+}
+
+/** A payment as the console keeps it: its status and failure code read into the console's names (REST's strings). */
 export function paymentFromWire(node) {
-  return Object.assign({}, node, { status: statusFromWire(node.status) });
+  return Object.assign({}, node, { status: statusFromWire(node.status), failureCode: failureCodeFromWire(node.failureCode) });
 }

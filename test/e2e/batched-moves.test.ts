@@ -40,7 +40,7 @@ describe('payment moves applied together', () => {
   /** Applies `move` to every payment at once, through the worker's unit of work, each with the payment as its caller holds it. */
   const together = (payments: Payment[], move: (p: Payment, i: number) => PaymentMove) => Promise.all(payments.map((p, i) => {
     const m = move(p, i);
-    const details = m === 'accept' ? { providerRef: `ref_${p.id}` } : m === 'fail' ? { failureReason: 'Recipient account closed' } : {};
+    const details = m === 'accept' ? { providerRef: `ref_${p.id}` } : m === 'fail' ? { failure: { reason: 'Recipient account closed', code: 'recipient_account_invalid' as const } } : {};
     return applyMove(service.container.advanceDeps, p.id, m, details, p);
   }));
 
@@ -76,8 +76,10 @@ describe('payment moves applied together', () => {
     // Mixed moves in one batch: half complete, half fail; slots shared between them move by their net.
     const settled = await together(await Promise.all(ids.map(read)), (_, i) => (i % 2 === 0 ? 'complete' : 'fail'));
     expect(settled.map((r) => r.ok && r.value.status)).toEqual(ids.map((_, i) => (i % 2 === 0 ? 'succeeded' : 'failed')));
-    expect((await service.call('GET', `/v1/payments/${ids[1]}`, { apiKey })).body).toMatchObject({ status: 'failed', failureReason: 'Recipient account closed', providerRef: `ref_${ids[1]}` });
-    expect((await service.call('GET', `/v1/payments/${ids[0]}`, { apiKey })).body).toMatchObject({ status: 'succeeded', failureReason: null });
+    expect((await service.call('GET', `/v1/payments/${ids[1]}`, { apiKey })).body).toMatchObject({
+      status: 'failed', failureReason: 'Recipient account closed', failureCode: 'recipient_account_invalid', providerRef: `ref_${ids[1]}`,
+    });
+    expect((await service.call('GET', `/v1/payments/${ids[0]}`, { apiKey })).body).toMatchObject({ status: 'succeeded', failureReason: null, failureCode: null });
     expect(await balances(tenantId)).toMatchObject({
       available: fromMicro(1000_000_000n - n * amount), held: '0.000000', in_transit: '0.000000',
       settled: fromMicro((n / 2n) * amount), refunded: fromMicro((n / 2n) * amount),

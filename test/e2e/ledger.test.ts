@@ -197,7 +197,7 @@ describe('provider results applied through applyMove', () => {
     // Each payment gets 8 results drawn at random, duplicates and impossible orders included, in two
     // bursts of 4 arriving all at once (every payment's burst concurrently with the others').
     const apply = (id: string, move: PaymentMove) =>
-      applyMove(quiet.container.advanceDeps, id, move, { providerRef: `dup_${id}`, failureReason: 'x' }).then((result) => ({ move, result }));
+      applyMove(quiet.container.advanceDeps, id, move, { providerRef: `dup_${id}`, failure: { reason: 'x', code: 'declined' } }).then((result) => ({ move, result }));
     const burst = (part: 0 | 1) => Promise.all(plans.map(async ({ id, moves }) => Promise.all(moves.slice(part * 4, part * 4 + 4).map((m) => apply(id, m)))));
     const first = await burst(0);
     const second = await burst(1);

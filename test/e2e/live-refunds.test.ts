@@ -40,7 +40,7 @@ describe('onchain refunds of live payments', () => {
     expect(created.status).toBe(201);
     const id: string = created.body.id;
     await eventually(async () => ((await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status === 'provider_accepted' ? true : undefined));
-    live.answer(id, { kind: outcome, reason: `Recipient wallet ${outcome}` });
+    live.answer(id, { kind: outcome, reason: `Recipient wallet ${outcome}`, code: outcome === 'failed' ? 'recipient_account_invalid' : 'reversed' });
     return eventually(async () => {
       const payment = (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body;
       return payment.status === status ? payment : undefined;

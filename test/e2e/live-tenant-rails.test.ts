@@ -40,24 +40,26 @@ describe('live tenants and the sandbox', () => {
     return { tenantId, apiKey };
   }
 
-  it('refuses each money-out path and customer creation with provider_unavailable, writing nothing', async () => {
+  it('refuses each money-out path with corridor_not_available (no provider configured) and customer creation with provider_unavailable, writing nothing', async () => {
     const { tenantId, apiKey } = await liveTenant();
     const ledgerBefore = await count('ledger_transactions', tenantId);
-    const shapeA = { statusCode: 503, code: 'provider_unavailable', message: expect.any(String), details: { requestId: expect.any(String) } };
+    const shapeA = (statusCode: number, code: string) => ({ statusCode, code, message: expect.any(String), details: { requestId: expect.any(String) } });
 
     const rest = await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
-    expect([rest.status, rest.body]).toEqual([503, shapeA]);
+    expect([rest.status, rest.body, rest.headers.get('retry-after')]).toEqual([422, shapeA(422, 'corridor_not_available'), null]);
     const legacy = await service.call('POST', '/momo/payout', { apiKey, body: legacyBody() });
-    expect([legacy.status, legacy.body]).toEqual([503, { error: { code: 'provider_unavailable' }, message: expect.any(String), statusCode: 503, details: { requestId: expect.any(String) }, code: 'provider_unavailable' }]);
+    expect([legacy.status, legacy.body]).toEqual([422, {
+      error: { code: 'corridor_not_available' }, message: expect.any(String), statusCode: 422, details: { requestId: expect.any(String) }, code: 'corridor_not_available',
+    }]);
     const customer = await service.call('POST', '/v1/customers', { apiKey, body: customerBody() });
-    expect([customer.status, customer.body]).toEqual([503, shapeA]);
-    for (const [query, variables] of [
-      [MONEY_OUT, { input: moneyOutBody(), key: randomUUID() }],
-      [LEGACY, { input: { ...legacyBody(), destination: 'MOMO', amount: '1500' } }],
-      [CUSTOMER, { input: customerBody() }],
+    expect([customer.status, customer.body]).toEqual([503, shapeA(503, 'provider_unavailable')]);
+    for (const [query, variables, code] of [
+      [MONEY_OUT, { input: moneyOutBody(), key: randomUUID() }, 'corridor_not_available'],
+      [LEGACY, { input: { ...legacyBody(), destination: 'MOMO', amount: '1500' } }, 'corridor_not_available'],
+      [CUSTOMER, { input: customerBody() }, 'provider_unavailable'],
     ] as const) {
       const res = await gql(service.baseUrl, query, variables, apiKey);
-      expect({ query, data: res.body.data, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ query, data: null, code: 'provider_unavailable' });
+      expect({ query, data: res.body.data, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ query, data: null, code });
     }
 
     for (const table of ['payments', 'customers', 'idempotency_keys', 'outbox_events']) expect({ table, rows: await count(table, tenantId) }).toEqual({ table, rows: 0 });

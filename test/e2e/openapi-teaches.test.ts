@@ -55,6 +55,17 @@ describe('an OpenAPI document that teaches', () => {
     expect(payment).toMatchObject({ id: expect.stringMatching(/^pay_[0-9A-Z]{26}$/), fiatAmount: '1500.00', destinationCurrency: 'KES', amountStablecoin: expect.stringMatching(/^\d+\.\d{6}$/) });
   });
 
+  it("shows what each answer returns: a money-out's 201 is a payment just created, initiated", () => {
+    const created = doc.paths['/v1/payments/moneyout'].post.responses['201'].content['application/json'].example;
+    const payment = doc.components.schemas.Payment;
+    // Every field of the Payment schema, as a new payment has them: no provider reference, no failure, updated when created.
+    expect(Object.keys(created).sort()).toEqual(Object.keys(payment.properties).sort());
+    expect(created).toMatchObject({ status: 'initiated', providerRef: null, failureReason: null, failureCode: null, updatedAt: created.createdAt });
+    expect(payment.properties.status.enum).toContain(created.status);
+    // GET and the list still show the schema's own example (a payment at any stage).
+    expect(doc.paths['/v1/payments/{paymentId}'].get.responses['200'].content['application/json'].example).toEqual(payment.example);
+  });
+
   it('declares the headers integrators rely on', () => {
     for (const [name, op] of operations) {
       for (const [status, response] of Object.entries(op.responses as Json)) {

@@ -72,7 +72,7 @@ describe('operator CLI: reconciliation:report, refunds:list, refunds:mark-sent',
     const { apiKey } = await liveTenant(service, admin);
     const id: string = (await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } })).body.id;
     await eventually(async () => ((await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status === 'provider_accepted' ? true : undefined));
-    live.answer(id, { kind: 'failed', reason: 'Recipient wallet closed' });
+    live.answer(id, { kind: 'failed', reason: 'Recipient wallet closed', code: 'recipient_account_invalid' });
     await eventually(async () => ((await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status === 'failed' ? true : undefined));
 
     const listed = await cli(url, 'refunds:list', '--status', 'pending', '--limit', '500');

@@ -61,26 +61,30 @@ describe('reconciliation report', () => {
     const consistent = await accepted(apiKey, { ...NG_BANK, accountNumber: '0123456799' }); // pending at Paystack, provider_accepted here
     const succeededThere = await accepted(apiKey, { ...NG_BANK, accountNumber: '0123456780' });
     const otherAmount = await accepted(apiKey, { ...NG_BANK, accountNumber: '0123456899' });
+    const otherCurrency = await accepted(apiKey, { ...NG_BANK, accountNumber: '0123456999' });
     const missing = await accepted(apiKey, GH_BANK);
     await sql('update payments set fiat_amount = 15000.01 where id = ?', [otherAmount]);
+    // Paystack paid the same figure in NGN; ours says GHS.
+    await sql("update payments set destination_currency = 'GHS' where id = ?", [otherCurrency]);
     const stranger = bankPayment();
     expect(await new PaystackPayoutProvider(client).submit(stranger)).toMatchObject({ kind: 'accepted' });
     await sim.waitFor(referenceOf(succeededThere), 'success');
 
     const res = await report(`provider=paystack&from=${from}&to=${new Date(Date.now() + 1000).toISOString()}`);
     expect(res.status).toBe(200);
-    const mine = new Set([consistent, succeededThere, otherAmount, missing, stranger.id]);
+    const mine = new Set([consistent, succeededThere, otherAmount, otherCurrency, missing, stranger.id]);
     const only = <T extends { paymentId: string }>(entries: T[]) => entries.filter((e) => mine.has(e.paymentId));
-    expect(res.body.compared).toBeGreaterThanOrEqual(4);
+    expect(res.body.compared).toBeGreaterThanOrEqual(5);
     expect(only(res.body.missingAtProvider)).toEqual([{
       paymentId: missing, tenantId, status: 'provider_accepted', fiatAmount: '100.00', currency: 'GHS', createdAt: expect.any(String),
     }]);
     expect(only(res.body.statusMismatches)).toEqual([{
       paymentId: succeededThere, tenantId, ourStatus: 'provider_accepted', providerOutcome: 'succeeded', providerStatus: 'success',
     }]);
-    expect(only(res.body.amountMismatches)).toEqual([{
-      paymentId: otherAmount, tenantId, ourAmount: '15000.01', ourCurrency: 'NGN', providerAmount: '15000.00', providerCurrency: 'NGN',
-    }]);
+    expect(only(res.body.amountMismatches).sort((a, b) => (a.paymentId === otherAmount ? -1 : b.paymentId === otherAmount ? 1 : 0))).toEqual([
+      { paymentId: otherAmount, tenantId, ourAmount: '15000.01', ourCurrency: 'NGN', providerAmount: '15000.00', providerCurrency: 'NGN' },
+      { paymentId: otherCurrency, tenantId, ourAmount: '15000.00', ourCurrency: 'GHS', providerAmount: '15000.00', providerCurrency: 'NGN' },
+    ]);
     expect(only(res.body.atProviderOnly)).toEqual([{ paymentId: stranger.id, ourStatus: null, providerOutcome: expect.any(String), providerStatus: expect.any(String) }]);
     for (const list of ['missingAtProvider', 'statusMismatches', 'amountMismatches', 'atProviderOnly']) expect(ids(res.body[list])).not.toContain(consistent);
 

@@ -66,7 +66,7 @@ describe('reconciliation worker', () => {
     const balance = (await service.call('GET', '/v1/balances', { apiKey })).body.find((b: { currency: string }) => b.currency === 'USDC');
     expect(balance.inTransit).not.toBe('0.000000');
     // Once the provider knows it again, the finding is gone and the answer applies.
-    provider.answer(id, { kind: 'failed', reason: 'Recipient wallet closed' });
+    provider.answer(id, { kind: 'failed', reason: 'Recipient wallet closed', code: 'recipient_account_invalid' });
     await eventually(async () => ((await statusOf(apiKey, id)) === 'failed' ? true : undefined));
     const after = (await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin })).body as { paymentId: string }[];
     expect(after.map((f) => f.paymentId)).not.toContain(id);

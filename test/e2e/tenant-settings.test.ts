@@ -46,8 +46,8 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
     expect(await tenantOf(tenantId)).toEqual(patched.body);
 
     const unserved = await legacyPayout(apiKey);
-    expect(unserved.status).toBe(503);
-    expect(unserved.body.error.code).toBe('provider_unavailable');
+    expect(unserved.status).toBe(422);
+    expect(unserved.body.error.code).toBe('corridor_not_available');
   });
 
   it('moves the payout chain and address together, and refuses an address of the other chain', async () => {

@@ -35,6 +35,7 @@ describe('payment queue: the statuses it claims come from the core state table',
       country: 'KE', blockchain: 'SOLANA', amountStablecoin: '1', fiatAmount: '100', exchangeRate: '100', payoutFee: '0',
       accountName: 'a', accountNumber: '254700000000', paymentCode: 'MPESA', businessNumber: null, reference: `r-${randomUUID()}`,
       refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null,
+      failureCode: status === 'failed' || status === 'refunded' ? 'unknown' : null,
       nextActionAt: due, attempts: 0, acceptedAt: null, createdAt: now, updatedAt: now,
     }));
     await orm.em.fork().insertMany('Payment', payments);

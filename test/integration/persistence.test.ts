@@ -93,7 +93,7 @@ describe('persistence', () => {
       id: ids.next('pay'), tenantId, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', destinationCurrency: 'KES',
       country: 'KE', blockchain: 'SOLANA', amountStablecoin: '1', fiatAmount: '100', exchangeRate: '100', payoutFee: '0',
       accountName: 'a', accountNumber: '254700000000', paymentCode: 'MPESA', businessNumber: null, reference: `r${i}-${randomUUID()}`,
-      refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null,
+      refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, failureCode: null,
       nextActionAt: new Date(now.getTime() - 1000), attempts: 0, acceptedAt: null, createdAt: now, updatedAt: now,
     }));
     await orm.em.fork().insertMany('Payment', payments);

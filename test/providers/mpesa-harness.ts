@@ -102,7 +102,7 @@ export function keKesPayment(overrides: Partial<Payment> & { last2?: string } = 
     destinationCurrency: 'KES', country: 'KE', blockchain: 'SOLANA', amountStablecoin: '11.6', fiatAmount: '1500',
     exchangeRate: '129.3', payoutFee: '0', accountName: 'Jane Wanjiku', accountNumber: `+2547123456${last2}`, paymentCode: 'MPESA',
     businessNumber: null, reference: 'order-1', refundAddress: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU',
-    optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, nextActionAt: now, attempts: 0,
+    optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, failureCode: null, nextActionAt: now, attempts: 0,
     acceptedAt: null, createdAt: now, updatedAt: now, ...rest,
   });
 }

@@ -171,7 +171,7 @@ describe('synchronous acknowledgement: HTTP 200 with a non-zero ResponseCode', (
   it.each(['24', '25', '29', '100000005', '100000010'])('ResponseCode %s refuses the request on validation: rejected, nothing recorded', async (code) => {
     sim.queueResponseCodes(code);
     const payment = keKesPayment();
-    expect(await mpesa.submit(payment)).toEqual({ kind: 'rejected', reason: `M-Pesa refused the request (ResponseCode ${code})` });
+    expect(await mpesa.submit(payment)).toEqual({ kind: 'rejected', reason: `M-Pesa refused the request (ResponseCode ${code})`, code: 'declined' });
     expect(transfersOf(payment.id)).toHaveLength(0);
   });
 
@@ -193,7 +193,7 @@ describe('synchronous acknowledgement: HTTP 200 with a non-zero ResponseCode', (
     const before = sim.transfers().length;
     expect(await mpesa.submit(keKesPayment({ paymentMethod: 'TILL', accountNumber: '5123433' }))).toMatchObject({ kind: 'unknown' });
     expect(await mpesa.submit(keKesPayment({ paymentMethod: 'TILL', accountNumber: '5123434' }))).toEqual({
-      kind: 'rejected', reason: 'M-Pesa refused the request (ResponseCode 100000005)',
+      kind: 'rejected', reason: 'M-Pesa refused the request (ResponseCode 100000005)', code: 'declined',
     });
     expect(sim.transfers().length - before).toBe(1);
   });

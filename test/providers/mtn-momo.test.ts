@@ -37,8 +37,8 @@ describe('MTN MoMo Disbursements adapter', () => {
     expect((await h.provider.submit(notFound)).kind).toBe('accepted');
     expect((await h.provider.submit(noFunds)).kind).toBe('accepted');
     const [[a], [b]] = (await callbacks) as any;
-    expect(a.report.outcome).toEqual({ kind: 'failed', reason: expect.stringContaining('(PAYEE_NOT_FOUND)') });
-    expect(b.report.outcome).toEqual({ kind: 'failed', reason: expect.stringContaining('(NOT_ENOUGH_FUNDS)') });
+    expect(a.report.outcome).toEqual({ kind: 'failed', reason: expect.stringContaining('(PAYEE_NOT_FOUND)'), code: 'recipient_account_invalid' });
+    expect(b.report.outcome).toEqual({ kind: 'failed', reason: expect.stringContaining('(NOT_ENOUGH_FUNDS)'), code: 'insufficient_provider_balance' });
     expect(await h.provider.status(noFunds)).toEqual(b.report.outcome);
   });
 
@@ -134,7 +134,7 @@ describe('MTN MoMo Disbursements adapter', () => {
   });
 
   it('400 from MTN, confirmed absent by GET, is rejected; amounts and numbers the rail cannot carry are rejected unsent', async () => {
-    expect(await h.provider.submit(momoPayment('60'))).toEqual({ kind: 'rejected', reason: expect.stringContaining('HTTP 400') });
+    expect(await h.provider.submit(momoPayment('60'))).toEqual({ kind: 'rejected', reason: expect.stringContaining('HTTP 400'), code: 'declined' });
     const cases = [
       momoPayment('00', { fiatAmount: '15000.5' }),
       momoPayment('00', { accountNumber: '+233241234500' }),

@@ -27,7 +27,7 @@ describe('Paystack webhook verification', () => {
     const result = signed(transferEvent('transfer.reversed', 'reversed'));
     expect(result).toEqual({
       ok: true,
-      report: { provider: 'paystack', paymentId: PAYMENT_ID, outcome: { kind: 'refunded', reason: expect.any(String) }, providerEventId: 'TRF_abc123:transfer.reversed' },
+      report: { provider: 'paystack', paymentId: PAYMENT_ID, outcome: { kind: 'refunded', reason: expect.any(String), code: 'reversed' }, providerEventId: 'TRF_abc123:transfer.reversed' },
       transfer: { reference: PAYMENT_ID.toLowerCase(), transferCode: 'TRF_abc123', amount: 150000, currency: 'NGN' },
       ack: { status: 200, body: 'OK' },
     });

@@ -38,7 +38,7 @@ export function bankPayment(overrides: Partial<Payment> = {}): Payment {
     amountStablecoin: '10.000000', fiatAmount: '15000.50', exchangeRate: '1500', payoutFee: '0.5',
     accountName: 'Ada Obi', accountNumber: '0123456780', paymentCode: '058', businessNumber: null,
     reference: 'invoice 1', refundAddress: 'So11111111111111111111111111111111111111112', optionalIssuerFee: 'NO',
-    quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, nextActionAt: now, attempts: 0,
+    quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, failureCode: null, nextActionAt: now, attempts: 0,
     acceptedAt: null, createdAt: now, updatedAt: now, ...overrides,
   });
 }

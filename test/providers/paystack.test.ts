@@ -57,20 +57,20 @@ describe('Paystack payout provider against the simulator', () => {
     const payment = bankPayment({ accountNumber: '0123456791' });
     expect((await provider.submit(payment)).kind).toBe('accepted');
     await endpoint.waitForReports(payment.id, 1);
-    expect(endpoint.reportsFor(payment.id)[0]?.outcome).toEqual({ kind: 'failed', reason: expect.stringContaining('Paystack transfer failed') });
+    expect(endpoint.reportsFor(payment.id)[0]?.outcome).toEqual({ kind: 'failed', reason: expect.stringContaining('Paystack transfer failed'), code: 'provider_error' });
     await expect(provider.status(payment)).resolves.toMatchObject({ kind: 'failed' });
   });
 
   it.each([
-    ['abandoned', { accountNumber: '0123456789' }, /abandoned the transfer \(no OTP within 30 minutes\)/],
-    ['blocked', {}, /blocked the transfer/],
-    ['rejected', {}, /rejected the transfer/],
-  ] as const)('conclusive %s (no webhook): status is failed, never pending', async (status, account, reason) => {
+    ['abandoned', { accountNumber: '0123456789' }, /abandoned the transfer \(no OTP within 30 minutes\)/, 'expired'],
+    ['blocked', {}, /blocked the transfer/, 'expired'],
+    ['rejected', {}, /rejected the transfer/, 'declined'],
+  ] as const)('conclusive %s (no webhook): status is failed, never pending', async (status, account, reason, code) => {
     if (status !== 'abandoned') sim.setFaults({ outcome: status });
     const payment = bankPayment(account);
     expect((await provider.submit(payment)).kind).toBe('accepted');
     await sim.waitFor(referenceOf(payment.id), status);
-    await expect(provider.status(payment)).resolves.toEqual({ kind: 'failed', reason: expect.stringMatching(reason) });
+    await expect(provider.status(payment)).resolves.toEqual({ kind: 'failed', reason: expect.stringMatching(reason), code });
     expect(endpoint.reportsFor(payment.id)).toEqual([]);
   });
 
@@ -79,7 +79,7 @@ describe('Paystack payout provider against the simulator', () => {
     expect((await provider.submit(payment)).kind).toBe('accepted');
     await endpoint.waitForReports(payment.id, 2);
     expect(endpoint.reportsFor(payment.id).map((report) => report.outcome.kind)).toEqual(['succeeded', 'refunded']);
-    await expect(provider.status(payment)).resolves.toEqual({ kind: 'refunded', reason: expect.stringContaining('reversed') });
+    await expect(provider.status(payment)).resolves.toEqual({ kind: 'refunded', reason: expect.stringContaining('reversed'), code: 'reversed' });
   });
 
   it('a duplicated webhook parses twice to the same report', async () => {
@@ -184,7 +184,7 @@ describe('Paystack payout provider against the simulator', () => {
 
   it('a refused recipient (unknown bank) is rejected once the reference is confirmed absent', async () => {
     const payment = bankPayment({ paymentCode: '999' });
-    await expect(provider.submit(payment)).resolves.toEqual({ kind: 'rejected', reason: 'Paystack refused the recipient: Invalid bank code' });
+    await expect(provider.submit(payment)).resolves.toEqual({ kind: 'rejected', reason: 'Paystack refused the recipient: Invalid bank code', code: 'recipient_account_invalid' });
     expect(transfersOf(payment.id)).toHaveLength(0);
   });
 

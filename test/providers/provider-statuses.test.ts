@@ -13,11 +13,11 @@ describe('Paystack transfer statuses (https://paystack.com/docs/transfers/how-tr
 
   it.each([
     ['success', { kind: 'succeeded', providerRef: 'TRF_abc123' }],
-    ['failed', { kind: 'failed', reason: 'Paystack transfer failed' }],
-    ['abandoned', { kind: 'failed', reason: expect.stringContaining('abandoned the transfer') }],
-    ['blocked', { kind: 'failed', reason: expect.stringContaining('blocked the transfer') }],
-    ['rejected', { kind: 'failed', reason: expect.stringContaining('rejected the transfer') }],
-    ['reversed', { kind: 'refunded', reason: expect.stringContaining('reversed the transfer') }],
+    ['failed', { kind: 'failed', reason: 'Paystack transfer failed', code: 'provider_error' }],
+    ['abandoned', { kind: 'failed', reason: expect.stringContaining('abandoned the transfer'), code: 'expired' }],
+    ['blocked', { kind: 'failed', reason: expect.stringContaining('blocked the transfer'), code: 'expired' }],
+    ['rejected', { kind: 'failed', reason: expect.stringContaining('rejected the transfer'), code: 'declined' }],
+    ['reversed', { kind: 'refunded', reason: expect.stringContaining('reversed the transfer'), code: 'reversed' }],
     ['pending', { kind: 'pending', afterMs: 60_000, providerRef: 'TRF_abc123' }],
     ['received', { kind: 'pending', afterMs: 60_000, providerRef: 'TRF_abc123' }],
     ['otp', { kind: 'pending', afterMs: 60_000, providerRef: 'TRF_abc123' }],
@@ -36,8 +36,8 @@ describe('MTN MoMo transfer statuses (SUCCESSFUL, FAILED, PENDING)', () => {
 
   it('SUCCESSFUL succeeds, FAILED fails with its reason, PENDING waits', () => {
     expect(record('SUCCESSFUL')).toEqual({ kind: 'succeeded', providerRef: ref });
-    expect(record('FAILED', 'PAYEE_NOT_FOUND')).toEqual({ kind: 'failed', reason: expect.stringContaining('(PAYEE_NOT_FOUND)') });
-    expect(record('FAILED', 'SOME_NEW_REASON')).toEqual({ kind: 'failed', reason: 'MTN MoMo: the transfer failed at MTN MoMo (SOME_NEW_REASON)' });
+    expect(record('FAILED', 'PAYEE_NOT_FOUND')).toEqual({ kind: 'failed', reason: expect.stringContaining('(PAYEE_NOT_FOUND)'), code: 'recipient_account_invalid' });
+    expect(record('FAILED', 'SOME_NEW_REASON')).toEqual({ kind: 'failed', reason: 'MTN MoMo: the transfer failed at MTN MoMo (SOME_NEW_REASON)', code: 'unknown' });
     expect(record('PENDING')).toEqual({ kind: 'pending', afterMs: 5000, providerRef: ref });
   });
 
@@ -65,11 +65,15 @@ describe('M-Pesa results and Transaction Status words', () => {
       expect(parse('result', { ResultType: 1, ResultCode: 0 })).toEqual({ kind: 'pending', afterMs: 60_000 });
     });
 
-    it.each(['1', '2', '3', '4', '8', '11', '21', '2001', '2006', '2028', '2040', '8006', 'SFC_IC0003', '17', '18', '19', '20', '22'])(
-      'documented failure %s fails the payment', (code) => {
-        expect(parse('result', { ResultCode: code, ResultDesc: 'as Daraja words it' })).toEqual({ kind: 'failed', reason: expect.stringMatching(new RegExp(`^M-Pesa result ${code}: `)) });
-      },
-    );
+    it.each([
+      ['1', 'insufficient_provider_balance'], ['2', 'limit_exceeded'], ['3', 'limit_exceeded'], ['4', 'limit_exceeded'], ['8', 'limit_exceeded'],
+      ['11', 'provider_error'], ['21', 'provider_error'], ['2001', 'provider_error'], ['2006', 'declined'], ['2028', 'provider_error'],
+      ['2040', 'recipient_account_invalid'], ['8006', 'provider_error'], ['SFC_IC0003', 'provider_error'],
+      ['17', 'provider_error'], ['18', 'provider_error'], ['19', 'provider_error'], ['20', 'provider_error'], ['22', 'provider_error'],
+    ])('documented failure %s fails the payment (%s)', (code, failureCode) => {
+      expect(parse('result', { ResultCode: code, ResultDesc: 'as Daraja words it' }))
+        .toEqual({ kind: 'failed', reason: expect.stringMatching(new RegExp(`^M-Pesa result ${code}: `)), code: failureCode });
+    });
 
     it.each(['9999', '1032', 'SFC_IC9999'])('undocumented %s: pending, Transaction Status asked at once, the code kept as its unknown status', (code) => {
       expect(parse('result', { ResultCode: code, ResultDesc: 'something new' })).toEqual({ kind: 'pending', afterMs: 0, unknownStatus: `ResultCode ${code}` });
@@ -84,7 +88,9 @@ describe('M-Pesa results and Transaction Status words', () => {
 
     it('Completed succeeds; Cancelled, Declined, Expired fail; Initiated, Authorized, Pending Authorized wait with no finding', () => {
       expect(status(0, 'Completed')).toEqual({ kind: 'succeeded', providerRef: 'MBN31H462N' });
-      for (const word of ['Cancelled', 'Declined', 'Expired']) expect(status(0, word)).toEqual({ kind: 'failed', reason: `M-Pesa transaction ${word.toLowerCase()}` });
+      for (const word of ['Cancelled', 'Declined', 'Expired']) {
+        expect(status(0, word)).toEqual({ kind: 'failed', reason: `M-Pesa transaction ${word.toLowerCase()}`, code: word === 'Expired' ? 'expired' : 'declined' });
+      }
       for (const word of ['Initiated', 'Authorized', 'Pending Authorized', 'pending authorized']) expect(status(0, word)).toEqual({ kind: 'pending', afterMs: 60_000 });
     });
 

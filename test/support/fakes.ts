@@ -218,7 +218,13 @@ export class MemoryStore implements UnitOfWork {
         record(() => this.outbox.splice(this.outbox.indexOf(event), 1));
       },
     };
-    const ledger: LedgerStore = { post: async (transfer) => this.post(transfer, record) };
+    const ledger: LedgerStore = {
+      post: async (transfer) => {
+        const posted = this.post(transfer, record);
+        if (posted === 'insufficient_funds') throw new Error('an unchecked transfer cannot be refused for funds');
+        return posted;
+      },
+    };
     const deposits: DepositStore = {
       insert: async (deposit) => {
         if (this.deposits.some((d) => d.blockchain === deposit.blockchain && d.txHash === deposit.txHash)) return 'duplicate';
@@ -377,7 +383,7 @@ export class FakeRouting implements ProviderRouting, TenantEnvironments {
   }
 
   payoutProvidersFor(environment: TenantEnvironment): PayoutRouted {
-    return environment === 'sandbox' ? { kind: 'providers', providers: [this.provider] } : { kind: 'unavailable', reason: 'no live rails' };
+    return environment === 'sandbox' ? { kind: 'providers', providers: [this.provider] } : { kind: 'not_served', reason: 'no live rails' };
   }
 
   payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {

@@ -89,9 +89,9 @@ export function connectRaw(baseUrl: string, payload: Record<string, unknown> | u
   });
 }
 
-/** The fields of Payment as GraphQL selects them (every field of the REST Payment, OpenAPI getPayment, and the three extras). */
+/** The fields of Payment as GraphQL selects them (every field of the REST Payment, OpenAPI getPayment, and the four extras). */
 export const PAYMENT_FIELDS = `id status paymentMethod sourceCurrency amountStablecoin fiatAmount destinationCurrency
-  providerRef reference createdAt updatedAt failureReason exchangeRate payoutFee`;
+  providerRef reference createdAt updatedAt failureReason failureCode exchangeRate payoutFee`;
 
 /**
  * A REST object as GraphQL writes it: each of `fields` (enum fields) as its GraphQL enum value name,
@@ -107,9 +107,9 @@ export function withEnumNames<T extends object>(rest: T, fields: readonly string
   return copy as T;
 }
 
-/** A REST payment as GraphQL writes it: `status` as its enum value name. */
+/** A REST payment as GraphQL writes it: `status` and `failureCode` as their enum value names. */
 export function restPaymentInGraphql<T extends { status: string }>(rest: T): T {
-  return withEnumNames(rest, ['status']);
+  return withEnumNames(rest, ['status', 'failureCode']);
 }
 
 /** A REST ledger transaction as GraphQL writes it: kind, from and to as enum value names. */

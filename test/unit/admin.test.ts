@@ -215,14 +215,14 @@ describe('admin use cases on fakes', () => {
     });
 
     it.each([
-      ['succeeded', null, 'settle'],
-      ['failed', 'Simulated failed by an operator', 'return'],
-      ['refunded', 'Simulated refunded by an operator', 'return'],
-    ] as const)('simulates %s on an initiated sandbox payment: accepted first, then the final move', async (outcome, reason, kind) => {
+      ['succeeded', null, null, 'settle'],
+      ['failed', 'Simulated failed by an operator', 'declined', 'return'],
+      ['refunded', 'Simulated refunded by an operator', 'reversed', 'return'],
+    ] as const)('simulates %s on an initiated sandbox payment: accepted first, then the final move', async (outcome, reason, code, kind) => {
       store.tenants.push(new Tenant({ ...(await store.findTenant(await newTenant()))!, id: TENANT }));
       const id = await payment();
       const r = await admin.simulatePayment(id, outcome);
-      expect(r).toEqual(ok(expect.objectContaining({ id, status: outcome, providerRef: `sbx_${id.slice(4)}`, failureReason: reason })));
+      expect(r).toEqual(ok(expect.objectContaining({ id, status: outcome, providerRef: `sbx_${id.slice(4)}`, failureReason: reason, failureCode: code })));
       expect(world.store.transfers.filter((t) => t.paymentId === id).map((t) => t.kind)).toEqual(['hold', 'send', kind]);
       expect(await admin.simulatePayment(id, 'succeeded')).toEqual(err('invalid_state', `Payment ${id} is already final`));
     });

@@ -65,9 +65,11 @@ describe('advancing payments on fakes', () => {
 
   it('on rejection: failed with the reason, no next action, and held → available (release)', async () => {
     const id = await newPayment();
-    world.provider.onSubmit(id, { kind: 'rejected', reason: 'account closed' });
+    world.provider.onSubmit(id, { kind: 'rejected', reason: 'account closed', code: 'recipient_account_invalid' });
     await pass();
-    expect(stored(id)).toMatchObject({ status: 'failed', failureReason: 'account closed', nextActionAt: null, providerRef: null, acceptedAt: null });
+    expect(stored(id)).toMatchObject({
+      status: 'failed', failureReason: 'account closed', failureCode: 'recipient_account_invalid', nextActionAt: null, providerRef: null, acceptedAt: null,
+    });
     expect(eventsOf(id)).toEqual(['payment.initiated', 'payment.failed']);
     expect(ledgerOf(id)).toEqual([`hold available→held ${KES_1500_USDC}`, `release held→available ${KES_1500_USDC}`]);
     expect(balances()).toMatchObject({ available: '100.000000', held: '0.000000', in_transit: '0.000000', settled: '0.000000', refunded: '0.000000' });
@@ -79,7 +81,7 @@ describe('advancing payments on fakes', () => {
     world.clock.advance(5);
     await pass();
     expect(world.provider.calls).toEqual([{ call: 'submit', paymentId: id }, { call: 'status', paymentId: id }]);
-    expect(stored(id)).toMatchObject({ status: 'succeeded', nextActionAt: null, failureReason: null, providerRef: `ref_${id}` });
+    expect(stored(id)).toMatchObject({ status: 'succeeded', nextActionAt: null, failureReason: null, failureCode: null, providerRef: `ref_${id}` });
     expect(eventsOf(id)).toEqual(['payment.initiated', 'payment.processing', 'payment.succeeded']);
     expect(ledgerOf(id)).toEqual([
       `hold available→held ${KES_1500_USDC}`, `send held→in_transit ${KES_1500_USDC}`, `settle in_transit→settled ${KES_1500_USDC}`,
@@ -98,9 +100,9 @@ describe('advancing payments on fakes', () => {
   ] as const)('a failure after acceptance (%s) returns the funds: in_transit → refunded (return), never settled', async (kind, _move, event) => {
     const id = await newPayment();
     await pass();
-    world.provider.onStatus(id, { kind, reason: 'recipient bank returned it' });
+    world.provider.onStatus(id, { kind, reason: 'recipient bank returned it', code: 'reversed' });
     await pass();
-    expect(stored(id)).toMatchObject({ status: kind, failureReason: 'recipient bank returned it', nextActionAt: null });
+    expect(stored(id)).toMatchObject({ status: kind, failureReason: 'recipient bank returned it', failureCode: 'reversed', nextActionAt: null });
     expect(eventsOf(id)).toEqual(['payment.initiated', 'payment.processing', event]);
     expect(ledgerOf(id)).toEqual([
       `hold available→held ${KES_1500_USDC}`, `send held→in_transit ${KES_1500_USDC}`, `return in_transit→refunded ${KES_1500_USDC}`,
@@ -168,19 +170,33 @@ describe('advancing payments on fakes', () => {
       expect(r.ok && [r.value.status, r.value.providerRef, r.value.failureReason]).toEqual(['provider_accepted', null, null]);
     });
 
+    it('a move into failed or refunded records a failure code, unknown when none is given; the other moves record none', async () => {
+      const rejected = await newPayment();
+      const r = await applyMove(world.advance, rejected, 'reject', {});
+      expect(r.ok && [r.value.status, r.value.failureReason, r.value.failureCode]).toEqual(['failed', null, 'unknown']);
+      expect(world.store.outbox.at(-1)!.payload).toMatchObject({ status: 'failed', failureReason: null, failureCode: 'unknown' });
+
+      const refunded = await newPayment();
+      await applyMove(world.advance, refunded, 'accept', { providerRef: 'p', failure: { reason: 'ignored', code: 'declined' } });
+      expect(stored(refunded)).toMatchObject({ status: 'provider_accepted', failureReason: null, failureCode: null });
+      await applyMove(world.advance, refunded, 'refund', { failure: { reason: 'came back', code: 'reversed' } });
+      expect(stored(refunded)).toMatchObject({ status: 'refunded', failureReason: 'came back', failureCode: 'reversed' });
+      expect(world.store.outbox.at(-1)!.payload).toMatchObject({ status: 'refunded', failureReason: 'came back', failureCode: 'reversed' });
+    });
+
     it('applies duplicated and reordered provider results once: exactly the moves the state table allows, in order', async () => {
       const id = await newPayment();
       const sequence: PaymentMove[] = ['complete', 'accept', 'accept', 'reject', 'refund', 'complete', 'fail', 'accept', 'refund'];
       const results: string[] = [];
       for (const move of sequence) {
-        const r = await applyMove(world.advance, id, move, { providerRef: 'dup', failureReason: `by ${move}` });
+        const r = await applyMove(world.advance, id, move, { providerRef: 'dup', failure: { reason: `by ${move}`, code: 'reversed' } });
         results.push(r.ok ? `${move}: ${r.value.status}` : `${move}: ${r.code}`);
       }
       expect(results).toEqual([
         'complete: invalid_transition', 'accept: provider_accepted', 'accept: invalid_transition', 'reject: invalid_transition',
         'refund: refunded', 'complete: invalid_transition', 'fail: invalid_transition', 'accept: invalid_transition', 'refund: invalid_transition',
       ]);
-      expect(stored(id)).toMatchObject({ status: 'refunded', failureReason: 'by refund', nextActionAt: null });
+      expect(stored(id)).toMatchObject({ status: 'refunded', failureReason: 'by refund', failureCode: 'reversed', nextActionAt: null });
       expect(ledgerOf(id)).toEqual([
         `hold available→held ${KES_1500_USDC}`, `send held→in_transit ${KES_1500_USDC}`, `return in_transit→refunded ${KES_1500_USDC}`,
       ]);
@@ -221,11 +237,11 @@ describe('advancing payments on fakes', () => {
       const id = await newPayment();
       const held = stored(id);
       expect((await applyMove(world.advance, id, 'accept', { providerRef: 'first' })).ok).toBe(true);
-      const r = await applyMove(world.advance, id, 'reject', { failureReason: 'late' }, held);
+      const r = await applyMove(world.advance, id, 'reject', { failure: { reason: 'late', code: 'declined' } }, held);
       expect(r).toEqual(err('invalid_transition', 'the payment moved concurrently'));
       // Only the first move is reported moved.
       expect(world.moved.map((p) => p?.status)).toStrictEqual(['provider_accepted']);
-      expect(stored(id)).toMatchObject({ status: 'provider_accepted', providerRef: 'first', failureReason: null });
+      expect(stored(id)).toMatchObject({ status: 'provider_accepted', providerRef: 'first', failureReason: null, failureCode: null });
       expect(eventsOf(id)).toEqual(['payment.initiated', 'payment.processing']);
       expect(ledgerOf(id)).toEqual([`hold available→held ${KES_1500_USDC}`, `send held→in_transit ${KES_1500_USDC}`]);
     });

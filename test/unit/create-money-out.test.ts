@@ -1,5 +1,6 @@
 import { createMoneyOut, type MoneyOutDeps } from '../../src/core/payments/create-money-out';
 import { Quote } from '../../src/core/quotes/quote';
+import type { PayoutRouted } from '../../src/core/routing/provider-routing';
 import { err, ok } from '../../src/core/shared/result';
 import { command, fakeWorld, KES_1500_USDC, LIVE_TENANT, OTHER_TENANT, TENANT, holdIdempotencyKey, type FakeWorld } from '../support/fake-world';
 
@@ -36,7 +37,8 @@ describe('createMoneyOut on fakes', () => {
       payment: {
         id, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: KES_1500_USDC,
         fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: null, reference: 'order-1',
-        createdAt: now.toISOString(), updatedAt: now.toISOString(), failureReason: null, exchangeRate: '129.25', payoutFee: '0.510000',
+        createdAt: now.toISOString(), updatedAt: now.toISOString(), failureReason: null, failureCode: null, exchangeRate: '129.25',
+        payoutFee: '0.510000',
       },
     });
     const stored = world.store.payments.get(id)!;
@@ -169,12 +171,23 @@ describe('createMoneyOut on fakes', () => {
     expect(world.store.balance(TENANT, 'USDC', 'held')).toBe(KES_1500_USDC);
   });
 
-  it.each([[LIVE_TENANT, 'no live rails'], ['ten_UNKNOWN', 'unknown tenant']])('refuses tenant %s as provider_unavailable (%s), writing nothing', async (tenant, reason) => {
+  it.each([
+    [LIVE_TENANT, err('corridor_not_available', 'No payout provider serves this corridor: no live rails')],
+    ['ten_UNKNOWN', err('provider_unavailable', 'No payout provider is available for this tenant: unknown tenant')],
+  ])('refuses tenant %s when no provider serves its corridor, writing nothing', async (tenant, refusal) => {
     world.store.fund(tenant, 'USDC', '100');
-    const r = await run(command(), KEY, world.moneyOut, tenant);
-    expect(r).toEqual(err('provider_unavailable', `No payout provider is available for this tenant: ${reason}`));
+    expect(await run(command(), KEY, world.moneyOut, tenant)).toEqual(refusal);
     expect(world.store.payments.size).toBe(0);
     expect(world.store.idempotency.size).toBe(0);
+  });
+
+  it.each([[30_000, 30], [1_500, 2], [10, 1]])('refuses providers that refuse calls for %i ms as provider_unavailable, retryAfterS %i, writing nothing', async (retryAfterMs, retryAfterS) => {
+    const routedAs = (routed: PayoutRouted): MoneyOutDeps => ({ ...world.moneyOut, routing: Object.assign(Object.create(world.routing), { payoutProvidersFor: () => routed }) });
+    const failing = routedAs({ kind: 'unavailable', reason: 'every payout provider is failing', retryAfterMs });
+    expect(await run(command(), KEY, failing)).toEqual(err('provider_unavailable', 'No payout provider is available for this tenant: every payout provider is failing', { retryAfterS }));
+    const unknownWait = routedAs({ kind: 'unavailable', reason: 'down' });
+    expect(await run(command(), OTHER_KEY, unknownWait)).toEqual(err('provider_unavailable', 'No payout provider is available for this tenant: down'));
+    nothingWritten();
   });
 
   it('maps the rate source: an unserved pair is unsupported_corridor, an outage provider_unavailable', async () => {

@@ -2,7 +2,19 @@ import { newTenant } from '../../src/core/auth/tenant';
 import { fundSandboxTenant, recordDeposit } from '../../src/core/ledger/record-deposit';
 import { base58Decode, canonicalTxHash } from '../../src/core/ledger/tx-hash';
 import { err, ok } from '../../src/core/shared/result';
+import type { LedgerStore } from '../../src/core/ledger/ledger';
 import { FixedClock, MemoryStore, SequentialIds } from '../support/fakes';
+
+/**
+ * The ledger port posts unchecked transfers only (deposits, sandbox funding, refunds sent): a hold,
+ * which must be covered, is posted with its payment by PaymentStore.create. `npm run typecheck`
+ * fails on this line if the port takes a funds check again.
+ */
+const _noCheckedPost: Parameters<LedgerStore['post']>[0] = {
+  tenantId: 'ten_A', currency: 'USDC', from: 'available', to: 'held', kind: 'hold', amount: '1', at: new Date(0),
+  // @ts-expect-error requireFunds is no member of the transfers LedgerStore.post takes.
+  requireFunds: true,
+};
 import { base58Encode } from '../support/tx-hashes';
 
 const bytes = (n: number, fill = 7) => new Uint8Array(n).fill(fill);

@@ -105,11 +105,11 @@ describe('submitting through routed providers', () => {
     const id = await newPayment();
     first.onSubmit(id, { kind: 'unknown', reason: 'timeout' });
     await pass();
-    const report = { paymentId: id, outcome: { kind: 'failed', reason: 'declined' } } as const;
+    const report = { paymentId: id, outcome: { kind: 'failed', reason: 'declined', code: 'declined' } } as const;
     expect(await applyProviderReport(deps, { ...report, provider: 'second' })).toBe('other_provider');
     expect(stored(id).status).toBe('initiated');
     expect(await applyProviderReport(deps, { ...report, provider: 'first' })).toBe('applied');
-    expect(stored(id)).toMatchObject({ status: 'failed', failureReason: 'declined' });
+    expect(stored(id)).toMatchObject({ status: 'failed', failureReason: 'declined', failureCode: 'declined' });
     expect(await applyProviderReport(deps, { ...report, provider: 'first' })).toBe('final');
     expect(await applyProviderReport(deps, { ...report, provider: 'first', paymentId: 'pay_missing' })).toBe('unknown_payment');
   });

@@ -29,7 +29,7 @@ describe('onchain refunds on fakes', () => {
 
   it.each(['fail', 'refund'] as const)('a live %s after acceptance writes a pending refund and holds the amount in refund_pending', async (move) => {
     const id = await accepted('live');
-    expect((await applyMove(world.advance, id, move, { failureReason: 'gone' })).ok).toBe(true);
+    expect((await applyMove(world.advance, id, move, { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
     expect([...world.store.refunds.values()]).toEqual([{
       id: expect.stringMatching(/^rfd_/), paymentId: id, tenantId: TENANT, amount: KES_1500_USDC, currency: 'USDC', blockchain: 'SOLANA',
       refundAddress: command().refundAddress, status: 'pending', txHash: null, createdAt: world.clock.now(), sentAt: null,
@@ -47,14 +47,14 @@ describe('onchain refunds on fakes', () => {
 
   it('a sandbox failure returns to refunded at once and writes no refund', async () => {
     const id = await accepted('sandbox');
-    expect((await applyMove(world.advance, id, 'fail', { failureReason: 'gone' })).ok).toBe(true);
+    expect((await applyMove(world.advance, id, 'fail', { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
     expect(world.store.refunds.size).toBe(0);
     expect(ledgerOf(id).at(-1)).toBe(`return in_transit→refunded ${KES_1500_USDC}`);
   });
 
   it('recording the transaction: checked per chain, once; the same hash again is the same answer', async () => {
     const id = await accepted('live');
-    await applyMove(world.advance, id, 'fail', { failureReason: 'gone' });
+    await applyMove(world.advance, id, 'fail', { failure: { reason: 'gone', code: 'declined' } });
     const refundId = [...world.store.refunds.keys()][0]!;
     expect(await markRefundSent(deps, 'rfd_missing', solanaTxHash())).toMatchObject({ ok: false, code: 'not_found' });
     expect(await markRefundSent(deps, refundId, bscTxHash())).toMatchObject({ ok: false, code: 'validation_error' });

@@ -23,7 +23,7 @@ function world(callMs: number) {
 
 describe('payout provider calls, timed (README "Metrics and health")', () => {
   const submits: SubmitOutcome[] = [
-    { kind: 'accepted', providerRef: 'ref-1' }, { kind: 'rejected', reason: 'invalid account' },
+    { kind: 'accepted', providerRef: 'ref-1' }, { kind: 'rejected', reason: 'invalid account', code: 'recipient_account_invalid' },
     { kind: 'retry', afterMs: 1000 }, { kind: 'unknown', reason: 'timeout' },
   ];
   it.each(submits)('submit answering $kind: the same answer, one observation labelled by its kind', async (outcome) => {
@@ -35,8 +35,8 @@ describe('payout provider calls, timed (README "Metrics and health")', () => {
   });
 
   const statuses: StatusOutcome[] = [
-    { kind: 'pending', afterMs: 5000 }, { kind: 'succeeded', providerRef: 'ref-1' }, { kind: 'failed', reason: 'closed' },
-    { kind: 'refunded', reason: 'reversed' }, { kind: 'not_found' },
+    { kind: 'pending', afterMs: 5000 }, { kind: 'succeeded', providerRef: 'ref-1' }, { kind: 'failed', reason: 'closed', code: 'declined' },
+    { kind: 'refunded', reason: 'reversed', code: 'reversed' }, { kind: 'not_found' },
   ];
   it.each(statuses)('status answering $kind: the same answer, one observation labelled by its kind', async (outcome) => {
     const w = world(1500);

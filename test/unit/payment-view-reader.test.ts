@@ -1,10 +1,11 @@
 import { CoalescedPaymentViewReader, type PaymentViewKey } from '../../src/adapters/persistence/payment-view.reader';
 
 /** A stored payment row as PAYMENT_VIEWS_SQL returns it. */
-const row = (tenantId: string, id: string, status = 'initiated') => ({
+const row = (tenantId: string, id: string, status = 'initiated', failureCode: string | null = null) => ({
   id, tenant_id: tenantId, status, payment_method: 'MOMO', source_currency: 'USDC', amount_stablecoin: '12.115416', fiat_amount: '1500',
   destination_currency: 'KES', provider_ref: null, reference: `ref-${id}`, created_at: new Date('2026-11-26T10:00:00Z'),
-  updated_at: '2026-11-26T10:00:01Z', failure_reason: null, exchange_rate: '129.2', payout_fee: '0.51',
+  updated_at: '2026-11-26T10:00:01Z', failure_reason: failureCode ? 'Recipient wallet closed' : null, failure_code: failureCode,
+  exchange_rate: '129.2', payout_fee: '0.51',
 });
 
 /** A fetch over `rows` that records the keys of each call and answers as the SQL does: a row only under its own tenant. */
@@ -19,7 +20,7 @@ function fakeFetch(rows: ReturnType<typeof row>[]) {
 
 describe('CoalescedPaymentViewReader', () => {
   it('reads asked for in one turn of the event loop go to the store as one call, each answered with its own payment', async () => {
-    const { calls, fetch } = fakeFetch([row('ten_a', 'pay_1'), row('ten_b', 'pay_2', 'succeeded')]);
+    const { calls, fetch } = fakeFetch([row('ten_a', 'pay_1'), row('ten_b', 'pay_2', 'failed', 'recipient_account_invalid')]);
     const reader = new CoalescedPaymentViewReader(fetch);
     const [a, b, missing] = await Promise.all([reader.read('ten_a', 'pay_1'), reader.read('ten_b', 'pay_2'), reader.read('ten_a', 'pay_9')]);
     expect(calls).toEqual([[
@@ -28,9 +29,9 @@ describe('CoalescedPaymentViewReader', () => {
     expect(a).toEqual({
       id: 'pay_1', status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: '12.115416', fiatAmount: '1500',
       destinationCurrency: 'KES', providerRef: null, reference: 'ref-pay_1', createdAt: new Date('2026-11-26T10:00:00Z'),
-      updatedAt: new Date('2026-11-26T10:00:01Z'), failureReason: null, exchangeRate: '129.2', payoutFee: '0.51',
+      updatedAt: new Date('2026-11-26T10:00:01Z'), failureReason: null, failureCode: null, exchangeRate: '129.2', payoutFee: '0.51',
     });
-    expect(b?.status).toBe('succeeded');
+    expect(b && [b.status, b.failureReason, b.failureCode]).toEqual(['failed', 'Recipient wallet closed', 'recipient_account_invalid']);
     expect(missing).toBeUndefined();
   });
 

@@ -17,6 +17,9 @@ const sandbox = { payouts: named('sandbox'), kyc: { check: async () => ({ kind: 
 const corridor = (country: string, paymentMethod: string, paymentCode: string) => ({ country, paymentMethod, paymentCode }) as PayoutCorridor;
 const names = (routed: ReturnType<CatalogRouting['payoutProvidersFor']>) =>
   routed.kind === 'providers' ? routed.providers.map((p) => p.name) : routed.reason;
+/** What routing answers without the providers: its kind, and how soon to look again when it says. */
+const refusal = (routed: ReturnType<CatalogRouting['payoutProvidersFor']>) =>
+  routed.kind === 'providers' ? routed.kind : { kind: routed.kind, ...(routed.kind === 'unavailable' ? { retryAfterMs: routed.retryAfterMs } : {}) };
 
 describe('payout routing by the catalog table', () => {
   const all = [named('mpesa'), named('mtn_momo'), named('paystack')];
@@ -38,20 +41,24 @@ describe('payout routing by the catalog table', () => {
     expect(names(routing.payoutProvidersFor('live', corridor('KE', 'PAYBILL', 'MPESA')))).toEqual(['mpesa']);
     expect(names(routing.payoutProvidersFor('live', corridor('UG', 'MOMO', 'MTN')))).toEqual(['mtn_momo']);
     expect(names(routing.payoutProvidersFor('live', corridor('NG', 'BANK', '058')))).toEqual(['paystack']);
-    // No row for the operator: unavailable, with a reason naming the corridor.
+    // No row for the operator: not served (permanent), with a reason naming the corridor.
     expect(names(routing.payoutProvidersFor('live', corridor('KE', 'MOMO', 'AIRTEL')))).toMatch(/no live payout provider is routed for MOMO AIRTEL in KE/);
+    expect(refusal(routing.payoutProvidersFor('live', corridor('KE', 'MOMO', 'AIRTEL')))).toEqual({ kind: 'not_served' });
   });
 
-  it('a routed provider that is not configured, or not healthy, is skipped; none left is unavailable', () => {
+  it('a routed provider that is not configured, or not healthy, is skipped; none configured is not_served, none healthy unavailable', () => {
     const table = { ...catalog, payoutRoutes: [{ country: 'NG', method: 'BANK', providers: ['paystack', 'backup'] }] } as typeof catalog;
     const route = corridor('NG', 'BANK', '058');
     expect(names(new CatalogRouting(table, sandbox, [named('mpesa')]).payoutProvidersFor('live', route))).toMatch(/is configured/);
+    expect(refusal(new CatalogRouting(table, sandbox, [named('mpesa')]).payoutProvidersFor('live', route))).toEqual({ kind: 'not_served' });
     expect(names(new CatalogRouting(table, sandbox, [named('backup'), named('paystack')]).payoutProvidersFor('live', route))).toEqual(['paystack', 'backup']);
     const open = new Set(['paystack']);
-    const routing = new CatalogRouting(table, sandbox, [named('paystack'), named('backup')], (name) => !open.has(name));
+    const routing = new CatalogRouting(table, sandbox, [named('paystack'), named('backup')], (name) => !open.has(name), 45_000);
     expect(names(routing.payoutProvidersFor('live', route))).toEqual(['backup']);
     open.add('backup');
     expect(names(routing.payoutProvidersFor('live', route))).toMatch(/failing/);
+    // Configured but all refusing calls: temporary, with the breaker's wait.
+    expect(refusal(routing.payoutProvidersFor('live', route))).toEqual({ kind: 'unavailable', retryAfterMs: 45_000 });
     // Status queries still reach a provider whose breaker is open.
     expect(routing.payoutProviderNamed('live', 'paystack')?.name).toBe('paystack');
   });

@@ -42,7 +42,7 @@ describe('a provider behind its circuit breaker', () => {
   });
 
   it('an accepted or rejected submission resets the count; a timed-out call counts and is unknown', async () => {
-    const inner = scripted([{ kind: 'retry', afterMs: 1 }, { kind: 'rejected', reason: 'bad account' }, { kind: 'retry', afterMs: 1 }]);
+    const inner = scripted([{ kind: 'retry', afterMs: 1 }, { kind: 'rejected', reason: 'bad account', code: 'recipient_account_invalid' }, { kind: 'retry', afterMs: 1 }]);
     const guarded = new BreakerPayoutProvider(inner, { consecutiveFailures: 2, halfOpenAfterMs: 10_000, callTimeoutMs: 5_000 }, {}, now);
     await guarded.submit(payment);
     await guarded.submit(payment);

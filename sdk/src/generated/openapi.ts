@@ -832,7 +832,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.failed
-         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
          */
         post: operations["webhook_payment_failed"];
         delete?: never;
@@ -852,7 +852,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.refunded
-         * @description The funds came back after acceptance: status refunded (final), failureReason set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The funds came back after acceptance: status refunded (final), failureReason and failureCode set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
          */
         post: operations["webhook_payment_refunded"];
         delete?: never;
@@ -1267,6 +1267,7 @@ export interface components {
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
          *         "failureReason": null,
+         *         "failureCode": null,
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1307,6 +1308,7 @@ export interface components {
          *       "createdAt": "2026-11-23T09:41:07.512Z",
          *       "updatedAt": "2026-11-23T09:41:09.204Z",
          *       "failureReason": null,
+         *       "failureCode": null,
          *       "exchangeRate": "129.25",
          *       "payoutFee": "0.510000"
          *     }
@@ -1374,10 +1376,15 @@ export interface components {
              */
             updatedAt: string;
             /**
-             * @description Why it failed or was refunded; null otherwise
+             * @description Why it failed or was refunded, in words for people; null otherwise
              * @example null
              */
             failureReason: string | null;
+            /**
+             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+             * @example null
+             */
+            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
             /**
              * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
              * @example 129.25
@@ -1408,6 +1415,7 @@ export interface components {
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
          *         "failureReason": null,
+         *         "failureCode": null,
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1452,6 +1460,7 @@ export interface components {
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
          *         "failureReason": "Recipient wallet is closed",
+         *         "failureCode": "recipient_account_invalid",
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1495,7 +1504,8 @@ export interface components {
          *         "reference": "order-10045",
          *         "createdAt": "2026-11-23T09:41:07.512Z",
          *         "updatedAt": "2026-11-23T09:41:09.204Z",
-         *         "failureReason": "Recipient wallet is closed",
+         *         "failureReason": "The recipient bank returned the payout",
+         *         "failureCode": "reversed",
          *         "exchangeRate": "129.25",
          *         "payoutFee": "0.510000"
          *       }
@@ -1696,7 +1706,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2007,6 +2017,7 @@ export interface components {
          *       "createdAt": "2026-11-23T09:41:07.512Z",
          *       "updatedAt": "2026-11-23T09:41:09.204Z",
          *       "failureReason": null,
+         *       "failureCode": null,
          *       "exchangeRate": "129.25",
          *       "payoutFee": "0.510000"
          *     }
@@ -2074,10 +2085,15 @@ export interface components {
              */
             updatedAt: string;
             /**
-             * @description Why it failed or was refunded; null otherwise
+             * @description Why it failed or was refunded, in words for people; null otherwise
              * @example null
              */
             failureReason: string | null;
+            /**
+             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+             * @example null
+             */
+            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
             /**
              * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
              * @example 129.25
@@ -2110,7 +2126,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, webhook_limit_reached (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, corridor_not_available, webhook_limit_reached (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 422,
          *       "message": "This Idempotency-Key header was used with a different request",
@@ -2125,7 +2141,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "webhook_limit_reached";
+            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached";
         } & {
             [key: string]: unknown;
         });
@@ -2231,7 +2247,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -2251,10 +2267,10 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
         };
         /**
-         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "unsupported_corridor"
@@ -2272,7 +2288,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available";
         } & {
             [key: string]: unknown;
         });
@@ -4137,7 +4153,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true) */
+            /** @description Accepted for asynchronous processing: the payment, initiated (a replay carries Idempotent-Replayed: true) */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4150,17 +4166,18 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
-                     *       "status": "succeeded",
+                     *       "status": "initiated",
                      *       "paymentMethod": "MOMO",
                      *       "sourceCurrency": "USDC",
                      *       "amountStablecoin": "12.115416",
                      *       "fiatAmount": "1500.00",
                      *       "destinationCurrency": "KES",
-                     *       "providerRef": "SBX-7Q2M4K9D",
+                     *       "providerRef": null,
                      *       "reference": "order-10045",
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
-                     *       "updatedAt": "2026-11-23T09:41:09.204Z",
+                     *       "updatedAt": "2026-11-23T09:41:07.512Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000"
                      *     }
@@ -4261,7 +4278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA409"];
                 };
             };
-            /** @description idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance */
+            /** @description idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance, corridor_not_available (no payout provider is configured for this corridor here: permanent, do not retry); nothing is written */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4306,12 +4323,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
+            /** @description provider_unavailable: no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After); nothing is written, retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4381,6 +4399,7 @@ export interface operations {
                      *         "createdAt": "2026-11-23T09:41:07.512Z",
                      *         "updatedAt": "2026-11-23T09:41:09.204Z",
                      *         "failureReason": null,
+                     *         "failureCode": null,
                      *         "exchangeRate": "129.25",
                      *         "payoutFee": "0.510000"
                      *       }
@@ -4519,6 +4538,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000"
                      *     }
@@ -4782,7 +4802,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorB409"];
                 };
             };
-            /** @description Payout refused (shape B) */
+            /** @description Payout refused (shape B), e.g. corridor_not_available: no payout provider is configured for this corridor here (permanent) */
             422: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4830,12 +4850,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable (shape B): no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written */
+            /** @description provider_unavailable (shape B): no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); nothing is written */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8952,6 +8973,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
@@ -9021,10 +9043,15 @@ export interface operations {
                          */
                         updatedAt: string;
                         /**
-                         * @description Why it failed or was refunded; null otherwise
+                         * @description Why it failed or was refunded, in words for people; null otherwise
                          * @example null
                          */
                         failureReason: string | null;
+                        /**
+                         * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+                         * @example null
+                         */
+                        failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
                         /**
                          * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
                          * @example 129.25
@@ -9215,6 +9242,7 @@ export interface operations {
                      *       "createdAt": "2026-11-23T09:41:07.512Z",
                      *       "updatedAt": "2026-11-23T09:41:09.204Z",
                      *       "failureReason": null,
+                     *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000"
                      *     }
@@ -10057,6 +10085,7 @@ export interface operations {
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
                  *         "failureReason": null,
+                 *         "failureCode": null,
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }
@@ -10125,6 +10154,7 @@ export interface operations {
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
                  *         "failureReason": null,
+                 *         "failureCode": null,
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }
@@ -10193,6 +10223,7 @@ export interface operations {
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
                  *         "failureReason": "Recipient wallet is closed",
+                 *         "failureCode": "recipient_account_invalid",
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }
@@ -10260,7 +10291,8 @@ export interface operations {
                  *         "reference": "order-10045",
                  *         "createdAt": "2026-11-23T09:41:07.512Z",
                  *         "updatedAt": "2026-11-23T09:41:09.204Z",
-                 *         "failureReason": "Recipient wallet is closed",
+                 *         "failureReason": "The recipient bank returned the payout",
+                 *         "failureCode": "reversed",
                  *         "exchangeRate": "129.25",
                  *         "payoutFee": "0.510000"
                  *       }

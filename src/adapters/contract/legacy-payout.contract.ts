@@ -40,6 +40,7 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   idempotency_key_reused: 'duplicate_reference',
   idempotency_key_in_use: 'payout_in_progress',
   provider_unavailable: 'provider_unavailable',
+  corridor_not_available: 'corridor_not_available',
 };
 
 /** The parsed body carries exactly the fields of the core's LegacyPayoutCommand: a field added to one side only fails `tsc`. */

@@ -1,11 +1,24 @@
 import { z } from 'zod';
 import { MONEY_OUT_CURRENCIES, PAYMENT_METHODS } from '../../core/catalog/catalog';
 import { PAYMENT_STATUSES } from '../../core/payments/payment';
+import { PAYMENT_FAILURE_CODES } from '../../core/payments/payment-failure';
 import { STABLECOINS } from '../../core/shared/money';
 import { DecimalString } from './amount.schema';
 
 /** A payment id as the examples show it. */
 export const EXAMPLE_PAYMENT_ID = 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ';
+
+/**
+ * A payment as createMoneyOut's 201 answers it (OpenAPI createMoneyOut): just created, so
+ * `initiated`, no provider reference, no failure, updated when created. The Payment schema's own
+ * example (a succeeded payment) is what GET shows later.
+ */
+export const INITIATED_PAYMENT_EXAMPLE = {
+  id: EXAMPLE_PAYMENT_ID, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: '12.115416',
+  fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: null, reference: 'order-10045',
+  createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:07.512Z', failureReason: null, failureCode: null, exchangeRate: '129.25',
+  payoutFee: '0.510000',
+} as const;
 
 /**
  * The payment resource every transport returns (OpenAPI getPayment, listPayments, createMoneyOut;
@@ -29,7 +42,12 @@ export const PaymentResponse = z
     reference: z.string().nullable().meta({ description: 'Your reference for the payout, unique per tenant', example: 'order-10045' }),
     createdAt: z.iso.datetime().meta({ description: 'When the payment was created (ISO 8601 UTC)', example: '2026-11-23T09:41:07.512Z' }),
     updatedAt: z.iso.datetime().meta({ description: 'When its status last changed', example: '2026-11-23T09:41:09.204Z' }),
-    failureReason: z.string().nullable().meta({ description: 'Why it failed or was refunded; null otherwise', example: null }),
+    failureReason: z.string().nullable().meta({ description: 'Why it failed or was refunded, in words for people; null otherwise', example: null }),
+    failureCode: z.enum(PAYMENT_FAILURE_CODES).nullable().meta({
+      description: 'Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, '
+        + 'insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded',
+      example: null,
+    }),
     exchangeRate: DecimalString.meta({ description: 'Units of destinationCurrency per 1 sourceCurrency applied (a quote\'s locked rate or the current one)', example: '129.25' }),
     payoutFee: DecimalString.meta({ description: 'Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency', example: '0.510000' }),
   })
@@ -39,6 +57,7 @@ export const PaymentResponse = z
     example: {
       id: EXAMPLE_PAYMENT_ID, status: 'succeeded', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: '12.115416',
       fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: 'SBX-7Q2M4K9D', reference: 'order-10045',
-      createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:09.204Z', failureReason: null, exchangeRate: '129.25', payoutFee: '0.510000',
+      createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:09.204Z', failureReason: null, failureCode: null, exchangeRate: '129.25',
+      payoutFee: '0.510000',
     },
   });

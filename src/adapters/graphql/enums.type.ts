@@ -2,6 +2,7 @@ import { registerEnumType } from 'type-graphql';
 import { API_KEY_SCOPES } from '../../core/auth/api-key';
 import { BLOCKCHAINS, MONEY_OUT_COUNTRIES, PAYMENT_METHODS } from '../../core/catalog/catalog';
 import { PAYMENT_STATUSES } from '../../core/payments/payment';
+import { PAYMENT_FAILURE_CODES } from '../../core/payments/payment-failure';
 import { ISSUER_FEE_OPTIONS } from '../../core/quotes/pricing';
 import { FIAT_CURRENCIES, STABLECOINS } from '../../core/shared/money';
 
@@ -41,6 +42,18 @@ export function enumOf<const T extends readonly string[]>(
 
 /** Payment states (docs/decisions.md § Payments: states and events). */
 export const PaymentStatusEnum = enumOf(PAYMENT_STATUSES, 'PaymentStatus', 'Payment state (docs/decisions.md § Payments: states and events)');
+/** Why a payment failed or was refunded (docs/api.md § Failure codes), each value described. */
+export const PaymentFailureCodeEnum = enumOf(PAYMENT_FAILURE_CODES, 'PaymentFailureCode', 'Why a payment failed or was refunded (docs/api.md § Failure codes)', {
+  recipient_account_invalid: 'The account or number does not exist, is not registered for the service, is blocked or cannot receive this payment',
+  limit_exceeded: "The amount broke a limit of the provider or of the recipient's account (per transaction, daily, maximum balance)",
+  insufficient_provider_balance: 'Our own funds at the payout provider did not cover the payout; it may succeed later',
+  declined: 'The provider refused or rejected the payout without saying more',
+  expired: 'The payout was not completed in time and will not be',
+  reversed: 'The payout was paid and the funds came back',
+  unsupported_by_provider: 'The provider cannot carry this payment (method, country, currency or amount format)',
+  provider_error: 'The provider could not process the payout',
+  unknown: 'The provider gave no reason that could be classified',
+});
 /** Payment methods (OpenAPI createMoneyOut). */
 export const PaymentMethodEnum = enumOf(PAYMENT_METHODS, 'PaymentMethod', 'How the recipient is paid');
 /** Stablecoins (USDC, USDT). */

@@ -5,7 +5,7 @@ import type { PaymentTimeline, PaymentTimelineEntry, WebhookHealthView } from '.
 import type { PaymentStatus } from '../../core/payments/payment';
 import type { PaymentView } from '../../core/payments/payment-view';
 import type { RegistrationStatus } from '../../core/webhooks/webhook';
-import { PaymentStatusEnum } from './enums.type';
+import { PaymentFailureCodeEnum, PaymentStatusEnum } from './enums.type';
 import { PaymentType } from './payment.type';
 import { WebhookStatusEnum } from './webhook.type';
 
@@ -28,6 +28,9 @@ export class PaymentTimelineEntryType implements PaymentTimelineEntry {
 
   @Field(() => String, { nullable: true, description: 'Why it failed or was refunded; null otherwise' })
   failureReason!: string | null;
+
+  @Field(() => PaymentFailureCodeEnum, { nullable: true, description: 'Why it failed or was refunded, as a code; null otherwise and for events recorded before failure codes' })
+  failureCode!: PaymentTimelineEntry['failureCode'];
 }
 
 /** A payment with its history, oldest entry first. */

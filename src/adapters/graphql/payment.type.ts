@@ -3,11 +3,11 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import type { PaymentView } from '../../core/payments/payment-view';
 import { DecimalScalar } from './decimal.scalar';
 import { connectionType } from './connection.type';
-import { FiatCurrencyEnum, PaymentMethodEnum, PaymentStatusEnum, StablecoinEnum } from './enums.type';
+import { FiatCurrencyEnum, PaymentFailureCodeEnum, PaymentMethodEnum, PaymentStatusEnum, StablecoinEnum } from './enums.type';
 import { NodeInterface } from './node.type';
 
 /**
- * `Payment` (OpenAPI getPayment plus failureReason, exchangeRate and payoutFee). Resolvers
+ * `Payment` (OpenAPI getPayment plus failureReason, failureCode, exchangeRate and payoutFee). Resolvers
  * return the core's PaymentView unchanged, so GraphQL and REST show the same values; this class
  * only describes the GraphQL shape and is never instantiated.
  */
@@ -46,8 +46,11 @@ export class PaymentType implements PaymentView {
   @Field(() => DateTimeISOResolver, { description: 'When its status last changed' })
   updatedAt!: string;
 
-  @Field(() => String, { nullable: true, description: 'Why it failed or was refunded; null otherwise' })
+  @Field(() => String, { nullable: true, description: 'Why it failed or was refunded, in words for people; null otherwise' })
   failureReason!: string | null;
+
+  @Field(() => PaymentFailureCodeEnum, { nullable: true, description: 'Why it failed or was refunded, as a code to branch on; null unless failed or refunded' })
+  failureCode!: PaymentView['failureCode'];
 
   @Field(() => DecimalScalar, { description: 'Units of fiat per 1 stablecoin used for this payment' })
   exchangeRate!: string;

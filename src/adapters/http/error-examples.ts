@@ -29,6 +29,7 @@ export const EXAMPLE_MESSAGES: Readonly<Record<ShapeACode | ShapeBCode | ShapeCC
   quote_already_used: 'The quote was already used by another money-out; request a new one',
   insufficient_balance: 'Available USDC balance does not cover 12.115764',
   unsupported_corridor: 'BANK payouts are not offered in CM',
+  corridor_not_available: 'No payout provider serves this corridor: no payout provider routed for MOMO MTN in UG is configured',
   webhook_limit_reached: 'This tenant may have at most 10 webhook registrations: delete one first, or ask an operator to raise its webhookLimit',
   rate_limited: 'Rate limit exceeded; retry after the Retry-After seconds',
   headers_too_large: 'The request line and headers are too large (16 KiB at most)',

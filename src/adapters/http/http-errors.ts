@@ -63,6 +63,21 @@ export function fieldsOf(
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
+/**
+ * Sets `Retry-After` (seconds) when a use case's failure says how soon to retry
+ * (`details.retryAfterS`: a temporary refusal such as `provider_unavailable`); leaves it unset otherwise.
+ */
+export function setRetryAfter(res: Response, failure: { readonly details?: Readonly<Record<string, unknown>> }): void {
+  const seconds = failure.details?.retryAfterS;
+  if (typeof seconds === 'number' && Number.isInteger(seconds) && seconds > 0) res.set('Retry-After', String(seconds));
+}
+
+/** The `details` a shape B body may carry of a failure: only `retryAfterS` (seconds), when the failure has it. */
+export function retryDetails(failure: { readonly details?: Readonly<Record<string, unknown>> }): Record<string, unknown> {
+  const seconds = failure.details?.retryAfterS;
+  return typeof seconds === 'number' ? { retryAfterS: seconds } : {};
+}
+
 /** Sends error shape A with the status its code implies; a `validation_error` carries `fields` (default none). */
 export function sendShapeA(res: Response, code: ShapeACode, message: string, fields: readonly FieldProblem[] = []): void {
   const statusCode = SHAPE_A_STATUS[code];

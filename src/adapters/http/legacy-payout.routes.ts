@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { LEGACY_ERRORS, LegacyPayoutBody } from '../contract/legacy-payout.contract';
 import { AUTH_ERRORS, ErrorB } from './common.schema';
-import { fieldsOf, sendShapeA, sendShapeB } from './http-errors';
-import { IdempotentReplayedHeader } from './openapi-headers';
+import { fieldsOf, retryDetails, sendShapeA, sendShapeB, setRetryAfter } from './http-errors';
+import { IdempotentReplayedHeader, RetryAfterHeader } from './openapi-headers';
 import { defineRoute, type RouteSpec } from './route';
 
 /** Answer of the legacy payout (OpenAPI legacyPayout). */
@@ -27,14 +27,18 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
         '200': { description: 'Accepted; transactionId is the payment id', schema: LegacyPayoutResult, headers: { 'Idempotent-Replayed': IdempotentReplayedHeader } },
         ...AUTH_ERRORS,
         '409': { description: 'The reference was used with another body (shape B)', schema: ErrorB },
-        '422': { description: 'Payout refused (shape B)', schema: ErrorB },
-        '503': { description: 'provider_unavailable (shape B): no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorB },
+        '422': { description: 'Payout refused (shape B), e.g. corridor_not_available: no payout provider is configured for this corridor here (permanent)', schema: ErrorB },
+        '503': {
+          description: "provider_unavailable (shape B): no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); nothing is written",
+          schema: ErrorB, headers: { 'Retry-After': RetryAfterHeader },
+        },
       },
       handler: async (req, res: Response) => {
         const result = await app.createLegacyPayout(req.tenantId, req.body);
         if (!result.ok) {
           if (result.code === 'validation_error') return sendShapeA(res, 'validation_error', result.message, fieldsOf(result, req));
-          return sendShapeB(res, LEGACY_ERRORS[result.code], result.message);
+          setRetryAfter(res, result);
+          return sendShapeB(res, LEGACY_ERRORS[result.code], result.message, retryDetails(result));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
         res.json({ success: true, transactionId: result.value.transactionId });

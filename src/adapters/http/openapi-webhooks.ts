@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import type { PaymentFailureCode } from '../../core/payments/payment-failure';
 import { PaymentResponse } from '../contract/payment-view.contract';
 import { CustomerResponse } from './customer.schema';
 
@@ -19,10 +20,16 @@ const CustomerEventData = z.object(CustomerResponse.shape).meta({
 const EVENTS = {
   'payment.processing': { what: 'The payout provider accepted the payout: status provider_accepted, providerRef set.', data: PaymentEventData, status: 'provider_accepted' },
   'payment.succeeded': { what: 'The recipient was paid: status succeeded (final).', data: PaymentEventData, status: 'succeeded' },
-  'payment.failed': { what: 'The payout failed, at submission or after acceptance: status failed (final), failureReason set; the held amount is released or refunded.', data: PaymentEventData, status: 'failed' },
-  'payment.refunded': { what: 'The funds came back after acceptance: status refunded (final), failureReason set.', data: PaymentEventData, status: 'refunded' },
+  'payment.failed': { what: 'The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded.', data: PaymentEventData, status: 'failed' },
+  'payment.refunded': { what: 'The funds came back after acceptance: status refunded (final), failureReason and failureCode set.', data: PaymentEventData, status: 'refunded' },
   'customer.kyc.updated': { what: 'The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected).', data: CustomerEventData, status: undefined },
 } as const;
+
+/** What a failed or refunded payment's event says about why, in the examples (docs/api.md § Failure codes). */
+const FAILURE_EXAMPLES: Record<string, { failureReason: string; failureCode: PaymentFailureCode }> = {
+  failed: { failureReason: 'Recipient wallet is closed', failureCode: 'recipient_account_invalid' },
+  refunded: { failureReason: 'The recipient bank returned the payout', failureCode: 'reversed' },
+};
 
 /** The signature headers of every delivery (docs/decisions.md § Webhooks). */
 const DeliveryHeaders = z.object({
@@ -54,7 +61,7 @@ export const OPENAPI_WEBHOOKS: ZodOpenApiPathsObject = Object.fromEntries(
         example: {
           id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', type, timestamp: '2026-11-23T09:41:09.204Z',
           data: { ...(z.globalRegistry.get(event.data)?.example as object), ...(event.status ? { status: event.status } : {}),
-            ...(event.status === 'failed' || event.status === 'refunded' ? { failureReason: 'Recipient wallet is closed' } : {}) },
+            ...(event.status ? FAILURE_EXAMPLES[event.status] : {}) },
         },
       });
     return [type, {

@@ -85,7 +85,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]
           {
             description: r.description,
             headers: z.object(headersOf(route, status, r)),
-            ...(r.schema ? { content: { 'application/json': { schema: schemaForStatus(r.schema, status) } } } : {}),
+            ...(r.schema ? { content: { 'application/json': { schema: schemaForStatus(r.schema, status), ...(r.example === undefined ? {} : { example: r.example }) } } } : {}),
           },
         ]),
       ),

@@ -6,8 +6,9 @@ import type { Err } from '../../core/shared/result';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
 import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
-import { fieldsOf, sendShapeA } from './http-errors';
+import { fieldsOf, sendShapeA, setRetryAfter } from './http-errors';
 import { MoneyOutHeaders, PaymentResponse } from './payment.schema';
+import { INITIATED_PAYMENT_EXAMPLE } from '../contract/payment-view.contract';
 import { IdempotentReplayedHeader, RetryAfterHeader } from './openapi-headers';
 import { nextPageLink, PAGE_PARAMS } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
@@ -54,21 +55,27 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       headers: MoneyOutHeaders,
       responses: {
         '201': {
-          description: 'Accepted for asynchronous processing (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse,
+          description: 'Accepted for asynchronous processing: the payment, initiated (a replay carries Idempotent-Replayed: true)', schema: PaymentResponse,
+          example: INITIATED_PAYMENT_EXAMPLE,
           headers: { 'Idempotent-Replayed': IdempotentReplayedHeader },
         },
         ...AUTH_ERRORS,
         '409': { description: 'duplicate_reference, or idempotency_key_in_use (with Retry-After)', schema: ErrorA, headers: { 'Retry-After': RetryAfterHeader } },
         '422': {
-          description: 'idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance',
+          description: 'idempotency_key_reused, quote_expired, quote_already_used (another money-out used the quoteId), unsupported_corridor, insufficient_balance, '
+            + 'corridor_not_available (no payout provider is configured for this corridor here: permanent, do not retry); nothing is written',
           schema: ErrorA,
         },
-        '503': { description: 'provider_unavailable: no rate, or no payout provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorA },
+        '503': {
+          description: "provider_unavailable: no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After); nothing is written, retry with the same Idempotency-Key",
+          schema: ErrorA, headers: { 'Retry-After': RetryAfterHeader },
+        },
       },
       handler: async (req, res) => {
         const result = await app.createMoneyOut(req.tenantId, req.raw.get('idempotency-key'), req.body);
         if (!result.ok) {
           if (result.code === 'idempotency_key_in_use') res.set('Retry-After', IN_FLIGHT_RETRY_AFTER_S);
+          setRetryAfter(res, result);
           return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result), fieldsOf({ ...result, message: restMessage(result) }, req, IDEMPOTENCY_KEY_PATH));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');

@@ -14,6 +14,11 @@ export interface RouteResponse {
   readonly description: string;
   readonly schema?: z.ZodType;
   readonly headers?: Readonly<Record<string, z.ZodType>>;
+  /**
+   * The whole body this answer shows as its example, when the schema's own example (shared by every
+   * answer of that schema) would show something this answer never returns.
+   */
+  readonly example?: unknown;
 }
 
 /** What a handler receives: the request's parts already parsed by the route's zod schemas. */

@@ -1,5 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { ACCOUNT_KINDS, type BalanceView, type LedgerReader, type LedgerStore, type LedgerTransactionView, type Transfer } from '../../core/ledger/ledger';
+import {
+  ACCOUNT_KINDS, type BalanceView, type LedgerReader, type LedgerStore, type LedgerTransactionView, type Transfer, type UncheckedTransfer,
+} from '../../core/ledger/ledger';
 import type { IdGenerator } from '../../core/shared/clock';
 import { formatAmount, STABLECOINS, type Stablecoin } from '../../core/shared/money';
 import { LedgerAccountSchema } from './schemas/ledger.schema';
@@ -14,17 +16,20 @@ function holdSlot(): number {
   return nextHoldSlot;
 }
 
-/** LedgerStore on PostgreSQL, bound to one transaction's manager (docs/decisions.md § Ledger: balance slots). */
+/**
+ * LedgerStore on PostgreSQL, bound to one transaction's manager (docs/decisions.md § Ledger: balance
+ * slots). `post` writes unchecked transfers; a hold's slow path, `gatherAndHold`, serves
+ * PaymentTxRepository.create.
+ */
 export class LedgerTxStore implements LedgerStore {
   constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
 
-  async post(t: Transfer): Promise<'posted' | 'insufficient_funds' | 'duplicate'> {
+  async post(t: UncheckedTransfer): Promise<'posted' | 'duplicate'> {
     try {
-      const plan = ledgerPostStatement(t, this.ids);
-      const rows = await this.em.execute<unknown[]>(...plan.statement);
-      if (rows.length >= 2) return 'posted';
-      if (!t.requireFunds) throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
-      return await this.gatherAndHold(t, plan.holdSlot, plan.transactionId);
+      const rows = await this.em.execute<unknown[]>(...ledgerPostStatement(t, this.ids).statement);
+      // Unchecked, so only missing accounts leave it unposted: a bug, never an answer.
+      if (rows.length < 2) throw new Error(`ledger accounts missing for tenant ${t.tenantId} ${t.currency}`);
+      return 'posted';
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) return 'duplicate';
       throw error;

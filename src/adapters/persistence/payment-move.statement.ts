@@ -11,6 +11,7 @@ const PATCHABLE: Record<keyof PaymentPatch, readonly [column: string, type: stri
   status: ['status', 'text'],
   providerRef: ['provider_ref', 'text'],
   failureReason: ['failure_reason', 'text'],
+  failureCode: ['failure_code', 'text'],
   nextActionAt: ['next_action_at', 'timestamptz'],
   acceptedAt: ['accepted_at', 'timestamptz'],
   updatedAt: ['updated_at', 'timestamptz'],

@@ -25,7 +25,7 @@ export const MAX_VIEWS_PER_STATEMENT = 100;
  */
 export const PAYMENT_VIEWS_SQL = `select p.id, p.tenant_id, p.status, p.payment_method, p.source_currency,
   trim_scale(p.amount_stablecoin)::text as amount_stablecoin, trim_scale(p.fiat_amount)::text as fiat_amount,
-  p.destination_currency, p.provider_ref, p.reference, p.created_at, p.updated_at, p.failure_reason,
+  p.destination_currency, p.provider_ref, p.reference, p.created_at, p.updated_at, p.failure_reason, p.failure_code,
   trim_scale(p.exchange_rate)::text as exchange_rate, trim_scale(p.payout_fee)::text as payout_fee
   from unnest($1::text[], $2::text[]) as k(id, tenant_id) join payments p on p.id = k.id and p.tenant_id = k.tenant_id`;
 
@@ -76,6 +76,7 @@ function viewSourceOf(row: Record<string, unknown>): PaymentViewSource {
     fiatAmount: String(row.fiat_amount), destinationCurrency: row.destination_currency as PaymentViewSource['destinationCurrency'],
     providerRef: (row.provider_ref ?? null) as string | null, reference: (row.reference ?? null) as string | null,
     createdAt: date(row.created_at), updatedAt: date(row.updated_at), failureReason: (row.failure_reason ?? null) as string | null,
+    failureCode: (row.failure_code ?? null) as PaymentViewSource['failureCode'],
     exchangeRate: String(row.exchange_rate), payoutFee: String(row.payout_fee),
   };
 }

@@ -12,7 +12,9 @@ const NO_LIVE_KYC: Routed<never> = { kind: 'unavailable', reason: 'no KYC provid
  * failover). Sandbox tenants always get the sandbox providers, whatever the table says; live tenants
  * never do: they get the live providers the table lists for the corridor that are configured and,
  * per `isHealthy` (the circuit breakers), not refusing calls, in the table's order. A live corridor
- * with none is `unavailable`, which the money-out answers with 503 before anything is held.
+ * no configured provider serves is `not_served` (the money-out answers 422 corridor_not_available);
+ * one whose configured providers all refuse calls is `unavailable` for `unhealthyRecheckMs` (503
+ * provider_unavailable with Retry-After). Either is answered before anything is held.
  * `live` are the configured real providers, by `PayoutProvider.name`.
  */
 export class CatalogRouting implements ProviderRouting {
@@ -33,9 +35,9 @@ export class CatalogRouting implements ProviderRouting {
     if (environment === 'sandbox') return { kind: 'providers', providers: [this.sandbox.payouts] };
     const names = routedProviderNames(this.catalog, corridor.country, corridor.paymentMethod, corridor.paymentCode);
     const where = `${corridor.paymentMethod} ${corridor.paymentCode} in ${corridor.country}`;
-    if (names.length === 0) return { kind: 'unavailable', reason: `no live payout provider is routed for ${where}` };
+    if (names.length === 0) return { kind: 'not_served', reason: `no live payout provider is routed for ${where}` };
     const configured = names.map((name) => this.live.get(name)).filter((p): p is PayoutProvider => p !== undefined);
-    if (configured.length === 0) return { kind: 'unavailable', reason: `no payout provider routed for ${where} is configured` };
+    if (configured.length === 0) return { kind: 'not_served', reason: `no payout provider routed for ${where} is configured` };
     const healthy = configured.filter((provider) => this.isHealthy(provider.name));
     const [first, ...rest] = healthy;
     if (!first) return { kind: 'unavailable', reason: `every payout provider for ${where} is failing; retry later`, retryAfterMs: this.unhealthyRecheckMs };

@@ -26,7 +26,7 @@ export class SandboxPayoutProvider implements PayoutProvider {
   async submit(payment: Payment): Promise<SubmitOutcome> {
     const wait = payment.createdAt.getTime() + this.delays.acceptDelayMs - this.clock.now().getTime();
     if (wait > 0) return { kind: 'retry', afterMs: wait };
-    if (magicOf(payment) === '0000') return { kind: 'rejected', reason: 'Recipient account rejected by the provider' };
+    if (magicOf(payment) === '0000') return { kind: 'rejected', reason: 'Recipient account rejected by the provider', code: 'recipient_account_invalid' };
     return { kind: 'accepted', providerRef: `sbx_${payment.id.slice(4)}` };
   }
 
@@ -39,9 +39,9 @@ export class SandboxPayoutProvider implements PayoutProvider {
     if (wait > 0) return { kind: 'pending', afterMs: wait };
     switch (magicOf(payment)) {
       case '1111':
-        return { kind: 'failed', reason: 'Payout failed at the recipient institution' };
+        return { kind: 'failed', reason: 'Payout failed at the recipient institution', code: 'declined' };
       case '2222':
-        return { kind: 'refunded', reason: 'Payout returned; funds sent to the refund address' };
+        return { kind: 'refunded', reason: 'Payout returned; funds sent to the refund address', code: 'reversed' };
       case '3333':
         return { kind: 'pending', afterMs: HELD_RECHECK_MS };
       default:

@@ -37,19 +37,25 @@ export interface Transfer {
   readonly externalRef?: string;
   /** The ledger transaction's id (`ldg_...`) when the caller must know it (a deposit records it); else one is made. */
   readonly transactionId?: string;
-  /** Refuse (`insufficient_funds`) instead of letting `from` go below zero. */
+  /**
+   * Refuse (`insufficient_funds`) instead of letting `from` go below zero. Only a money-out's hold
+   * requires funds, and it is posted with its payment (PaymentStore.create, OneTripPaymentWriter).
+   */
   readonly requireFunds?: boolean;
   readonly at: Date;
 }
 
+/** A transfer that moves what is there without a funds check: deposits, sandbox funding, refunds sent. */
+export type UncheckedTransfer = Omit<Transfer, 'requireFunds'> & { readonly requireFunds?: never };
+
 /** Port: posts transfers inside the caller's transaction (docs/decisions.md § Ledger). */
 export interface LedgerStore {
   /**
-   * Posts `transfer`. Returns `insufficient_funds` when `requireFunds` and `from` holds less than the
-   * amount (decided atomically by one conditional update, taken last and briefly), `duplicate` when
-   * the external reference or the payment's move was already posted.
+   * Posts `transfer`, unchecked: a transfer that must be covered (a hold) is posted with its payment
+   * by PaymentStore.create, never here. Returns `duplicate` when the external reference or the
+   * payment's move was already posted (nothing written).
    */
-  post(transfer: Transfer): Promise<'posted' | 'insufficient_funds' | 'duplicate'>;
+  post(transfer: UncheckedTransfer): Promise<'posted' | 'duplicate'>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { PaymentEventType } from '../events/outbox-event';
 import type { PaymentStatus } from '../payments/payment';
+import { PAYMENT_FAILURE_CODES, type PaymentFailureCode } from '../payments/payment-failure';
 import type { PaymentReader } from '../payments/payment-ports';
 import { toPaymentView, type PaymentView } from '../payments/payment-view';
 import { err, ok, type Result } from '../shared/result';
@@ -35,6 +36,8 @@ export interface PaymentTimelineEntry {
   /** ISO 8601 UTC. */
   readonly at: string;
   readonly failureReason: string | null;
+  /** The failure code the event's payload carried (docs/api.md § Failure codes); null otherwise, and for events from before codes existed. */
+  readonly failureCode: PaymentFailureCode | null;
 }
 
 /** A payment with its history, oldest entry first. */
@@ -145,6 +148,7 @@ export async function paymentTimeline(
     status: (row.payload.status as PaymentStatus | undefined) ?? statusOfEvent(row.type),
     at: row.createdAt.toISOString(),
     failureReason: typeof row.payload.failureReason === 'string' ? row.payload.failureReason : null,
+    failureCode: failureCodeOf(row.payload.failureCode),
   }));
   return ok({ payment: toPaymentView(payment), events });
 }
@@ -160,6 +164,11 @@ const STATUS_OF_EVENT: Record<PaymentEventType, PaymentStatus> = {
 
 function statusOfEvent(type: PaymentEventType): PaymentStatus {
   return STATUS_OF_EVENT[type];
+}
+
+/** A stored payload's failure code when it is one of the set; null for none or anything else. */
+function failureCodeOf(value: unknown): PaymentFailureCode | null {
+  return PAYMENT_FAILURE_CODES.find((code) => code === value) ?? null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Payment } from './payment';
 import type { PaymentMove } from './payment-state';
 import { providerWord, type PayoutProvider, type StatusOutcome } from './payout-provider';
 import type { ProviderReport } from './provider-report';
+import { failureOf } from './payment-failure';
 import { applyMove, patchPayment, reschedule, type AdvanceDeps } from './payment-moves';
 import { namedPayoutProvider, payoutRoute, UNROUTED_RECHECK_MS } from '../routing/provider-routing';
 
@@ -58,11 +59,11 @@ async function providerOf(deps: AdvanceDeps, payment: Payment): Promise<PayoutPr
  */
 async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<void> {
   const route = await payoutRoute(deps, payment.tenantId, payment);
-  if (route.kind === 'unavailable') {
+  if (route.kind !== 'providers') {
     // Never handed to a provider that does not serve its tenant (a live tenant's payment to the
     // sandbox): it stays in its state, reported, until a provider serves it (docs/decisions.md § Sandbox values).
     deps.onUnrouted?.(payment, route.reason);
-    return reschedule(deps, payment, route.retryAfterMs ?? UNROUTED_RECHECK_MS);
+    return reschedule(deps, payment, (route.kind === 'unavailable' ? route.retryAfterMs : undefined) ?? UNROUTED_RECHECK_MS);
   }
   let waitMs: number | undefined;
   let current = payment;
@@ -76,7 +77,7 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
         await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef, nextLookAfterMs: outcome.recheckAfterMs }, marked);
         return;
       case 'rejected':
-        await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }, marked);
+        await applyMove(deps, payment.id, 'reject', { failure: failureOf(outcome) }, marked);
         return;
       case 'unknown':
         return reschedule(deps, marked, UNSETTLED_RECHECK_MS);
@@ -118,7 +119,7 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, providerName: s
     const ref = 'providerRef' in outcome ? outcome.providerRef : undefined;
     if (outcome.kind === 'pending' && ref === undefined) return reschedule(deps, payment, outcome.afterMs);
     const moved = outcome.kind === 'failed'
-      ? await applyMove(deps, payment.id, 'reject', { failureReason: outcome.reason }, payment)
+      ? await applyMove(deps, payment.id, 'reject', { failure: failureOf(outcome) }, payment)
       : await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined }, payment);
     if (moved.ok && outcome.kind === 'failed') return;
     // Lost a race with the submission's own acceptance: carry on from the payment as it now is.
@@ -135,7 +136,7 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, providerName: s
     case 'not_found':
       return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
     default:
-      await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failureReason: outcome.reason } : {}, payment);
+      await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failure: failureOf(outcome) } : {}, payment);
   }
 }
 

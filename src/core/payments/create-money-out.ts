@@ -1,7 +1,7 @@
 import type { Catalog } from '../catalog/catalog';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import type { Quote } from '../quotes/quote';
-import { payoutRoute, type PayoutCorridor, type RoutingDeps } from '../routing/provider-routing';
+import { payoutRoute, type PayoutCorridor, type PayoutRouted, type RoutingDeps } from '../routing/provider-routing';
 import type { RateSource } from '../quotes/rate-source';
 import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
@@ -23,6 +23,7 @@ export type MoneyOutErrorCode =
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
   | 'provider_unavailable'
+  | 'corridor_not_available'
   | 'insufficient_balance';
 
 /**
@@ -77,9 +78,11 @@ export interface MoneyOutDeps extends RoutingDeps {
  * amount, pair or method; field `quoteId`), `unsupported_corridor`, `quote_expired`,
  * `quote_already_used` (another money-out used the quote), `duplicate_reference`,
  * `idempotency_key_in_use` (first request still in flight), `idempotency_key_reused` (same key,
- * other command), `provider_unavailable` (no rate could be had, or no payout provider serves the
- * tenant: a live tenant until real rails exist; nothing is written), `insufficient_balance` (the
- * available balance does not cover the amount).
+ * other command), `corridor_not_available` (no payout provider is configured for the corridor in
+ * this deployment for the tenant's environment: permanent until the configuration changes;
+ * nothing is written), `provider_unavailable` (no rate could be had, or the corridor's providers
+ * all refuse calls for now: `details.retryAfterS`, seconds, says how soon to ask again; nothing is
+ * written), `insufficient_balance` (the available balance does not cover the amount).
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -100,7 +103,7 @@ export async function createMoneyOut(
   const route = await payoutRoute(deps, tenantId, { ...corridor, paymentCode: valid.value.paymentCode });
 
   // A new payment without a quote usually needs one round trip; anything else takes the transactional path below.
-  if (command.quoteId === undefined && route.kind !== 'unavailable') {
+  if (command.quoteId === undefined && route.kind === 'providers') {
     const created = await createInOneTrip(deps, tenantId, key, fingerprint, valid.value);
     if (created?.ok) deps.onPaymentCreated?.(created.value.payment.id, corridor);
     if (created) return created;
@@ -117,7 +120,7 @@ export async function createMoneyOut(
     }
     // Never simulated for a tenant the sandbox does not serve: refused before any write or hold
     // (docs/decisions.md § Sandbox values); a replay above still answers what was stored.
-    if (route.kind === 'unavailable') return err('provider_unavailable', `No payout provider is available for this tenant: ${route.reason}`);
+    if (route.kind !== 'providers') return unrouted(route);
     return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value);
   });
   if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id, corridor);
@@ -162,6 +165,17 @@ async function createInOneTrip(
   const written = await deps.oneTrip.createIfFirst(write);
   if (written === 'undecided') return undefined;
   return written === 'duplicate_reference' ? duplicateReference(write.payment) : ok({ payment: view, replayed: false });
+}
+
+/**
+ * The refusal of a money-out no provider can take (docs/decisions.md § Payout providers: routing
+ * and failover): a corridor no provider serves is permanent; providers that refuse calls now are
+ * temporary, with how long to wait in whole seconds (`details.retryAfterS`) when routing knows.
+ */
+function unrouted(route: Exclude<PayoutRouted, { kind: 'providers' }>): Result<never, 'corridor_not_available' | 'provider_unavailable'> {
+  if (route.kind === 'not_served') return err('corridor_not_available', `No payout provider serves this corridor: ${route.reason}`);
+  const retryAfterS = route.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(route.retryAfterMs / 1000));
+  return err('provider_unavailable', `No payout provider is available for this tenant: ${route.reason}`, retryAfterS === undefined ? undefined : { retryAfterS });
 }
 
 function duplicateReference(payment: Payment): Result<never, 'duplicate_reference'> {

@@ -71,6 +71,7 @@ export function newPaymentWrite(deps: NewPaymentDeps, input: NewPaymentInput): {
     provider: null,
     submittedAt: null,
     failureReason: null,
+    failureCode: null,
     nextActionAt: now,
     attempts: 0,
     acceptedAt: null,

@@ -1,13 +1,14 @@
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
-import type { Payment } from './payment';
+import type { Payment, PaymentStatus } from './payment';
 import type { PaymentPatch, PaymentQueue, PaymentReader } from './payment-ports';
 import { isFinal, transition, type PaymentMove } from './payment-state';
 import { patchedView } from './payment-view';
 import { LEDGER_MOVES, LIVE_RETURN_MOVE } from '../ledger/ledger';
 import { refundOf } from '../refunds/onchain-refund';
 import type { SubmitOutcome, UnknownStatusFindings } from './payout-provider';
+import type { PaymentFailure } from './payment-failure';
 import type { RoutingDeps } from '../routing/provider-routing';
 
 /** Ports and settings of the payout worker and of provider results; routing picks each payment's provider. */
@@ -29,10 +30,14 @@ export interface AdvanceDeps extends RoutingDeps {
   readonly unknownStatuses: UnknownStatusFindings;
 }
 
-/** Details a move records: the provider's reference on acceptance, a reason on failure or refund. */
+/** Details a move records: the provider's reference on acceptance, why on failure or refund (its reason and code). */
 export interface MoveDetails {
   readonly providerRef?: string;
-  readonly failureReason?: string;
+  /**
+   * Why the payment failed or was refunded, for a move that lands there: recorded as
+   * `failureReason` and `failureCode`. Without it such a move records the code `unknown`.
+   */
+  readonly failure?: PaymentFailure;
   /** When the payment stays movable: how long until the worker looks at it, in milliseconds (default 0). */
   readonly nextLookAfterMs?: number;
 }
@@ -85,7 +90,7 @@ export async function applyMove(
     updatedAt: now,
     nextActionAt: isFinal(rule.value.to) ? null : new Date(now.getTime() + (details.nextLookAfterMs ?? 0)),
     ...(move === 'accept' ? { acceptedAt: now, providerRef: details.providerRef ?? null } : {}),
-    ...(details.failureReason !== undefined ? { failureReason: details.failureReason } : {}),
+    ...failurePatch(rule.value.to, details.failure),
   };
   const moved = await deps.uow.transact<Payment, 'invalid_transition'>(async (tx) => {
     const written = await tx.payments.move({
@@ -104,4 +109,14 @@ export async function applyMove(
   });
   if (moved.ok) deps.onPaymentMoved?.(moved.value);
   return moved;
+}
+
+/**
+ * What a move landing in `to` records about why (docs/api.md § Failure codes): a failed or refunded
+ * payment always carries a failure code, `unknown` when the caller gave none, and the reason when
+ * it gave one; any other status records nothing here. Pure.
+ */
+function failurePatch(to: PaymentStatus, failure: PaymentFailure | undefined): PaymentPatch {
+  if (to !== 'failed' && to !== 'refunded') return {};
+  return failure ? { failureReason: failure.reason, failureCode: failure.code } : { failureCode: 'unknown' };
 }

@@ -46,7 +46,7 @@ export interface PaymentMoveWrite {
 
 /** Columns a move or a reschedule may change. */
 export type PaymentPatch = Partial<
-  Pick<Payment, 'status' | 'providerRef' | 'failureReason' | 'nextActionAt' | 'acceptedAt' | 'updatedAt' | 'provider' | 'submittedAt'>
+  Pick<Payment, 'status' | 'providerRef' | 'failureReason' | 'failureCode' | 'nextActionAt' | 'acceptedAt' | 'updatedAt' | 'provider' | 'submittedAt'>
 >;
 
 /** Port: payment reads outside a transaction. Tenant-scoped: another tenant's id is not found. */

@@ -1,8 +1,9 @@
 import { formatAmount } from '../shared/money';
 import type { Payment, PaymentStatus } from './payment';
+import type { PaymentFailureCode } from './payment-failure';
 
 /**
- * The public representation of a payment (OpenAPI getPayment plus `failureReason`; docs/decisions.md § Payments: states and events),
+ * The public representation of a payment (OpenAPI getPayment plus `failureReason` and `failureCode`; docs/decisions.md § Payments: states and events),
  * returned by REST, carried by webhooks and mapped by GraphQL. Amounts are decimal strings,
  * times ISO 8601 UTC.
  */
@@ -19,6 +20,8 @@ export interface PaymentView {
   createdAt: string;
   updatedAt: string;
   failureReason: string | null;
+  /** Machine-readable class of `failureReason` (docs/api.md § Failure codes); null unless failed or refunded. */
+  failureCode: PaymentFailureCode | null;
   /** Units of fiat per 1 stablecoin used for this payment (beyond the interface). */
   exchangeRate: string;
   /** Fees included in amountStablecoin, in the stablecoin (beyond the interface). */
@@ -29,7 +32,7 @@ export interface PaymentView {
 export type PaymentViewSource = Pick<
   Payment,
   'id' | 'status' | 'paymentMethod' | 'sourceCurrency' | 'amountStablecoin' | 'fiatAmount' | 'destinationCurrency' | 'providerRef'
-  | 'reference' | 'createdAt' | 'updatedAt' | 'failureReason' | 'exchangeRate' | 'payoutFee'
+  | 'reference' | 'createdAt' | 'updatedAt' | 'failureReason' | 'failureCode' | 'exchangeRate' | 'payoutFee'
 >;
 
 /** Maps a payment (or just the fields its view shows) to its public view, amounts padded to their currency's scale. Pure. */
@@ -47,6 +50,7 @@ export function toPaymentView(payment: PaymentViewSource): PaymentView {
     createdAt: payment.createdAt.toISOString(),
     updatedAt: payment.updatedAt.toISOString(),
     failureReason: payment.failureReason,
+    failureCode: payment.failureCode,
     exchangeRate: payment.exchangeRate,
     payoutFee: formatAmount(payment.payoutFee, payment.sourceCurrency),
   };

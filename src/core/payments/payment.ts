@@ -1,5 +1,6 @@
 import type { Blockchain, CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { IssuerFeeOption } from '../quotes/pricing';
+import type { PaymentFailureCode } from './payment-failure';
 import type { FiatCurrency, Stablecoin } from '../shared/money';
 
 /** Payment states (docs/decisions.md § Payments: states and events). */
@@ -49,6 +50,8 @@ export class Payment {
    */
   submittedAt!: Date | null;
   failureReason!: string | null;
+  /** Machine-readable class of `failureReason` (docs/api.md § Failure codes); null unless failed or refunded. */
+  failureCode!: PaymentFailureCode | null;
   nextActionAt!: Date | null;
   /** Times a worker has claimed this payment; drives the back-off after provider faults. */
   attempts!: number;

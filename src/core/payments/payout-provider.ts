@@ -1,4 +1,5 @@
 import type { Payment } from './payment';
+import type { PaymentFailureCode } from './payment-failure';
 
 /**
  * What a provider says to a submission (docs/decisions.md § Payments: states and events).
@@ -6,6 +7,7 @@ import type { Payment } from './payment';
  *   when set, is how long to wait before the first status query (a provider whose result comes by
  *   callback), else it is asked at once.
  * - `rejected`: the provider refused it; nothing will be paid (the payment fails before acceptance).
+ *   `code` classifies `reason` (docs/api.md § Failure codes).
  * - `retry`: the payout was certainly NOT taken (not sent, refused before processing: rate limited,
  *   circuit open, connection refused, not yet due in the sandbox): submitting again after
  *   `afterMs` milliseconds, to this or another provider, cannot pay twice. `reason` is for logs.
@@ -14,7 +16,7 @@ import type { Payment } from './payment';
  */
 export type SubmitOutcome =
   | { readonly kind: 'accepted'; readonly providerRef: string; readonly recheckAfterMs?: number }
-  | { readonly kind: 'rejected'; readonly reason: string }
+  | { readonly kind: 'rejected'; readonly reason: string; readonly code: PaymentFailureCode }
   | { readonly kind: 'retry'; readonly afterMs: number; readonly reason?: string }
   | { readonly kind: 'unknown'; readonly reason: string };
 
@@ -25,13 +27,15 @@ export type SubmitOutcome =
  * provider's own word: the payment waits, and an operator is shown it as a reconciliation finding
  * (docs/decisions.md § Reconciliation), since guessing either way could pay twice or lose a payout.
  * `not_found` means the provider has no record of the payment, so a submission whose outcome was
- * unknown never arrived and may be sent again. `failed` and `refunded` carry a reason for the issuer.
+ * unknown never arrived and may be sent again. `failed` and `refunded` carry a reason for the issuer
+ * and its code (docs/api.md § Failure codes), mapped by the adapter from the provider's own status
+ * or result code.
  */
 export type StatusOutcome =
   | { readonly kind: 'pending'; readonly afterMs: number; readonly providerRef?: string; readonly unknownStatus?: string }
   | { readonly kind: 'succeeded'; readonly providerRef?: string }
-  | { readonly kind: 'failed'; readonly reason: string }
-  | { readonly kind: 'refunded'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string; readonly code: PaymentFailureCode }
+  | { readonly kind: 'refunded'; readonly reason: string; readonly code: PaymentFailureCode }
   | { readonly kind: 'not_found' };
 
 /**

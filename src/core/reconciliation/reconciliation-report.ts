@@ -58,7 +58,7 @@ export interface StatusMismatch {
   readonly paymentId: string; readonly tenantId: string; readonly ourStatus: PaymentStatus;
   readonly providerOutcome: ProviderRecord['outcome']; readonly providerStatus: string;
 }
-/** A payment the provider paid out in another amount or currency than ours (decimal strings). */
+/** A payment the provider paid out in another amount or currency than ours (decimal strings; `providerAmount` or `providerCurrency` empty when the record carries none). */
 export interface AmountMismatch {
   readonly paymentId: string; readonly tenantId: string; readonly ourAmount: string; readonly ourCurrency: string;
   readonly providerAmount: string; readonly providerCurrency: string;
@@ -166,9 +166,10 @@ export async function reconciliationReport(
     if (OUR_OUTCOME[payment.status] !== record.outcome) {
       report.statusMismatches.push({ ...base, ourStatus: payment.status, providerOutcome: record.outcome, providerStatus: record.providerStatus });
     }
-    if (record.amount !== undefined && (!new Decimal(record.amount).eq(payment.fiatAmount) || record.currency !== payment.destinationCurrency)) {
+    if (paidOtherwise(payment, record)) {
       report.amountMismatches.push({
-        ...base, ourAmount: formatAmount(payment.fiatAmount, payment.destinationCurrency), ourCurrency: payment.destinationCurrency, providerAmount: record.amount, providerCurrency: record.currency ?? '',
+        ...base, ourAmount: formatAmount(payment.fiatAmount, payment.destinationCurrency), ourCurrency: payment.destinationCurrency,
+        providerAmount: record.amount ?? '', providerCurrency: record.currency ?? '',
       });
     }
   }
@@ -183,6 +184,25 @@ export async function reconciliationReport(
   report.statusMismatches.forEach(() => deps.onMismatch?.(provider, 'status_mismatch'));
   report.amountMismatches.forEach(() => deps.onMismatch?.(provider, 'amount_mismatch'));
   return ok(report);
+}
+
+/**
+ * Whether the provider's record says the payment was paid in another currency or another amount
+ * than ours (docs/decisions.md § Reconciliation). Each is compared only when the record carries it:
+ * a currency other than the payment's (ISO 4217, compared without regard to case) differs whatever
+ * the amount, and an amount that is not our fiat amount as a decimal, or is no decimal at all,
+ * differs. A record with neither says nothing about them. Pure.
+ */
+function paidOtherwise(payment: Payment, record: ProviderRecord): boolean {
+  if (record.currency !== undefined && record.currency.toUpperCase() !== payment.destinationCurrency) return true;
+  if (record.amount === undefined) return false;
+  let amount: Decimal;
+  try {
+    amount = new Decimal(record.amount);
+  } catch {
+    return true;
+  }
+  return !amount.isFinite() || !amount.eq(payment.fiatAmount);
 }
 
 /** How many status queries a per-payment reader runs at once. */

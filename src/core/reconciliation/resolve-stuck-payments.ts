@@ -1,5 +1,6 @@
 import { applyMove, type AdvanceDeps } from '../payments/advance-payment';
 import type { Payment } from '../payments/payment';
+import { failureOf } from '../payments/payment-failure';
 import type { PaymentMove } from '../payments/payment-state';
 import { providerWord, type StatusOutcome } from '../payments/payout-provider';
 import type { MismatchKind, ProviderOfPayment, ReconciliationChecks } from './reconciliation-ports';
@@ -71,7 +72,7 @@ async function checkOne(deps: StuckPaymentDeps, payment: Payment): Promise<Stuck
   }
   const move = FINAL_MOVES[outcome.kind];
   if (!move) return { ...base, outcome: outcome.kind };
-  const moved = await applyMove(deps, payment.id, move, 'reason' in outcome ? { failureReason: outcome.reason } : {});
+  const moved = await applyMove(deps, payment.id, move, 'reason' in outcome ? { failure: failureOf(outcome) } : {});
   // Not moved: the payment left provider_accepted meanwhile (a callback or the payout worker was first).
   return moved.ok ? { ...base, outcome: outcome.kind, movedTo: moved.value.status } : { ...base, outcome: outcome.kind };
 }

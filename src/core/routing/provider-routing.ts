@@ -21,11 +21,16 @@ export interface PayoutCorridor {
 
 /**
  * The payout providers that may carry a corridor's payment, in the order to try them
- * (docs/decisions.md § Payout providers: routing and failover), or why none may.
+ * (docs/decisions.md § Payout providers: routing and failover), or why none may:
+ * - `not_served`: no provider is configured for the corridor at all in this deployment, a
+ *   permanent answer until the configuration changes (a money-out is 422 `corridor_not_available`);
+ * - `unavailable`: providers are configured but none takes calls now (open circuits), or the tenant
+ *   is unknown; `retryAfterMs`, when set, is how soon to look again (a money-out is 503
+ *   `provider_unavailable` with `Retry-After`).
  */
 export type PayoutRouted =
   | { readonly kind: 'providers'; readonly providers: readonly [PayoutProvider, ...PayoutProvider[]] }
-  /** `retryAfterMs`: when configured providers refuse calls for now (open circuits), how soon to look again. */
+  | { readonly kind: 'not_served'; readonly reason: string }
   | { readonly kind: 'unavailable'; readonly reason: string; readonly retryAfterMs?: number };
 
 /**

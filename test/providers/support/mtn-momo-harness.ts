@@ -121,7 +121,7 @@ export function momoPayment(suffix: string, overrides: Partial<PaymentProps> = {
     destinationCurrency: 'UGX', country: 'UG', blockchain: 'SOLANA', amountStablecoin: '4', fiatAmount: '15000',
     exchangeRate: '3750', payoutFee: '0', accountName: 'Test Payee', accountNumber: `+2567${digits}${suffix}`,
     paymentCode: 'MTN', businessNumber: null, reference: "Invoice 42's payout", refundAddress: 'x', optionalIssuerFee: 'NO',
-    quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, nextActionAt: now, attempts: 0, acceptedAt: null,
+    quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, failureCode: null, nextActionAt: now, attempts: 0, acceptedAt: null,
     createdAt: now, updatedAt: now, ...overrides,
   });
 }

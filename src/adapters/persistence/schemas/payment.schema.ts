@@ -1,7 +1,15 @@
 import { EntitySchema } from '@mikro-orm/core';
 import { Payment } from '../../../core/payments/payment';
+import { PAYMENT_FAILURE_CODES } from '../../../core/payments/payment-failure';
 import { PlainDecimalType } from './plain-decimal.type';
 import { SealedTextType } from './sealed-text.type';
+
+/**
+ * The check on `failure_code` (migration 20261126190000): one of PAYMENT_FAILURE_CODES, present
+ * exactly when the payment is failed or refunded.
+ */
+export const FAILURE_CODE_CHECK = `(failure_code is null or failure_code in (${PAYMENT_FAILURE_CODES.map((c) => `'${c}'`).join(', ')}))`
+  + " and ((status in ('failed', 'refunded')) = (failure_code is not null))";
 
 /** Table `payments` (docs/decisions.md § Payments: states and events). The partial index on next_action_at feeds the payout worker's claim. */
 export const PaymentSchema = new EntitySchema<Payment>({
@@ -16,6 +24,8 @@ export const PaymentSchema = new EntitySchema<Payment>({
   checks: [
     { name: 'payments_status_check', expression: "status in ('initiated', 'provider_accepted', 'succeeded', 'failed', 'refunded')" },
     { name: 'payments_amounts_positive_check', expression: 'amount_stablecoin > 0 and fiat_amount > 0 and payout_fee >= 0' },
+    // A closed set, and set exactly on failed and refunded payments (docs/decisions.md § Payments: failure codes).
+    { name: 'payments_failure_code_check', expression: FAILURE_CODE_CHECK },
   ],
   uniques: [{ name: 'payments_tenant_reference_unique', properties: ['tenantId', 'reference'] }],
   properties: {
@@ -45,6 +55,7 @@ export const PaymentSchema = new EntitySchema<Payment>({
     provider: { type: 'string', length: 32, nullable: true },
     submittedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     failureReason: { type: 'text', nullable: true },
+    failureCode: { type: 'string', length: 40, nullable: true },
     nextActionAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     attempts: { type: 'integer', default: 0 },
     acceptedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

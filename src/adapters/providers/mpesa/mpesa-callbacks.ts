@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ProviderReport } from '../../../core/payments/provider-report';
 import type { MpesaConfig } from './mpesa-config';
+import { mpesaResultFailureCode, mpesaStatusFailureCode } from './mpesa-failure-codes';
 import {
   API_RESULT_FAILURES, darajaResultSchema, isDocumentedFailure, resultParameter, RESULT_DESCRIPTIONS, RESULT_DUPLICATE_DETECTED,
   RESULT_SUCCESS, STATUS_COMPLETED, STATUS_FAILED, STATUS_IN_PROGRESS, type DarajaResult,
@@ -131,7 +132,7 @@ function readPaymentResult(result: DarajaResult): Read {
   };
   if (result.ResultType === '1' || code === RESULT_DUPLICATE_DETECTED) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
   if (code === RESULT_SUCCESS) return { outcome: { kind: 'succeeded', ...(receipt ? { providerRef: receipt } : {}) }, observed };
-  if (isDocumentedFailure(code)) return { outcome: { kind: 'failed', reason: `M-Pesa result ${code}: ${describe(code, result.ResultDesc)}` }, observed };
+  if (isDocumentedFailure(code)) return { outcome: { kind: 'failed', reason: `M-Pesa result ${code}: ${describe(code, result.ResultDesc)}`, code: mpesaResultFailureCode(code) }, observed };
   return { outcome: { kind: 'pending', afterMs: 0, unknownStatus: `ResultCode ${code}` }, observed };
 }
 
@@ -154,7 +155,7 @@ function readStatusResult(result: DarajaResult): Read {
     return { outcome, observed };
   }
   if (status === STATUS_COMPLETED) return { outcome: { kind: 'succeeded', ...(receipt ? { providerRef: receipt } : {}) }, observed };
-  if (STATUS_FAILED.has(status)) return { outcome: { kind: 'failed', reason: `M-Pesa transaction ${status}` }, observed };
+  if (STATUS_FAILED.has(status)) return { outcome: { kind: 'failed', reason: `M-Pesa transaction ${status}`, code: mpesaStatusFailureCode(status) }, observed };
   if (STATUS_IN_PROGRESS.has(status)) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
   return { outcome: { kind: 'pending', afterMs: RECHECK_MS, unknownStatus: `TransactionStatus ${word || '(none)'}` }, observed };
 }

@@ -69,7 +69,7 @@ export class MpesaPayoutProvider implements PayoutProvider {
    */
   async submit(payment: Payment): Promise<SubmitOutcome> {
     const request = payoutRequestOf(payment, this.settings);
-    if (!request.ok) return { kind: 'rejected', reason: request.reason };
+    if (!request.ok) return { kind: 'rejected', reason: request.reason, code: 'unsupported_by_provider' };
     const answer = await this.client.post(request.path, request.body);
     const outcome = classifySubmit(answer, request.api, request.api === 'b2c' ? originatorConversationIdOf(payment) : undefined);
     // The result comes to the ResultURL; Transaction Status is only the fallback when it does not.
@@ -116,13 +116,13 @@ function classifySubmit(answer: DarajaAnswer, api: 'b2c' | 'b2b', expectedOcid?:
       if (expectedOcid !== undefined && ocid !== expectedOcid) return { kind: 'unknown', reason: 'Daraja acknowledged another OriginatorConversationID' };
       return { kind: 'accepted', providerRef: ocid };
     }
-    if (REFUSED_RESPONSE_CODES.has(code)) return { kind: 'rejected', reason: `M-Pesa refused the request (ResponseCode ${code})` };
+    if (REFUSED_RESPONSE_CODES.has(code)) return { kind: 'rejected', reason: `M-Pesa refused the request (ResponseCode ${code})`, code: 'declined' };
     return { kind: 'unknown', reason: `Daraja answered ResponseCode ${code}` };
   }
   const error = gatewayErrorSchema.safeParse(answer.body);
   const code = error.success ? error.data.errorCode : undefined;
   if (code !== undefined && BAD_REQUEST.has(code)) {
-    return { kind: 'rejected', reason: `M-Pesa refused the request: ${(error.data?.errorMessage ?? code).slice(0, 120)}` };
+    return { kind: 'rejected', reason: `M-Pesa refused the request: ${(error.data?.errorMessage ?? code).slice(0, 120)}`, code: 'declined' };
   }
   if (code === DUPLICATE) return { kind: 'unknown', reason: 'Daraja already has this OriginatorConversationID: ask its status' };
   // A throttled B2C request is sent again with the same OriginatorConversationID, which Daraja

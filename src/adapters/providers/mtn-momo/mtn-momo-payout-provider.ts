@@ -45,7 +45,7 @@ export class MtnMomoPayoutProvider implements PayoutProvider {
 
   async submit(payment: Payment): Promise<SubmitOutcome> {
     const request = transferRequestOf(payment, this.markets, this.config.sandboxCurrency);
-    if (!request.ok) return { kind: 'rejected', reason: request.reason };
+    if (!request.ok) return { kind: 'rejected', reason: request.reason, code: 'unsupported_by_provider' };
     const referenceId = transferReferenceOf(payment.id);
     const callbackUrl = `${this.config.callbackBaseUrl}/${this.config.callbackSecret}`;
     const answer = await this.client.postTransfer(referenceId, request.body, callbackUrl);
@@ -64,7 +64,7 @@ export class MtnMomoPayoutProvider implements PayoutProvider {
     if (presence === 'unsure' || answer.status === 409) {
       return { kind: 'unknown', reason: `MTN MoMo answered ${what} and the transfer's status is not available` };
     }
-    if (answer.status === 400) return { kind: 'rejected', reason: `MTN MoMo refused the transfer request (${what})` };
+    if (answer.status === 400) return { kind: 'rejected', reason: `MTN MoMo refused the transfer request (${what})`, code: 'declined' };
     return { kind: 'retry', afterMs: CONFIG_RETRY_MS, reason: `MTN MoMo refused our request (${what}): check the MTN_MOMO_* configuration` };
   }
 

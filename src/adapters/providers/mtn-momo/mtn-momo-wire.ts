@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { StatusOutcome } from '../../../core/payments/payout-provider';
+import { mtnMomoFailureCode } from './mtn-momo-failure-codes';
 
 /**
  * The `X-Reference-Id` of a payment's transfer: a UUID derived from our payment id alone, so every
@@ -100,7 +101,7 @@ export function outcomeOfRecord(
     case 'SUCCESSFUL':
       return { kind: 'succeeded', providerRef: referenceId };
     case 'FAILED':
-      return { kind: 'failed', reason: failureReasonOf(record.reason) };
+      return { kind: 'failed', reason: failureReasonOf(record.reason), code: mtnMomoFailureCode(record.reason) };
     case 'PENDING':
       return { kind: 'pending', afterMs: pollIntervalMs, providerRef: referenceId };
     default:

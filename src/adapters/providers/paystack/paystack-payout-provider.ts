@@ -61,7 +61,7 @@ export class PaystackPayoutProvider implements PayoutProvider {
    */
   async submit(payment: Payment): Promise<SubmitOutcome> {
     const plan = planTransfer(payment);
-    if (!plan.ok) return { kind: 'rejected', reason: plan.reason };
+    if (!plan.ok) return { kind: 'rejected', reason: plan.reason, code: 'unsupported_by_provider' };
     const reference = referenceOf(payment.id);
     const recipient = await this.recipients.codeFor(plan.account);
     if (!recipient.ok) {
@@ -92,7 +92,7 @@ export class PaystackPayoutProvider implements PayoutProvider {
     if (/insufficient balance/i.test(message)) {
       return this.unlessExisting(reference, { kind: 'retry', afterMs: NO_BALANCE_RETRY_MS, reason: `Paystack balance too low: ${message}` });
     }
-    return this.unlessExisting(reference, { kind: 'rejected', reason: `Paystack refused the transfer: ${message}` });
+    return this.unlessExisting(reference, { kind: 'rejected', reason: `Paystack refused the transfer: ${message}`, code: 'declined' });
   }
 
   /**

@@ -69,7 +69,7 @@ export class PaystackRecipients {
     if (call.httpStatus === 401 || call.httpStatus === 403 || call.httpStatus === 429 || call.httpStatus >= 500 || call.httpStatus < 400) {
       return retry(`Paystack could not create the recipient: ${paystackMessage(call.httpStatus, call.body)}`);
     }
-    return { ok: false, outcome: { kind: 'rejected', reason: `Paystack refused the recipient: ${paystackMessage(call.httpStatus, call.body)}` } };
+    return { ok: false, outcome: { kind: 'rejected', reason: `Paystack refused the recipient: ${paystackMessage(call.httpStatus, call.body)}`, code: 'recipient_account_invalid' } };
   }
 
   private remember(key: string, code: string): void {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CountryCode } from '../../../core/catalog/catalog';
 import type { StatusOutcome } from '../../../core/payments/payout-provider';
 import type { FiatCurrency } from '../../../core/shared/money';
+import { paystackFailureCode } from './paystack-failure-codes';
 
 /** The provider name recorded on payments (`PayoutProvider.name`). */
 export const PAYSTACK = 'paystack';
@@ -90,12 +91,12 @@ export function outcomeOfTransfer(transfer: PaystackTransfer): Exclude<StatusOut
   const providerRef = transfer.transfer_code;
   // Own keys only: a status such as `constructor` is not one of Paystack's.
   const notPaid = Object.hasOwn(NOT_PAID, transfer.status) ? NOT_PAID[transfer.status] : undefined;
-  if (notPaid !== undefined) return { kind: 'failed', reason: `${notPaid}${detail(transfer)}` };
+  if (notPaid !== undefined) return { kind: 'failed', reason: `${notPaid}${detail(transfer)}`, code: paystackFailureCode(transfer.status) };
   switch (transfer.status) {
     case 'success':
       return { kind: 'succeeded', providerRef };
     case 'reversed':
-      return { kind: 'refunded', reason: `Paystack reversed the transfer; the amount returned to the payout balance${detail(transfer)}` };
+      return { kind: 'refunded', reason: `Paystack reversed the transfer; the amount returned to the payout balance${detail(transfer)}`, code: paystackFailureCode(transfer.status) };
     case 'pending':
     case 'received':
     case 'otp':
