@@ -34,7 +34,7 @@ export function ensureBuilt(): void {
       return 0;
     }
   })();
-  // Only what the build reads: the migrator rewrites migrations/.snapshot-payout.json (same content) on every run.
+  // Only what the build reads (migrations' .ts files, not the CLI's schema snapshot beside them).
   const sources = Math.max(newestMtime(path.join(ROOT, 'src'), /\.ts$/), newestMtime(path.join(ROOT, 'migrations'), /\.ts$/),
     newestMtime(path.join(ROOT, 'public'), /./),
     ...['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(path.join(ROOT, f)).mtimeMs));

@@ -27,9 +27,10 @@ const ROOT = path.resolve(__dirname, '../../..');
  * MikroORM options for `clientUrl` (docs/decisions.md § Running it). `poolMax` caps pooled connections.
  * Migrations live in `migrations/` at the repository root and run in code at start. With `logger`,
  * MikroORM's own output (the migrator's lines) goes through it as JSON; without, MikroORM prints
- * its coloured text (the MikroORM CLI and tests).
+ * its coloured text (the MikroORM CLI and tests). `snapshot`: keep migrations/.snapshot-payout.json
+ * current (the CLI only).
  */
-export function ormOptions(clientUrl: string, poolMax = 10, logger?: Logger): Options {
+export function ormOptions(clientUrl: string, poolMax = 10, logger?: Logger, snapshot = false): Options {
   return defineConfig({
     clientUrl,
     ...(logger ? { loggerFactory: (options) => new PinoOrmLogger(options, logger) } : {}),
@@ -47,11 +48,13 @@ export function ormOptions(clientUrl: string, poolMax = 10, logger?: Logger): Op
       emit: 'ts',
       transactional: true,
       allOrNothing: true,
-      snapshot: true,
+      // Only the CLI's migration:create needs the snapshot: written on every migrator run it would
+      // be rewritten by each start and test, with partial schemas by the migration tests.
+      snapshot,
       snapshotName: '.snapshot-payout',
     },
   });
 }
 
 // The MikroORM CLI (`npm run migration:create`) reads this default export.
-export default ormOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payout_dev');
+export default ormOptions(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/payout_dev', 10, undefined, true);
