@@ -649,8 +649,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants
-         * @description Credits a tenant's balance with an onchain deposit, once per (blockchain, transaction hash) across all tenants: the same deposit again is 409 duplicate_deposit.
+         * Credit an onchain deposit to a tenant's available balance (a correction), once per blockchain, transaction hash and index across all tenants
+         * @description An operator's correction: credits a tenant's balance with an onchain deposit at once, under the chain watcher's key (blockchain, transaction hash, index) across all tenants: a key already recorded, by a correction or by the watcher (detected or credited), is 409 duplicate_deposit. Sends deposit.credited.
          */
         post: operations["recordDeposit"];
         delete?: never;
@@ -1165,7 +1165,7 @@ export interface components {
              * @example https://issuer.example/hooks/payouts
              */
             url: string;
-            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated); empty or absent subscribes to all */
+            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped); empty or absent subscribes to all */
             events?: string[];
         };
         /**
@@ -2724,7 +2724,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped")[];
             /**
              * @description whsec_<base64>: HMAC signing secret, returned once only
              * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE=
@@ -2763,7 +2763,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped")[];
             /**
              * @description disabled after the endpoint answered 410
              * @enum {string}
@@ -8715,7 +8715,8 @@ export interface operations {
                  *       "currency": "USDC",
                  *       "amount": "25000.000000",
                  *       "blockchain": "BSC",
-                 *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                 *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *       "index": 0
                  *     }
                  */
                 "application/json": {
@@ -8739,6 +8740,11 @@ export interface operations {
                      * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
                      */
                     txHash: string;
+                    /**
+                     * @description The transfer's log index (BSC) or instruction position (SOLANA) in the transaction; 0 when absent
+                     * @example 0
+                     */
+                    index?: number;
                 };
             };
         };
@@ -8754,12 +8760,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "depositId": "dep_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *       "currency": "USDC",
                      *       "amount": "25000.000000",
-                     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *       "index": 0
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description The deposit (dep_ + ULID), as GET /v1/deposits/{depositId} shows it to the tenant
+                         * @example dep_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                         */
+                        depositId: string;
                         /**
                          * @description Stablecoin credited
                          * @enum {string}
@@ -8775,6 +8788,11 @@ export interface operations {
                          * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
                          */
                         txHash: string;
+                        /**
+                         * @description The transfer index credited
+                         * @example 0
+                         */
+                        index: number;
                     };
                 };
             };
@@ -8870,7 +8888,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description duplicate_deposit: this blockchain and hash were already credited, to this or any tenant */
+            /** @description duplicate_deposit: this blockchain, hash and index were already recorded, for this or any tenant */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
