@@ -72,6 +72,12 @@ import type { ProviderRouting } from '../core/routing/provider-routing';
 import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
 import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
 import { reconciliationSources } from './reconciliation-sources';
+import { ChainMetrics } from '../adapters/http/chain-metrics';
+import { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
+import { DepositAddressRepository } from '../adapters/persistence/deposit-address.repository';
+import { DepositReadRepository } from '../adapters/persistence/deposit.repository';
+import type { ChainWatcher } from '../adapters/workers/chain-watcher';
+import { chainDeposits, chainStatus, chainWatchers, watcherHolderId, type ChainSupply } from './chain-deposits';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -82,6 +88,8 @@ export interface Container {
   readonly webhookWorker: PollingWorker;
   /** Resolves payments stuck in provider_accepted by status queries (docs/decisions.md § Reconciliation). */
   readonly reconciliationWorker: PollingWorker;
+  /** One watcher per configured chain (docs/decisions.md § Onchain deposits: watchers); none when no chain is configured. */
+  readonly chainWatchers: readonly ChainWatcher[];
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -124,6 +132,8 @@ export interface ContainerOverrides {
   readonly providerOfPayment?: ProviderOfPayment;
   /** Payout providers reconciliation reports may read besides the sandbox one (real rails, or a test's). */
   readonly reconciliationProviders?: readonly PayoutProvider[];
+  /** Chains besides the configured ones (tests: a scripted chain reader and deriver). */
+  readonly chains?: readonly ChainSupply[];
 }
 
 
@@ -156,6 +166,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   };
   const refunds = new OnchainRefundReadRepository(em);
   const metrics = new Metrics({ depths: () => queueDepths.depths() }, { pendingTotals: () => refunds.pendingTotals() });
+  // Onchain deposits (docs/decisions.md § Onchain deposits): the chains the adapters supply, their watchers and metrics.
+  const chainWatch = new ChainWatchRepository(em);
+  const chainMetrics = new ChainMetrics(metrics.registry, async () => chainStatus(chains, chainWatch));
+  const chains = chainDeposits(config, logger, chainMetrics, overrides.chains);
+  const depositReads = new DepositReadRepository(em);
+  const depositAddresses = new DepositAddressRepository(em);
+  const watchers = chainWatchers(chains, {
+    uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder: watcherHolderId(),
+    lease: chainWatch, leaseMs: config.CHAIN_WATCH_LEASE_MS, intervalMs: config.CHAIN_WATCH_INTERVAL_MS, metrics: chainMetrics, logger,
+  });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
@@ -366,14 +386,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker)]
+        .map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      ...(chains.watched.length > 0 ? { chains: () => chainStatus(chains, chainWatch) } : {}),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
     callbacks: callbacks.endpoints,
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -387,12 +409,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
         reconciliationWorker.start();
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
+      if (config.CHAIN_WATCHER_ENABLED) watchers.forEach((w) => w.start());
     },
     beginShutdown() {
       shuttingDown = true;
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), ...watchers.map((w) => w.stop())]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
@@ -401,6 +424,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await graphql.stop();
       await counters.close();
       await live.close();
+      await chains.close();
     },
   };
 }

@@ -5,7 +5,7 @@
  * The e2e tests use FakeChain and TestDeriver too: the ChainReader and DepositAddressDeriver ports
  * are where the service meets a chain; our own storage is always the real PostgreSQL there.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Blockchain } from '../../src/core/catalog/catalog';
 import type { ChainHeights, ChainReader, ChainTransfer, DepositAddressDeriver, TransferPresence } from '../../src/core/deposits/chain-ports';
 import type { Deposit } from '../../src/core/deposits/deposit';
@@ -51,7 +51,8 @@ export class FakeChain implements ChainReader {
   failure?: Error;
   readonly calls = { heights: 0, scan: 0, presence: 0 };
 
-  constructor(readonly chain: Blockchain, readonly name = 'fake') {}
+  /** `name` seeds its hashes: distinct chains (the default) never share a transaction hash, even across test files on one database. */
+  constructor(readonly chain: Blockchain, readonly name: string = randomUUID()) {}
 
   /** Appends one block holding `transfers` and returns it (height, hash, the transfers as read). */
   mine(...transfers: SentTransfer[]): { height: bigint; hash: string; transfers: ChainTransfer[] } {

@@ -1803,6 +1803,41 @@ export interface components {
              * @enum {string}
              */
             migrations: "applied" | "pending" | "unknown";
+            /** @description Onchain deposit watchers, one per configured chain (details: they never make the instance unready); absent when no chain is configured */
+            chains?: {
+                /**
+                 * @description The chain
+                 * @enum {string}
+                 */
+                chain: "BSC" | "SOLANA";
+                /**
+                 * @description Newest block (BSC) or slot (SOLANA) the watcher read
+                 * @example 44218573
+                 */
+                head: number;
+                /**
+                 * @description Newest finalized block or slot it read
+                 * @example 44218571
+                 */
+                finalized: number;
+                /**
+                 * @description Highest block or slot scanned; null before the first scan
+                 * @example 44218573
+                 */
+                scannedTo: number | null;
+                /**
+                 * @description Blocks or slots between the head and what is scanned
+                 * @example 0
+                 */
+                lagBlocks: number;
+                /**
+                 * @description Seconds since a pass last reached the head (grows while the watcher lags or no replica watches); null before one did
+                 * @example 2
+                 */
+                lagSeconds: number | null;
+                /** @description Whether a replica holds the chain's watcher lease now */
+                watching: boolean;
+            }[];
         };
         /**
          * @description Health of this instance for API clients
@@ -1836,6 +1871,41 @@ export interface components {
              * @enum {string}
              */
             migrations: "applied" | "pending" | "unknown";
+            /** @description Onchain deposit watchers, one per configured chain (details: they never make the instance unready); absent when no chain is configured */
+            chains?: {
+                /**
+                 * @description The chain
+                 * @enum {string}
+                 */
+                chain: "BSC" | "SOLANA";
+                /**
+                 * @description Newest block (BSC) or slot (SOLANA) the watcher read
+                 * @example 44218573
+                 */
+                head: number;
+                /**
+                 * @description Newest finalized block or slot it read
+                 * @example 44218571
+                 */
+                finalized: number;
+                /**
+                 * @description Highest block or slot scanned; null before the first scan
+                 * @example 44218573
+                 */
+                scannedTo: number | null;
+                /**
+                 * @description Blocks or slots between the head and what is scanned
+                 * @example 0
+                 */
+                lagBlocks: number;
+                /**
+                 * @description Seconds since a pass last reached the head (grows while the watcher lags or no replica watches); null before one did
+                 * @example 2
+                 */
+                lagSeconds: number | null;
+                /** @description Whether a replica holds the chain's watcher lease now */
+                watching: boolean;
+            }[];
             /**
              * @description Version of the API
              * @example 0.5.0
