@@ -9,7 +9,7 @@ import { TenantRepository } from '../adapters/persistence/tenant.repository';
 import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
 import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
 import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
-import { API_KEY_REVOKED_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
+import { API_KEY_REVOKED_CHANNEL, DEPOSIT_EVENTS_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
 import { WorkDueRepository, type WorkQueue } from '../adapters/persistence/work-due.repository';
 import { isFinal } from '../core/payments/payment-state';
 import type { PaymentStatus } from '../core/payments/payment';
@@ -330,13 +330,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     liveAccounts: liveAccountDirectory(live),
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
+    deposits: depositReads,
+    depositAddresses,
+    depositChains: chains.setups,
   });
   const admin = createAdminApplication({
     tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks, environments: tenantSettings, refunds,
+    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources([provider, ...live.providers, ...(overrides.livePayoutProviders ?? []), ...(overrides.reconciliationProviders ?? [])]),
@@ -352,7 +355,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const graphql = new GraphqlGateway({
-    app: application, paymentEvents: new PaymentEventRepository(em), listener, nodeEnv: config.NODE_ENV,
+    app: application, paymentEvents: new PaymentEventRepository(em), depositChanges: depositReads, listener, nodeEnv: config.NODE_ENV,
     access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
   });
   // A revocation on any replica: forget the key and close its sockets here (docs/decisions.md § Authentication, tenants and keys).
@@ -372,6 +375,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     // `payment.initiated` (status initiated) is never a webhook: no delivery to look for.
     if (notice.status !== 'initiated') webhookWorker.wake();
   });
+  // A deposit event's deliveries are written with it (docs/decisions.md § Onchain deposits).
+  listener.on(DEPOSIT_EVENTS_CHANNEL, () => webhookWorker.wake());
   listener.on(WORK_DUE_CHANNEL, (queue) => {
     if (queue === 'webhooks') webhookWorker.wake();
     if (queue === 'kyc') kycWorker.wake();

@@ -16,6 +16,7 @@ import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
 import { reconciliationRoutes } from './reconciliation.routes';
 import { refundRoutes } from './refund.routes';
+import { depositFindingRoutes } from './deposit.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -215,5 +216,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     ...reconciliationRoutes(admin),
     ...refundRoutes(admin),
+    ...depositFindingRoutes(admin),
   ];
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blockchain } from '../../core/catalog/catalog';
-import type { Deposit, DepositFinding } from '../../core/deposits/deposit';
+import { toDepositView, type Deposit, type DepositFinding, type DepositView } from '../../core/deposits/deposit';
 import type { ChainCursor, DepositFindingReader, DepositListFilter, DepositReader } from '../../core/deposits/deposit-ports';
 import type { KeysetPage } from '../../core/shared/keyset-page';
 import { cursorOf, depositOf, findingOf } from './deposit-rows';
@@ -80,6 +80,18 @@ export class DepositReadRepository implements DepositReader, DepositFindingReade
   async heads(): Promise<ReadonlyMap<Blockchain, bigint>> {
     const rows = await this.rows('select blockchain, head from chain_watchers where heights_at is not null', []);
     return new Map(rows.map((r) => [r.blockchain as Blockchain, BigInt(String(r.head))]));
+  }
+
+  /** Deposits of `tenantIds` detected, credited or dropped since `since`, as their API views (DepositChanges port of the live feed). */
+  async changedSince(tenantIds: readonly string[], since: Date, limit: number): Promise<Array<{ tenantId: string; deposit: DepositView }>> {
+    if (tenantIds.length === 0) return [];
+    const [rows, heads] = await Promise.all([this.rows(
+      `select * from deposits where tenant_id in (${tenantIds.map(() => '?').join(', ')})
+          and greatest(created_at, coalesce(credited_at, created_at), coalesce(dropped_at, created_at)) >= ?
+        order by greatest(created_at, coalesce(credited_at, created_at), coalesce(dropped_at, created_at)), id limit ?`,
+      [...tenantIds, since, limit],
+    ), this.heads()]);
+    return rows.map(depositOf).map((d) => ({ tenantId: d.tenantId, deposit: toDepositView(d, heads.get(d.blockchain)) }));
   }
 
   async listFindings(limit: number): Promise<DepositFinding[]> {
