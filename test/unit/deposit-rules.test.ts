@@ -1,3 +1,4 @@
+import { matchesDepositUpdated } from '../../src/adapters/graphql/graphql-context';
 import { DEPOSIT_MOVES, DEPOSIT_STATUSES, depositExternalRef, toDepositView, transition, type Deposit } from '../../src/core/deposits/deposit';
 import { CEILING_MICROS, creditedAmount, formatMicros } from '../../src/core/deposits/deposit-amount';
 import { assignAddress, listDepositAddresses, type ChainDepositSetup } from '../../src/core/deposits/deposit-addresses';
@@ -164,5 +165,17 @@ describe('listDeposits and getDeposit', () => {
   it('reads one deposit of the tenant; another tenant\'s is not found', async () => {
     expect(await getDeposit(deps, 'ten_A', 'dep_1')).toEqual(ok(toDepositView(deposit(), 102n)));
     expect(await getDeposit(deps, 'ten_A', 'dep_3')).toEqual(err('not_found', 'Deposit not found'));
+  });
+});
+
+describe('matchesDepositUpdated', () => {
+  const view = toDepositView(deposit(), 100n);
+  it('passes a view by deposit id and status when given, every view otherwise', () => {
+    expect([
+      matchesDepositUpdated({}, view), matchesDepositUpdated({ depositId: null, status: null }, view), matchesDepositUpdated({ status: [] }, view),
+      matchesDepositUpdated({ depositId: 'dep_1' }, view), matchesDepositUpdated({ depositId: 'dep_2' }, view),
+      matchesDepositUpdated({ status: ['detected', 'dropped'] }, view), matchesDepositUpdated({ status: ['credited'] }, view),
+      matchesDepositUpdated({ depositId: 'dep_1', status: ['credited'] }, view),
+    ]).toEqual([true, true, true, true, false, true, false, false]);
   });
 });
