@@ -29,6 +29,7 @@ import vm from 'node:vm';
 import { Client, type ClientConfig } from 'pg';
 import { GraphqlGateway } from '../src/adapters/graphql/graphql-gateway';
 import { PgNotificationListener } from '../src/adapters/notifications/notification-listener';
+import { DepositReadRepository } from '../src/adapters/persistence/deposit.repository';
 import { PaymentEventRepository } from '../src/adapters/persistence/payment-event.repository';
 import { sha256Hasher } from '../src/adapters/providers/system';
 import { generateApiKey, storedKey } from '../src/app/api-keys';
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
   // The baseline gateway hears payments on a listener of its own, next to the container's.
   const listener = new PgNotificationListener(database.orm.em.getConnection().getConnectionOptions() as ClientConfig, logger);
   const gateway = shared ? container.graphql : new GraphqlGateway({
-    app: container.application, paymentEvents: new PaymentEventRepository(database.orm.em), listener,
+    app: container.application, paymentEvents: new PaymentEventRepository(database.orm.em), depositChanges: new DepositReadRepository(database.orm.em), listener,
     nodeEnv: 'production', logger, sharedSubscriptions: false,
     access: container.access, trustProxy: compileProxyTrust(config.TRUST_PROXY), maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY,
   });

@@ -121,8 +121,12 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       TENANT, flag('currency', 'STABLECOIN', 'currency', 'Stablecoin (required)'), flag('amount', '1000', 'amount', 'Decimal amount (required)'),
       flag('blockchain', 'CHAIN', 'blockchain', 'Chain of the transaction (required)'),
       flag('tx-hash', 'HASH', 'txHash', 'BSC: 0x and 64 hex digits; SOLANA: the base58 signature (required)'),
+      flag('index', 'N', 'index', "The transfer's log index (BSC) or instruction position (SOLANA); default 0"),
     ],
-    input: (v) => ({ params: given({ tenantId: v.tenant }), body: given({ currency: v.currency, amount: v.amount, blockchain: v.blockchain, txHash: v['tx-hash'] }) }),
+    input: (v) => ({
+      params: given({ tenantId: v.tenant }),
+      body: given({ currency: v.currency, amount: v.amount, blockchain: v.blockchain, txHash: v['tx-hash'], index: numberOr(v.index, '') }),
+    }),
     run: (admin, { params, body }) => admin.recordDeposit(params.tenantId, body),
   },
   {

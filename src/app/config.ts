@@ -11,6 +11,8 @@ import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
 const apiKey = z.string().regex(API_KEY_PATTERN, 'must look like sk_<sandbox|live>_<32 to 64 letters and digits>');
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hexadecimal digits');
+const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address');
 
 /**
  * Every environment variable the service reads, with its default (README "Configuration").
@@ -91,6 +93,18 @@ export const configSchema = z.object({
   PROVIDER_BREAKER_FAILURES: int(1).max(1000).default(5),
   PROVIDER_BREAKER_HALF_OPEN_MS: int(100).max(3_600_000).default(30_000),
   PROVIDER_CALL_TIMEOUT_MS: int(100).max(300_000).default(60_000),
+  // Onchain deposits (docs/decisions.md § Onchain deposits): each configured chain's watcher waits
+  // CHAIN_WATCH_INTERVAL_MS between passes once caught up, under a lease of CHAIN_WATCH_LEASE_MS.
+  CHAIN_WATCHER_ENABLED: bool.default(true),
+  CHAIN_WATCH_INTERVAL_MS: int(50).max(600_000).default(2000),
+  CHAIN_WATCH_LEASE_MS: int(1000).max(3_600_000).default(30_000),
+  // The tokens credited, per network: the real contracts and mints by default (local chains deploy their own).
+  BSC_USDT_CONTRACT: evmAddress.default('0x55d398326f99059fF775485246999027B3197955'),
+  BSC_USDC_CONTRACT: evmAddress.default('0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d'),
+  BSC_TOKEN_DECIMALS: int(0).max(77).default(18),
+  SOLANA_USDC_MINT: solanaAddress.default('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
+  SOLANA_USDT_MINT: solanaAddress.default('Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'),
+  SOLANA_TOKEN_DECIMALS: int(0).max(77).default(6),
 });
 
 /**
@@ -109,6 +123,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'LOG_FORMAT'> & {
   readonly LOG_FORMAT: LogFormat;
   /** Real payout providers; none configured leaves live tenants without payouts (503 provider_unavailable). */
   readonly payoutProviders: PayoutProviderConfigs;
+  /** Every BSC_* and SOLANA_* variable as set, for the chain adapters' own parsers (src/app/chain-deposits.ts). */
+  readonly chainVariables: Readonly<Record<string, string>>;
 };
 
 /** One reason a configuration is refused: its sentence (never a value) and the variables it names. */
@@ -177,10 +193,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       }).map(named));
     }
   }
+  // A lease shorter than two intervals would run out between the passes of a healthy watcher.
+  if (parsed.success && parsed.data.CHAIN_WATCH_LEASE_MS < 2 * parsed.data.CHAIN_WATCH_INTERVAL_MS) {
+    problems.push({ variables: ['CHAIN_WATCH_LEASE_MS', 'CHAIN_WATCH_INTERVAL_MS'], message: 'CHAIN_WATCH_LEASE_MS must be at least twice CHAIN_WATCH_INTERVAL_MS' });
+  }
   problems.push(...providers.problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const chainVariables = Object.fromEntries(Object.entries(cleaned).filter(([name]) => /^(BSC|SOLANA)_/.test(name))) as Record<string, string>;
   return {
-    ...parsed.data, LOG_FORMAT: parsed.data.LOG_FORMAT ?? defaultLogFormat(parsed.data.NODE_ENV), payoutProviders: providers.configs,
+    ...parsed.data, LOG_FORMAT: parsed.data.LOG_FORMAT ?? defaultLogFormat(parsed.data.NODE_ENV), payoutProviders: providers.configs, chainVariables,
   };
 }
 

@@ -9,7 +9,7 @@ import { TenantRepository } from '../adapters/persistence/tenant.repository';
 import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
 import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
 import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
-import { API_KEY_REVOKED_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
+import { API_KEY_REVOKED_CHANNEL, DEPOSIT_EVENTS_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
 import { WorkDueRepository, type WorkQueue } from '../adapters/persistence/work-due.repository';
 import { isFinal } from '../core/payments/payment-state';
 import type { PaymentStatus } from '../core/payments/payment';
@@ -74,6 +74,12 @@ import type { ProviderRouting } from '../core/routing/provider-routing';
 import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
 import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
 import { reconciliationSources } from './reconciliation-sources';
+import { ChainMetrics } from '../adapters/http/chain-metrics';
+import { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
+import { DepositAddressRepository } from '../adapters/persistence/deposit-address.repository';
+import { DepositReadRepository } from '../adapters/persistence/deposit.repository';
+import type { ChainWatcher } from '../adapters/workers/chain-watcher';
+import { chainDeposits, chainStatus, chainWatchers, watcherHolderId, type ChainSupply } from './chain-deposits';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -84,6 +90,8 @@ export interface Container {
   readonly webhookWorker: PollingWorker;
   /** Resolves payments stuck in provider_accepted by status queries (docs/decisions.md § Reconciliation). */
   readonly reconciliationWorker: PollingWorker;
+  /** One watcher per configured chain (docs/decisions.md § Onchain deposits: watchers); none when no chain is configured. */
+  readonly chainWatchers: readonly ChainWatcher[];
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -136,6 +144,8 @@ export interface ContainerOverrides {
   readonly providerOfPayment?: ProviderOfPayment;
   /** Payout providers reconciliation reports may read besides the sandbox one (real rails, or a test's). */
   readonly reconciliationProviders?: readonly PayoutProvider[];
+  /** Chains besides the configured ones (tests: a scripted chain reader and deriver). */
+  readonly chains?: readonly ChainSupply[];
 }
 
 
@@ -172,6 +182,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // Every call that reaches a payout provider is timed (README "Metrics and health").
   const observeCall: ProviderCallObserver = (name, operation, outcome, seconds) => metrics.providerCalled(name, operation, outcome, seconds);
+  // Onchain deposits (docs/decisions.md § Onchain deposits): the chains the adapters supply, their watchers and metrics.
+  const chainWatch = new ChainWatchRepository(em);
+  const chainMetrics = new ChainMetrics(metrics.registry, async () => chainStatus(chains, chainWatch));
+  const chains = chainDeposits(config, logger, chainMetrics, overrides.chains);
+  const depositReads = new DepositReadRepository(em);
+  const depositAddresses = new DepositAddressRepository(em);
+  const watchers = chainWatchers(chains, {
+    uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder: watcherHolderId(),
+    lease: chainWatch, leaseMs: config.CHAIN_WATCH_LEASE_MS, intervalMs: config.CHAIN_WATCH_INTERVAL_MS, metrics: chainMetrics, logger,
+  });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
   const transport = new UndiciWebhookTransport(secrets, config.WEBHOOK_ALLOW_PRIVATE_TARGETS, config.WEBHOOK_TIMEOUT_MS, {
@@ -328,13 +348,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     liveAccounts: liveAccountDirectory(live),
     issuers: overrides.issuerDirectory ?? new SandboxIssuerDirectory(),
     serviceName: config.SERVICE_NAME,
+    deposits: depositReads,
+    depositAddresses,
+    depositChains: chains.setups,
   });
   const admin = createAdminApplication({
     tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks, environments: tenantSettings, refunds,
+    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(
@@ -352,7 +375,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const graphql = new GraphqlGateway({
-    app: application, paymentEvents: new PaymentEventRepository(em), listener, nodeEnv: config.NODE_ENV,
+    app: application, paymentEvents: new PaymentEventRepository(em), depositChanges: depositReads, listener, nodeEnv: config.NODE_ENV,
     access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
   });
   // A revocation on any replica: forget the key and close its sockets here (docs/decisions.md § Authentication, tenants and keys).
@@ -372,6 +395,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     // `payment.initiated` (status initiated) is never a webhook: no delivery to look for.
     if (notice.status !== 'initiated') webhookWorker.wake();
   });
+  // A deposit event's deliveries are written with it (docs/decisions.md § Onchain deposits).
+  listener.on(DEPOSIT_EVENTS_CHANNEL, () => webhookWorker.wake());
   listener.on(WORK_DUE_CHANNEL, (queue) => {
     if (queue === 'webhooks') webhookWorker.wake();
     if (queue === 'kyc') kycWorker.wake();
@@ -386,14 +411,16 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker].map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker)]
+        .map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
+      ...(chains.watched.length > 0 ? { chains: () => chainStatus(chains, chainWatch) } : {}),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
     callbacks: { endpoints: callbacks.endpoints, limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -407,6 +434,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
         reconciliationWorker.start();
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
+      if (config.CHAIN_WATCHER_ENABLED) watchers.forEach((w) => w.start());
     },
     beginShutdown() {
       shuttingDown = true;
@@ -417,7 +445,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await Promise.all([live.abort(), transport.destroy()]);
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop()]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), ...watchers.map((w) => w.stop())]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();
@@ -426,6 +454,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await graphql.stop();
       await counters.close();
       await live.close();
+      await chains.close();
     },
   };
 }

@@ -31,6 +31,10 @@ import type { BankAccountResolution, IdentifierResolution, MomoResolution, MomoR
 import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolveQuery } from './resolution/resolve-bank-account';
 import { resolveIdentifier, type IdentifierResolveDeps, type IdentifierResolveQuery } from './resolution/resolve-identifier';
 import { resolveMomo, type MomoResolveDeps, type MomoResolveQuery } from './resolution/resolve-momo';
+import type { DepositView } from './deposits/deposit';
+import { listDepositAddresses, type ChainDepositSetup, type DepositAddressView } from './deposits/deposit-addresses';
+import type { DepositAddressRegistry, DepositReader } from './deposits/deposit-ports';
+import { getDeposit, listDeposits, type DepositListQuery } from './deposits/list-deposits';
 import {
   paymentRecipients, paymentTimeline, webhookHealth,
   type OperationsReader, type PaymentRecipient, type PaymentTimeline, type WebhookHealthView,
@@ -50,6 +54,10 @@ export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps,
   readonly analytics: AnalyticsStore;
   /** The operations console's reads (recipients, payment history, webhook health). */
   readonly operations: OperationsReader;
+  /** Onchain deposits (docs/decisions.md § Onchain deposits): their reads, the address registry and each chain's setup. */
+  readonly deposits: DepositReader;
+  readonly depositAddresses: DepositAddressRegistry;
+  readonly depositChains: readonly ChainDepositSetup[];
 }
 
 /**
@@ -91,6 +99,12 @@ export interface Application {
   paymentRecipients(tenantId: string, paymentIds: readonly string[]): Promise<Result<Array<PaymentRecipient | undefined>, 'validation_error'>>;
   paymentTimeline(tenantId: string, paymentId: string): Promise<Result<PaymentTimeline, 'not_found'>>;
   webhookHealth(tenantId: string): Promise<WebhookHealthView[]>;
+  /** Where the tenant pays each stablecoin on each chain it is served on; assigned on first read, never changed. */
+  listDepositAddresses(tenantId: string): Promise<DepositAddressView[]>;
+  /** The tenant's deposits, newest first. Errors: validation_error (limit, time range, cursor). */
+  listDeposits(tenantId: string, query: DepositListQuery): Promise<Result<KeysetPage<DepositView>, 'validation_error'>>;
+  /** One deposit of the tenant. Errors: not_found. */
+  getDeposit(tenantId: string, depositId: string): Promise<Result<DepositView, 'not_found'>>;
 }
 
 const NO_LIVE_DIRECTORY: AccountDirectory = {
@@ -151,5 +165,8 @@ export function createApplication(deps: ApplicationDeps): Application {
     paymentRecipients: (tenantId, paymentIds) => paymentRecipients(deps, tenantId, paymentIds),
     paymentTimeline: (tenantId, paymentId) => paymentTimeline(deps, tenantId, paymentId),
     webhookHealth: (tenantId) => webhookHealth(deps, tenantId),
+    listDepositAddresses: (tenantId) => listDepositAddresses({ ...deps, addresses: deps.depositAddresses, chains: deps.depositChains }, tenantId),
+    listDeposits: (tenantId, query) => listDeposits(deps, tenantId, query),
+    getDeposit: (tenantId, depositId) => getDeposit(deps, tenantId, depositId),
   };
 }

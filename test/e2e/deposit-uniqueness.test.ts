@@ -5,7 +5,7 @@ import { startTestService, type TestService } from '../support/test-service';
 import { base58Encode, bscTxHash, solanaTxHash } from '../support/tx-hashes';
 
 /** One onchain deposit is credited once, across all tenants, in canonical form. */
-describe('deposits: one credit per (blockchain, transaction hash) across tenants', () => {
+describe('deposits: one credit per (blockchain, transaction hash, index) across tenants', () => {
   let service: TestService;
   let admin: string;
   beforeAll(async () => {
@@ -36,7 +36,7 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
       const txHash = hash();
       const first = await deposit(c.tenantId, { blockchain, txHash });
       expect(first.status).toBe(201);
-      expect(first.body).toEqual({ currency: 'USDC', amount: '250.000000', txHash });
+      expect(first.body).toEqual({ depositId: expect.stringMatching(/^dep_[0-9A-Z]{26}$/), currency: 'USDC', amount: '250.000000', txHash, index: 0 });
       const before = await written(b.tenantId, c.tenantId);
       const second = await deposit(b.tenantId, { blockchain, txHash });
       expect(second.status).toBe(409);
@@ -46,6 +46,23 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
       expect(await usdcOf(c.apiKey)).toBe('250.000000');
     },
   );
+
+  it('another index of a credited hash is another deposit; the same index again is 409 for any tenant', async () => {
+    const a = await service.newTenant('0');
+    const b = await service.newTenant('0');
+    const txHash = bscTxHash();
+    expect((await deposit(a.tenantId, { blockchain: 'BSC', txHash })).status).toBe(201);
+    const third = await deposit(b.tenantId, { blockchain: 'BSC', txHash, index: 3 });
+    expect([third.status, third.body.index]).toEqual([201, 3]);
+    const again = await deposit(a.tenantId, { blockchain: 'BSC', txHash, index: 3 });
+    expect([again.status, again.body.code]).toEqual([409, 'duplicate_deposit']);
+    expect(await count('select count(*) as n from ledger_transactions where external_ref in (?)', [[`BSC:${txHash}`, `BSC:${txHash}:3`]])).toBe(2);
+    expect([await usdcOf(a.apiKey), await usdcOf(b.apiKey)]).toEqual(['250.000000', '250.000000']);
+    for (const index of [-1, 1.5, 2 ** 31, '3']) {
+      const bad = await deposit(a.tenantId, { blockchain: 'BSC', txHash: bscTxHash(), index });
+      expect({ index, status: bad.status, code: bad.body.code }).toEqual({ index, status: 400, code: 'validation_error' });
+    }
+  });
 
   it('BSC hashes compare in lower case: 0xDEPC1... after 0xdepc1... is 409; the stored and returned hash is lower case', async () => {
     const { tenantId } = await service.newTenant('0');
@@ -123,7 +140,7 @@ describe('deposits: one credit per (blockchain, transaction hash) across tenants
     await expect(cli('--currency', 'USDC', '--amount', '10', '--blockchain', 'BSC', '--tx-hash', ` ${txHash}`))
       .rejects.toMatchObject({ stderr: expect.stringContaining('validation_error') });
     const ok = await cli('--currency', 'USDC', '--amount', '10', '--blockchain', 'BSC', '--tx-hash', txHash.toUpperCase().replace('0X', '0x'));
-    expect(JSON.parse(ok.stdout)).toEqual({ currency: 'USDC', amount: '10.000000', txHash });
+    expect(JSON.parse(ok.stdout)).toEqual({ depositId: expect.stringMatching(/^dep_/), currency: 'USDC', amount: '10.000000', txHash, index: 0 });
     await expect(cli('--currency', 'USDC', '--amount', '10', '--blockchain', 'BSC', '--tx-hash', txHash))
       .rejects.toMatchObject({ stderr: expect.stringContaining('duplicate_deposit') });
     expect(await usdcOf(apiKey)).toBe('10.000000');

@@ -125,7 +125,7 @@ describe('GraphQL by the Relay conventions', () => {
 
     const schema = (await q('{ __schema { queryType { fields { name args { name description type { name kind } } type { name kind ofType { name } } } } } }')).body.data.__schema;
     const connections = schema.queryType.fields.filter((f: any) => (f.type.name ?? f.type.ofType?.name ?? '').endsWith('Connection'));
-    expect(connections.map((f: any) => f.name).sort()).toEqual(['balanceTransactions', 'customers', 'payments', 'webhookEvents']);
+    expect(connections.map((f: any) => f.name).sort()).toEqual(['balanceTransactions', 'customers', 'deposits', 'payments', 'webhookEvents']);
     for (const field of connections) {
       const args = Object.fromEntries(field.args.map((a: any) => [a.name, a]));
       expect({ field: field.name, first: args.first?.description, after: args.after?.type.name })

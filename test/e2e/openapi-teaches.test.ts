@@ -86,7 +86,9 @@ describe('an OpenAPI document that teaches', () => {
     expect(doc.servers.length).toBeGreaterThan(0);
     expect(doc.tags[0]).toMatchObject({ name: 'Payments', description: expect.any(String) });
     for (const tag of doc.tags) expect(tag.description).toEqual(expect.any(String));
-    expect(Object.keys(doc.webhooks).sort()).toEqual(['customer.kyc.updated', 'payment.failed', 'payment.processing', 'payment.refunded', 'payment.succeeded']);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'customer.kyc.updated', 'deposit.credited', 'deposit.detected', 'deposit.dropped', 'payment.failed', 'payment.processing', 'payment.refunded', 'payment.succeeded',
+    ]);
     const succeeded = doc.webhooks['payment.succeeded'].post;
     const body = succeeded.requestBody.content['application/json'];
     expect(body.example).toMatchObject({ type: 'payment.succeeded', data: { status: 'succeeded' } });

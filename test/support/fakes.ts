@@ -15,7 +15,10 @@ import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../src/cor
 import type { IdempotencyLock, IdempotencyRecord, IdempotencyStore } from '../../src/core/idempotency/idempotency';
 import type { OutboxEvent, OutboxWriter } from '../../src/core/events/outbox-event';
 import { Quote, type QuoteRepository } from '../../src/core/quotes/quote';
-import type { AccountKind, Deposit, DepositStore, LedgerStore, Transfer } from '../../src/core/ledger/ledger';
+import type { AccountKind, LedgerStore, Transfer } from '../../src/core/ledger/ledger';
+import type { Deposit, DepositFinding } from '../../src/core/deposits/deposit';
+import type { ChainCursor, DepositStore } from '../../src/core/deposits/deposit-ports';
+import type { Blockchain } from '../../src/core/catalog/catalog';
 import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core/customers/customer';
 import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
 import type { OnchainRefund, RefundStore } from '../../src/core/refunds/onchain-refund';
@@ -74,6 +77,11 @@ export class MemoryStore implements UnitOfWork {
   readonly outbox: OutboxEvent[] = [];
   readonly transfers: PostedTransfer[] = [];
   readonly deposits: Deposit[] = [];
+  readonly findings: DepositFinding[] = [];
+  /** Each chain watcher's stored position. */
+  readonly cursors = new Map<Blockchain, ChainCursor>();
+  /** Who holds each chain's watcher lease; a chain missing here is held by whoever saves. */
+  readonly leases = new Map<Blockchain, string>();
   readonly customers = new Map<string, Customer>();
   readonly refunds = new Map<string, OnchainRefund>();
   /** Balances by `tenant|currency|kind`, decimal. */
@@ -227,10 +235,34 @@ export class MemoryStore implements UnitOfWork {
     };
     const deposits: DepositStore = {
       insert: async (deposit) => {
-        if (this.deposits.some((d) => d.blockchain === deposit.blockchain && d.txHash === deposit.txHash)) return 'duplicate';
+        const key = (d: Pick<Deposit, 'blockchain' | 'txHash' | 'index'>) => `${d.blockchain}|${d.txHash}|${d.index}`;
+        if (this.deposits.some((d) => key(d) === key(deposit))) return 'duplicate';
         this.deposits.push(deposit);
         record(() => this.deposits.splice(this.deposits.indexOf(deposit), 1));
         return 'inserted';
+      },
+      move: async (id, from, patch, at) => {
+        const i = this.deposits.findIndex((d) => d.id === id);
+        const current = this.deposits[i];
+        if (!current || current.status !== from || (at && (current.height !== at.height || current.blockHash !== at.blockHash))) return undefined;
+        const moved: Deposit = { ...current, ...patch };
+        this.deposits[i] = moved;
+        record(() => { this.deposits[this.deposits.indexOf(moved)] = current; });
+        return moved;
+      },
+      recordFinding: async (finding) => {
+        if (this.findings.some((f) => f.blockchain === finding.blockchain && f.txHash === finding.txHash && f.index === finding.index)) return 'duplicate';
+        this.findings.push(finding);
+        record(() => this.findings.splice(this.findings.indexOf(finding), 1));
+        return 'inserted';
+      },
+      saveCursor: async (cursor, holder) => {
+        const leaseHolder = this.leases.get(cursor.chain);
+        if (leaseHolder !== undefined && leaseHolder !== holder) return 'lease_lost';
+        const before = this.cursors.get(cursor.chain);
+        this.cursors.set(cursor.chain, cursor);
+        record(() => (before ? this.cursors.set(cursor.chain, before) : this.cursors.delete(cursor.chain)));
+        return 'saved';
       },
     };
     const customers: CustomerTxStore = {

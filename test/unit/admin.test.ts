@@ -66,6 +66,7 @@ describe('admin use cases on fakes', () => {
       // Reconciliation has its own tests (test/e2e/reconciliation*.test.ts); here it finds nothing.
       reconciliationChecks: { listFindings: async () => [] },
       refunds: { list: async () => [], pendingTotals: async () => [] },
+      depositFindings: { listFindings: async () => [] },
       reconciliationReport: {
         sent: { sentBetween: async () => [] }, payments: world.store.reader, providers: { providerOf: async () => undefined },
         records: [], clock: world.clock,

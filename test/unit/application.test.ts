@@ -2,6 +2,7 @@ import { createApplication, type Application, type ApplicationDeps } from '../..
 import { ApiKey } from '../../src/core/auth/api-key';
 import { err, ok } from '../../src/core/shared/result';
 import { command, fakeWorld, TENANT, type FakeWorld } from '../support/fake-world';
+import { MemoryAddressRegistry, memoryDepositReader, TestDeriver } from '../support/deposit-fakes';
 
 const KEY = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const BALANCE = { currency: 'USDC' as const, available: '1.000000', held: '0.000000', inTransit: '0.000000' };
@@ -57,6 +58,9 @@ describe('createApplication', () => {
       issuers: { walletAddress: async () => err('account_not_found', 'no such user') },
       serviceName: 'PAYOUT',
       operations: { recipients: async () => [], paymentEvents: async () => [], webhookHealth: async () => [] },
+      deposits: memoryDepositReader(world.store),
+      depositAddresses: new MemoryAddressRegistry(),
+      depositChains: [{ chain: 'SOLANA', deriver: new TestDeriver(), keyId: 'k', tokens: [{ chain: 'SOLANA', currency: 'USDC', token: 'MintC', decimals: 6 }], serves: ['sandbox'] }],
     };
     app = createApplication(deps);
   });
@@ -115,5 +119,12 @@ describe('createApplication', () => {
     const identifier = await app.resolveIdentifier({ issuer: world.moneyOut.catalog.walletIssuers[0]!.key, username: 'u', network: 'Solana' } as never);
     expect(identifier.ok ? identifier.value : identifier.code).toBe('account_not_found');
     expect(app.catalog).toBe(world.moneyOut.catalog);
+  });
+
+  it('reaches the deposit reads and assigns a deposit address for the caller\'s tenant', async () => {
+    const addresses = await app.listDepositAddresses(TENANT);
+    expect(addresses.map((a) => [a.blockchain, a.currency, a.ownerAddress])).toEqual([['SOLANA', 'USDC', new TestDeriver().addressAt('SOLANA', 0)]]);
+    expect(await app.listDeposits(TENANT, { limit: 5 })).toEqual(ok({ entries: [], cursors: [] }));
+    expect(await app.getDeposit(TENANT, 'dep_1')).toEqual(err('not_found', 'Deposit not found'));
   });
 });

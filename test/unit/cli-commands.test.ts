@@ -9,7 +9,7 @@ const ACCEPTED: Record<string, Record<string, string[]>> = {
     'rate-limit': ['1..1000000', 'default'], 'webhook-limit': ['0..1000', 'default'], blockchain: ['BSC', 'SOLANA'], 'source-currency': ['USDC', 'USDT'],
   },
   'keys:create': { scope: ['issuer', 'admin'] },
-  'deposits:create': { currency: ['USDC', 'USDT'], blockchain: ['BSC', 'SOLANA'] },
+  'deposits:create': { currency: ['USDC', 'USDT'], blockchain: ['BSC', 'SOLANA'], index: ['0..2147483647'] },
   'reconciliation:report': { provider: ['sandbox', 'mpesa', 'mtn_momo', 'paystack'] },
   'refunds:list': { status: ['pending', 'sent'], limit: ['1..500'] },
 };
@@ -69,7 +69,7 @@ describe('operator CLI help and refusals (README "Operations")', () => {
       'tenants:update: unknown flag --source (did you mean --source-currency?); accepted: --tenant, --name, --rate-limit, --webhook-limit, --refund-address, --blockchain, --source-currency, --help',
     );
     expect(unknownFlag(command('deposits:create'), '--hash')).toBe(
-      'deposits:create: unknown flag --hash; accepted: --tenant, --currency, --amount, --blockchain, --tx-hash, --help',
+      'deposits:create: unknown flag --hash; accepted: --tenant, --currency, --amount, --blockchain, --tx-hash, --index, --help',
     );
     expect(unknownFlag(command('tenants:list'), '--tenant')).toBe('tenants:list: unknown flag --tenant; accepted: --help');
     expect(unknownCommand('tenant:list')).toBe(`unknown command tenant:list; commands: ${CLI_COMMANDS.map((c) => c.name).join(', ')}`);

@@ -84,24 +84,49 @@ describe('recordDeposit and fundSandboxTenant', () => {
     deps = { uow: store, clock, ids };
   });
 
-  it('credits funding → available as one deposit transaction, registered under its canonical hash', async () => {
+  it('credits funding → available as one deposit transaction, recorded credited under its canonical hash and index 0', async () => {
     const r = await recordDeposit(deps, 'ten_A', { currency: 'USDT', amount: '25.5', blockchain: 'BSC', txHash: BSC });
-    expect(r).toEqual(ok({ currency: 'USDT', amount: '25.500000', txHash: BSC.toLowerCase() }));
+    expect(r).toEqual(ok({ depositId: 'dep_00000000000000000000000001', currency: 'USDT', amount: '25.500000', txHash: BSC.toLowerCase(), index: 0 }));
     expect(store.deposits).toEqual([{
-      id: 'dep_00000000000000000000000002', tenantId: 'ten_A', blockchain: 'BSC', txHash: BSC.toLowerCase(), currency: 'USDT',
-      amount: '25.500000', ledgerTransactionId: 'ldg_00000000000000000000000001', createdAt: clock.now(),
+      id: 'dep_00000000000000000000000001', tenantId: 'ten_A', blockchain: 'BSC', txHash: BSC.toLowerCase(), index: 0, currency: 'USDT',
+      amount: '25.500000', remainderUnits: '0', token: null, sender: null, address: null, height: null, blockHash: null, status: 'credited',
+      source: 'operator', ledgerTransactionId: 'ldg_00000000000000000000000002', createdAt: clock.now(), creditedAt: clock.now(), droppedAt: null,
     }]);
     expect(store.transfers).toEqual([{
-      id: 'ldg_00000000000000000000000001', tenantId: 'ten_A', currency: 'USDT', from: 'funding', to: 'available', kind: 'deposit',
-      amount: '25.500000', externalRef: `BSC:${BSC.toLowerCase()}`, transactionId: 'ldg_00000000000000000000000001', at: clock.now(),
+      id: 'ldg_00000000000000000000000002', tenantId: 'ten_A', currency: 'USDT', from: 'funding', to: 'available', kind: 'deposit',
+      amount: '25.500000', externalRef: `BSC:${BSC.toLowerCase()}`, transactionId: 'ldg_00000000000000000000000002', at: clock.now(),
     }]);
+    expect(store.outbox.map((e) => [e.type, e.entityId, e.payload.status, e.payload.source])).toEqual([['deposit.credited', 'dep_00000000000000000000000001', 'credited', 'operator']]);
     expect([store.balance('ten_A', 'USDT', 'available'), store.balance('ten_A', 'USDT', 'funding')]).toEqual(['25.500000', '-25.500000']);
+  });
+
+  it('credits another index of the same transaction as another deposit, its ledger reference carrying the index', async () => {
+    await recordDeposit(deps, 'ten_A', { currency: 'USDC', amount: 1, blockchain: 'SOLANA', txHash: SOLANA });
+    const second = await recordDeposit(deps, 'ten_B', { currency: 'USDC', amount: 2, blockchain: 'SOLANA', txHash: SOLANA, index: 3 });
+    expect(second.ok && second.value.index).toBe(3);
+    expect(store.transfers.map((t) => [t.tenantId, t.externalRef])).toEqual([['ten_A', `SOLANA:${SOLANA}`], ['ten_B', `SOLANA:${SOLANA}:3`]]);
+  });
+
+  it('refuses a key the chain watcher already detected, writing nothing', async () => {
+    store.deposits.push({
+      id: 'dep_W', tenantId: 'ten_W', blockchain: 'SOLANA', txHash: SOLANA, index: 0, currency: 'USDC', amount: '1.000000', remainderUnits: '0', token: 'm',
+      sender: 's', address: 'a', height: 5n, blockHash: 'h', status: 'detected', source: 'chain', ledgerTransactionId: null, createdAt: clock.now(), creditedAt: null, droppedAt: null,
+    });
+    expect(await recordDeposit(deps, 'ten_A', { currency: 'USDC', amount: 1, blockchain: 'SOLANA', txHash: SOLANA }))
+      .toEqual(err('duplicate_deposit', `Deposit ${SOLANA} on SOLANA was already recorded`));
+    expect([store.deposits.length, store.transfers, store.outbox]).toEqual([1, [], []]);
+  });
+
+  it.each([[-1], [1.5], [2 ** 31]])('refuses index %p, writing nothing', async (index) => {
+    expect(await recordDeposit(deps, 'ten_A', { currency: 'USDC', amount: 1, blockchain: 'SOLANA', txHash: SOLANA, index }))
+      .toEqual(err('validation_error', 'index must be an integer from 0 to 2147483647', { field: 'index' }));
+    expect(store.deposits).toEqual([]);
   });
 
   it('credits a hash once across tenants, in any letter case, writing nothing the second time', async () => {
     await recordDeposit(deps, 'ten_A', { currency: 'USDC', amount: 10, blockchain: 'BSC', txHash: BSC });
     const again = await recordDeposit(deps, 'ten_B', { currency: 'USDC', amount: 10, blockchain: 'BSC', txHash: BSC.toUpperCase().replace('0X', '0x') });
-    expect(again).toEqual(err('duplicate_deposit', `Deposit ${BSC.toLowerCase()} on BSC was already credited`));
+    expect(again).toEqual(err('duplicate_deposit', `Deposit ${BSC.toLowerCase()} on BSC was already recorded`));
     expect(store.deposits).toHaveLength(1);
     expect(store.balance('ten_B', 'USDC', 'available')).toBe('0.000000');
   });
@@ -111,7 +136,7 @@ describe('recordDeposit and fundSandboxTenant', () => {
       tenantId: 'ten_A', currency: 'USDC', from: 'funding', to: 'available', kind: 'deposit', amount: '1', externalRef: `SOLANA:${SOLANA}`, at: clock.now(),
     })));
     expect(await recordDeposit(deps, 'ten_A', { currency: 'USDC', amount: 1, blockchain: 'SOLANA', txHash: SOLANA })).toEqual(err('duplicate_deposit', expect.any(String)));
-    expect(store.deposits).toEqual([]);
+    expect([store.deposits, store.outbox]).toEqual([[], []]);
   });
 
   it.each([['0', 'amount must be greater than 0'], ['1.0000001', 'amount allows at most 6 decimal places'], ['-1', 'amount must be a positive decimal number']])(

@@ -463,6 +463,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/deposit-addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to send USDC and USDT onchain to fund your balance, per chain and currency
+         * @description Your deposit address on each chain you are served on, one entry per stablecoin that chain credits: send exactly that token to `address` (your address itself on BSC, its associated token account for the mint on SOLANA). An address is assigned on first read and never changes; it serves you alone. Another token sent there is never credited. Sandbox tenants get addresses of the development key when no chain is configured.
+         */
+        get: operations["listDepositAddresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your onchain deposits, newest first, with filters; the next page is in the Link header
+         * @description Your deposits, newest first (by detection time), filtered by blockchain, currency, status and a createdAt range (createdFrom inclusive, createdTo exclusive); filters combine with AND, several values of one filter match any. A deposit is detected when the watcher reads it and credited once final (or dropped when a reorganisation removed it first). limit 1..100 (default 50); follow the Link header for the next page.
+         */
+        get: operations["listDeposits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/deposits/{depositId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your onchain deposits
+         * @description A deposit of yours with its confirmations now. Another tenant's id answers 404, like an unknown one.
+         */
+        get: operations["getDeposit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analytics/summary": {
         parameters: {
             query?: never;
@@ -649,8 +709,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants
-         * @description Credits a tenant's balance with an onchain deposit, once per (blockchain, transaction hash) across all tenants: the same deposit again is 409 duplicate_deposit.
+         * Credit an onchain deposit to a tenant's available balance (a correction), once per blockchain, transaction hash and index across all tenants
+         * @description An operator's correction: credits a tenant's balance with an onchain deposit at once, under the chain watcher's key (blockchain, transaction hash, index) across all tenants: a key already recorded, by a correction or by the watcher (detected or credited), is 409 duplicate_deposit. Sends deposit.credited.
          */
         post: operations["recordDeposit"];
         delete?: never;
@@ -779,6 +839,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/deposit-findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transfers to deposit addresses that were never credited (another token, dust, oversized), newest first
+         * @description Platform admin key. What the chain watchers recorded instead of crediting: another token sent to a deposit address, an amount below the ledger's 6 places, or one at or above 10^15. Nothing credits them; an operator decides what to do with the funds.
+         */
+        get: operations["listDepositFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -792,7 +872,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.processing
-         * @description The payout provider accepted the payout: status provider_accepted, providerRef set. Sent to each active registration whose events list is empty or names payment.processing, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The payout provider accepted the payout: status provider_accepted, providerRef set. Sent to each active registration whose events list is empty or names payment.processing, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
          */
         post: operations["webhook_payment_processing"];
         delete?: never;
@@ -812,7 +892,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.succeeded
-         * @description The recipient was paid: status succeeded (final). Sent to each active registration whose events list is empty or names payment.succeeded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The recipient was paid: status succeeded (final). Sent to each active registration whose events list is empty or names payment.succeeded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
          */
         post: operations["webhook_payment_succeeded"];
         delete?: never;
@@ -832,7 +912,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.failed
-         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
          */
         post: operations["webhook_payment_failed"];
         delete?: never;
@@ -852,7 +932,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.refunded
-         * @description The funds came back after acceptance: status refunded (final), failureReason and failureCode set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The funds came back after acceptance: status refunded (final), failureReason and failureCode set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
          */
         post: operations["webhook_payment_refunded"];
         delete?: never;
@@ -872,9 +952,69 @@ export interface webhooks {
         put?: never;
         /**
          * customer.kyc.updated
-         * @description The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected). Sent to each active registration whose events list is empty or names customer.kyc.updated, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.
+         * @description The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected). Sent to each active registration whose events list is empty or names customer.kyc.updated, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
          */
         post: operations["webhook_customer_kyc_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.detected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.detected
+         * @description A transfer to one of your deposit addresses was read from the chain, not yet final: status detected, the balance not yet credited. Sent again if a dropped deposit is included by the chain again. Sent to each active registration whose events list is empty or names deposit.detected, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         */
+        post: operations["webhook_deposit_detected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.credited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.credited
+         * @description The deposit is final and your available balance was credited with its amount: status credited, ledgerTransactionId set. Sent to each active registration whose events list is empty or names deposit.credited, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         */
+        post: operations["webhook_deposit_credited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.dropped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.dropped
+         * @description A reorganisation removed the detected deposit before it was final: status dropped; the balance never moved. Sent to each active registration whose events list is empty or names deposit.dropped, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         */
+        post: operations["webhook_deposit_dropped"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1165,7 +1305,7 @@ export interface components {
              * @example https://issuer.example/hooks/payouts
              */
             url: string;
-            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated); empty or absent subscribes to all */
+            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped); empty or absent subscribes to all */
             events?: string[];
         };
         /**
@@ -1655,6 +1795,270 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * @description Body of a deposit.detected delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.detected",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": 1,
+         *         "status": "detected",
+         *         "source": "chain",
+         *         "ledgerTransactionId": null,
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": null,
+         *         "droppedAt": null
+         *       }
+         *     }
+         */
+        Event_deposit_detected: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.detected";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description The deposit as GET /v1/deposits/{depositId} returns it at the event
+         * @example {
+         *       "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *       "blockchain": "BSC",
+         *       "currency": "USDT",
+         *       "token": "0x55d398326f99059ff775485246999027b3197955",
+         *       "amount": "250.123456",
+         *       "remainderUnits": "789000000000",
+         *       "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *       "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *       "index": 3,
+         *       "height": 44218571,
+         *       "confirmations": 3,
+         *       "status": "credited",
+         *       "source": "chain",
+         *       "ledgerTransactionId": "ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K",
+         *       "createdAt": "2026-11-27T10:15:02.118Z",
+         *       "creditedAt": "2026-11-27T10:15:04.530Z",
+         *       "droppedAt": null
+         *     }
+         */
+        DepositEventData: {
+            /**
+             * @description Deposit id: dep_ and a ULID
+             * @example dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J
+             */
+            id: string;
+            /**
+             * @description The chain it was sent on
+             * @example BSC
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description The stablecoin credited
+             * @example USDT
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description Token contract (BSC, lower case) or mint (SOLANA) sent; null for an operator correction
+             * @example 0x55d398326f99059ff775485246999027b3197955
+             */
+            token: string | null;
+            /**
+             * @description What the balance is (or will be) credited, 6 decimal places: the amount sent cut to 6 places
+             * @example 250.123456
+             */
+            amount: string;
+            /**
+             * @description The token's base units below 6 places, not credited (18-decimal tokens); a non-negative integer as text
+             * @example 789000000000
+             */
+            remainderUnits: string;
+            /**
+             * @description The sending address (BSC) or source token account owner (SOLANA); null for a correction
+             * @example 0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa
+             */
+            sender: string | null;
+            /**
+             * @description Your deposit address it paid (the owner address on SOLANA); null for a correction
+             * @example 0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650
+             */
+            depositAddress: string | null;
+            /**
+             * @description Transaction hash (BSC, lower case) or signature (SOLANA)
+             * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+             */
+            txHash: string;
+            /**
+             * @description Log index (BSC) or instruction position (SOLANA) of the transfer in its transaction: two transfers of one transaction are two deposits
+             * @example 3
+             */
+            index: number;
+            /**
+             * @description Block (BSC) or slot (SOLANA) including it; null for a correction
+             * @example 44218571
+             */
+            height: number | null;
+            /**
+             * @description Blocks or slots from its own to the newest the watcher read, its own counted; null when dropped or for a correction
+             * @example 3
+             */
+            confirmations: number | null;
+            /**
+             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)
+             * @example credited
+             * @enum {string}
+             */
+            status: "detected" | "credited" | "dropped";
+            /**
+             * @description chain: read by the chain watcher; operator: an audited correction
+             * @example chain
+             * @enum {string}
+             */
+            source: "chain" | "operator";
+            /**
+             * @description The ledger transaction that credited it (GET /v1/balances/transactions); null unless credited
+             * @example ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K
+             */
+            ledgerTransactionId: string | null;
+            /**
+             * Format: date-time
+             * @description When it was detected (a correction: recorded)
+             * @example 2026-11-27T10:15:02.118Z
+             */
+            createdAt: string;
+            /**
+             * @description When the balance was credited; null unless credited
+             * @example 2026-11-27T10:15:04.530Z
+             */
+            creditedAt: string | null;
+            /**
+             * @description When it was dropped; null unless dropped
+             * @example null
+             */
+            droppedAt: string | null;
+        };
+        /**
+         * @description Body of a deposit.credited delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.credited",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": 3,
+         *         "status": "credited",
+         *         "source": "chain",
+         *         "ledgerTransactionId": "ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K",
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": "2026-11-27T10:15:04.530Z",
+         *         "droppedAt": null
+         *       }
+         *     }
+         */
+        Event_deposit_credited: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.credited";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description Body of a deposit.dropped delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.dropped",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": null,
+         *         "status": "dropped",
+         *         "source": "chain",
+         *         "ledgerTransactionId": null,
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": null,
+         *         "droppedAt": "2026-11-27T10:15:04.530Z"
+         *       }
+         *     }
+         */
+        Event_deposit_dropped: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.dropped";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
          * @description ErrorA as answered with status 401: code unauthorized (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 401,
@@ -1813,6 +2217,41 @@ export interface components {
              * @enum {string}
              */
             migrations: "applied" | "pending" | "unknown";
+            /** @description Onchain deposit watchers, one per configured chain (details: they never make the instance unready); absent when no chain is configured */
+            chains?: {
+                /**
+                 * @description The chain
+                 * @enum {string}
+                 */
+                chain: "BSC" | "SOLANA";
+                /**
+                 * @description Newest block (BSC) or slot (SOLANA) the watcher read
+                 * @example 44218573
+                 */
+                head: number;
+                /**
+                 * @description Newest finalized block or slot it read
+                 * @example 44218571
+                 */
+                finalized: number;
+                /**
+                 * @description Highest block or slot scanned; null before the first scan
+                 * @example 44218573
+                 */
+                scannedTo: number | null;
+                /**
+                 * @description Blocks or slots between the head and what is scanned
+                 * @example 0
+                 */
+                lagBlocks: number;
+                /**
+                 * @description Seconds since a pass last reached the head (grows while the watcher lags or no replica watches); null before one did
+                 * @example 2
+                 */
+                lagSeconds: number | null;
+                /** @description Whether a replica holds the chain's watcher lease now */
+                watching: boolean;
+            }[];
         };
         /**
          * @description Health of this instance for API clients
@@ -1846,6 +2285,41 @@ export interface components {
              * @enum {string}
              */
             migrations: "applied" | "pending" | "unknown";
+            /** @description Onchain deposit watchers, one per configured chain (details: they never make the instance unready); absent when no chain is configured */
+            chains?: {
+                /**
+                 * @description The chain
+                 * @enum {string}
+                 */
+                chain: "BSC" | "SOLANA";
+                /**
+                 * @description Newest block (BSC) or slot (SOLANA) the watcher read
+                 * @example 44218573
+                 */
+                head: number;
+                /**
+                 * @description Newest finalized block or slot it read
+                 * @example 44218571
+                 */
+                finalized: number;
+                /**
+                 * @description Highest block or slot scanned; null before the first scan
+                 * @example 44218573
+                 */
+                scannedTo: number | null;
+                /**
+                 * @description Blocks or slots between the head and what is scanned
+                 * @example 0
+                 */
+                lagBlocks: number;
+                /**
+                 * @description Seconds since a pass last reached the head (grows while the watcher lags or no replica watches); null before one did
+                 * @example 2
+                 */
+                lagSeconds: number | null;
+                /** @description Whether a replica holds the chain's watcher lease now */
+                watching: boolean;
+            }[];
             /**
              * @description Version of the API
              * @example 0.5.0
@@ -2740,7 +3214,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped")[];
             /**
              * @description whsec_<base64>: HMAC signing secret, returned once only
              * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE=
@@ -2779,7 +3253,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped")[];
             /**
              * @description disabled after the endpoint answered 410
              * @enum {string}
@@ -2958,7 +3432,7 @@ export interface components {
              */
             paymentId: string | null;
             /**
-             * @description For deposits: <blockchain>:<onchain hash>; null otherwise
+             * @description For deposits: <blockchain>:<onchain hash>, then :<index> for a transfer index other than 0 (the deposit's key); null otherwise
              * @example null
              */
             txHash: string | null;
@@ -2968,6 +3442,165 @@ export interface components {
              * @example 2026-11-23T09:41:07.512Z
              */
             createdAt: string;
+        };
+        /**
+         * @description Where to send one stablecoin on one chain to fund your balance
+         * @example {
+         *       "blockchain": "BSC",
+         *       "currency": "USDT",
+         *       "address": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *       "ownerAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *       "token": "0x55d398326f99059ff775485246999027b3197955"
+         *     }
+         */
+        DepositAddress: {
+            /**
+             * @description The chain
+             * @example BSC
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description The stablecoin credited when sent here
+             * @example USDT
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description Where to send it: your deposit address on BSC, its associated token account for this mint on SOLANA
+             * @example 0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650
+             */
+            address: string;
+            /**
+             * @description Your deposit address (the token accounts' owner on SOLANA); it never changes and serves you alone
+             * @example 0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650
+             */
+            ownerAddress: string;
+            /**
+             * @description The token contract (BSC) or mint (SOLANA) to send: any other token is never credited
+             * @example 0x55d398326f99059ff775485246999027b3197955
+             */
+            token: string;
+        };
+        /**
+         * @description A stablecoin transfer to one of your deposit addresses (or an operator correction); the balance moves once, when it is final
+         * @example {
+         *       "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *       "blockchain": "BSC",
+         *       "currency": "USDT",
+         *       "token": "0x55d398326f99059ff775485246999027b3197955",
+         *       "amount": "250.123456",
+         *       "remainderUnits": "789000000000",
+         *       "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *       "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *       "index": 3,
+         *       "height": 44218571,
+         *       "confirmations": 3,
+         *       "status": "credited",
+         *       "source": "chain",
+         *       "ledgerTransactionId": "ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K",
+         *       "createdAt": "2026-11-27T10:15:02.118Z",
+         *       "creditedAt": "2026-11-27T10:15:04.530Z",
+         *       "droppedAt": null
+         *     }
+         */
+        Deposit: {
+            /**
+             * @description Deposit id: dep_ and a ULID
+             * @example dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J
+             */
+            id: string;
+            /**
+             * @description The chain it was sent on
+             * @example BSC
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description The stablecoin credited
+             * @example USDT
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description Token contract (BSC, lower case) or mint (SOLANA) sent; null for an operator correction
+             * @example 0x55d398326f99059ff775485246999027b3197955
+             */
+            token: string | null;
+            /**
+             * @description What the balance is (or will be) credited, 6 decimal places: the amount sent cut to 6 places
+             * @example 250.123456
+             */
+            amount: string;
+            /**
+             * @description The token's base units below 6 places, not credited (18-decimal tokens); a non-negative integer as text
+             * @example 789000000000
+             */
+            remainderUnits: string;
+            /**
+             * @description The sending address (BSC) or source token account owner (SOLANA); null for a correction
+             * @example 0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa
+             */
+            sender: string | null;
+            /**
+             * @description Your deposit address it paid (the owner address on SOLANA); null for a correction
+             * @example 0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650
+             */
+            depositAddress: string | null;
+            /**
+             * @description Transaction hash (BSC, lower case) or signature (SOLANA)
+             * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+             */
+            txHash: string;
+            /**
+             * @description Log index (BSC) or instruction position (SOLANA) of the transfer in its transaction: two transfers of one transaction are two deposits
+             * @example 3
+             */
+            index: number;
+            /**
+             * @description Block (BSC) or slot (SOLANA) including it; null for a correction
+             * @example 44218571
+             */
+            height: number | null;
+            /**
+             * @description Blocks or slots from its own to the newest the watcher read, its own counted; null when dropped or for a correction
+             * @example 3
+             */
+            confirmations: number | null;
+            /**
+             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)
+             * @example credited
+             * @enum {string}
+             */
+            status: "detected" | "credited" | "dropped";
+            /**
+             * @description chain: read by the chain watcher; operator: an audited correction
+             * @example chain
+             * @enum {string}
+             */
+            source: "chain" | "operator";
+            /**
+             * @description The ledger transaction that credited it (GET /v1/balances/transactions); null unless credited
+             * @example ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K
+             */
+            ledgerTransactionId: string | null;
+            /**
+             * Format: date-time
+             * @description When it was detected (a correction: recorded)
+             * @example 2026-11-27T10:15:02.118Z
+             */
+            createdAt: string;
+            /**
+             * @description When the balance was credited; null unless credited
+             * @example 2026-11-27T10:15:04.530Z
+             */
+            creditedAt: string | null;
+            /**
+             * @description When it was dropped; null unless dropped
+             * @example null
+             */
+            droppedAt: string | null;
         };
         /**
          * @example {
@@ -3593,6 +4226,95 @@ export interface components {
              * @example null
              */
             sentAt: string | null;
+        };
+        /**
+         * @description A transfer to a deposit address that is never credited, for operators
+         * @example {
+         *       "id": "6f1c2e4a-8b3d-4c5e-9f7a-1b2c3d4e5f60",
+         *       "kind": "foreign_token",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "blockchain": "BSC",
+         *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *       "index": 0,
+         *       "token": "0xe9e7cea3dedca5984780bafc599bd69add087d56",
+         *       "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *       "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *       "units": "5000000000000000000",
+         *       "decimals": 18,
+         *       "height": 44218571,
+         *       "createdAt": "2026-11-27T10:15:02.118Z"
+         *     }
+         */
+        DepositFinding: {
+            /**
+             * Format: uuid
+             * @description Finding id
+             * @example 6f1c2e4a-8b3d-4c5e-9f7a-1b2c3d4e5f60
+             */
+            id: string;
+            /**
+             * @description foreign_token: a token we do not watch; dust: below the ledger's 6 places; oversized: at or above 10^15
+             * @example foreign_token
+             * @enum {string}
+             */
+            kind: "foreign_token" | "dust" | "oversized";
+            /**
+             * @description The tenant whose address was paid
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            tenantId: string;
+            /**
+             * @description The chain
+             * @example BSC
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description Transaction hash or signature
+             * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
+             */
+            txHash: string;
+            /**
+             * @description Log index or instruction position
+             * @example 0
+             */
+            index: number;
+            /**
+             * @description The token contract or mint sent
+             * @example 0xe9e7cea3dedca5984780bafc599bd69add087d56
+             */
+            token: string;
+            /**
+             * @description The sender
+             * @example 0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa
+             */
+            sender: string;
+            /**
+             * @description The deposit address paid
+             * @example 0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650
+             */
+            depositAddress: string;
+            /**
+             * @description Base units sent (a non-negative integer as text)
+             * @example 5000000000000000000
+             */
+            units: string;
+            /**
+             * @description The decimals the chain reader reported for the token
+             * @example 18
+             */
+            decimals: number;
+            /**
+             * @description Block or slot
+             * @example 44218571
+             */
+            height: number;
+            /**
+             * Format: date-time
+             * @description When the watcher recorded it
+             * @example 2026-11-27T10:15:02.118Z
+             */
+            createdAt: string;
         };
     };
     responses: never;
@@ -6909,6 +7631,452 @@ export interface operations {
             };
         };
     };
+    listDepositAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per chain and stablecoin (empty when no chain serves you) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "blockchain": "BSC",
+                     *         "currency": "USDT",
+                     *         "address": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                     *         "ownerAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                     *         "token": "0x55d398326f99059ff775485246999027b3197955"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["DepositAddress"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listDeposits: {
+        parameters: {
+            query?: {
+                /** @description Entries per page, 1 to 100 */
+                limit?: number;
+                /** @description Opaque: from the Link rel="next" header of the previous page; never build one */
+                cursor?: string;
+                /** @description Only deposits on one of these chains (repeat the parameter or separate values with commas) */
+                blockchain?: ("BSC" | "SOLANA")[];
+                /** @description Only deposits of one of these stablecoins */
+                currency?: ("USDC" | "USDT")[];
+                /** @description Only deposits in one of these statuses */
+                status?: ("detected" | "credited" | "dropped")[];
+                /** @description Only deposits detected at or after this instant (inclusive, ISO 8601) */
+                createdFrom?: string;
+                /** @description Only deposits detected before this instant (exclusive, ISO 8601) */
+                createdTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deposits, newest first (empty when nothing matches) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                     *         "blockchain": "BSC",
+                     *         "currency": "USDT",
+                     *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                     *         "amount": "250.123456",
+                     *         "remainderUnits": "789000000000",
+                     *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                     *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                     *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *         "index": 3,
+                     *         "height": 44218571,
+                     *         "confirmations": 3,
+                     *         "status": "credited",
+                     *         "source": "chain",
+                     *         "ledgerTransactionId": "ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K",
+                     *         "createdAt": "2026-11-27T10:15:02.118Z",
+                     *         "creditedAt": "2026-11-27T10:15:04.530Z",
+                     *         "droppedAt": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Deposit"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    getDeposit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Deposit id (dep_...) */
+                depositId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deposit */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                     *       "blockchain": "BSC",
+                     *       "currency": "USDT",
+                     *       "token": "0x55d398326f99059ff775485246999027b3197955",
+                     *       "amount": "250.123456",
+                     *       "remainderUnits": "789000000000",
+                     *       "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                     *       "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *       "index": 3,
+                     *       "height": 44218571,
+                     *       "confirmations": 3,
+                     *       "status": "credited",
+                     *       "source": "chain",
+                     *       "ledgerTransactionId": "ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K",
+                     *       "createdAt": "2026-11-27T10:15:02.118Z",
+                     *       "creditedAt": "2026-11-27T10:15:04.530Z",
+                     *       "droppedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Deposit"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description No such deposit for this tenant (not_found) */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
     analyticsSummary: {
         parameters: {
             query: {
@@ -8736,7 +9904,8 @@ export interface operations {
                  *       "currency": "USDC",
                  *       "amount": "25000.000000",
                  *       "blockchain": "BSC",
-                 *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                 *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *       "index": 0
                  *     }
                  */
                 "application/json": {
@@ -8760,6 +9929,11 @@ export interface operations {
                      * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
                      */
                     txHash: string;
+                    /**
+                     * @description The transfer's log index (BSC) or instruction position (SOLANA) in the transaction; 0 when absent
+                     * @example 0
+                     */
+                    index?: number;
                 };
             };
         };
@@ -8775,12 +9949,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "depositId": "dep_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *       "currency": "USDC",
                      *       "amount": "25000.000000",
-                     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060"
+                     *       "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *       "index": 0
                      *     }
                      */
                     "application/json": {
+                        /**
+                         * @description The deposit (dep_ + ULID), as GET /v1/deposits/{depositId} shows it to the tenant
+                         * @example dep_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                         */
+                        depositId: string;
                         /**
                          * @description Stablecoin credited
                          * @enum {string}
@@ -8796,6 +9977,11 @@ export interface operations {
                          * @example 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060
                          */
                         txHash: string;
+                        /**
+                         * @description The transfer index credited
+                         * @example 0
+                         */
+                        index: number;
                     };
                 };
             };
@@ -8891,7 +10077,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description duplicate_deposit: this blockchain and hash were already credited, to this or any tenant */
+            /** @description duplicate_deposit: this blockchain, hash and index were already recorded, for this or any tenant */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10049,6 +11235,144 @@ export interface operations {
             };
         };
     };
+    listDepositFindings: {
+        parameters: {
+            query?: {
+                /** @description Most findings to return, 1 to 500 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "6f1c2e4a-8b3d-4c5e-9f7a-1b2c3d4e5f60",
+                     *         "kind": "foreign_token",
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "blockchain": "BSC",
+                     *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *         "index": 0,
+                     *         "token": "0xe9e7cea3dedca5984780bafc599bd69add087d56",
+                     *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                     *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                     *         "units": "5000000000000000000",
+                     *         "decimals": 18,
+                     *         "height": 44218571,
+                     *         "createdAt": "2026-11-27T10:15:02.118Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["DepositFinding"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
     webhook_payment_processing: {
         parameters: {
             query?: never;
@@ -10365,6 +11689,222 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["Event_customer_kyc_updated"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_detected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.detected",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": 1,
+                 *         "status": "detected",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": null,
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": null,
+                 *         "droppedAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_detected"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_credited: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.credited",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": 3,
+                 *         "status": "credited",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": "ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K",
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": "2026-11-27T10:15:04.530Z",
+                 *         "droppedAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_credited"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_dropped: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.dropped",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": null,
+                 *         "status": "dropped",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": null,
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": null,
+                 *         "droppedAt": "2026-11-27T10:15:04.530Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_dropped"];
             };
         };
         responses: {

@@ -4,11 +4,13 @@ import type { ExecutionResult, FormattedExecutionResult, GraphQLSchema } from 'g
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Application } from '../../core/application';
+import type { DepositView } from '../../core/deposits/deposit';
 import type { PaymentView } from '../../core/payments/payment-view';
 import type { BearerAccess } from '../access/bearer-access';
 import { clientAddressOf, type ProxyTrust } from '../access/client-address';
 import type { NotificationSubscriptions } from '../notifications/notification-listener';
 import { PaymentEventFeed } from '../notifications/payment-event.feed';
+import { DepositEventFeed, type DepositChanges } from '../notifications/deposit-event.feed';
 import type { PaymentEventReader } from '../persistence/payment-event.repository';
 import { TenantEventBus } from '../notifications/tenant-event.bus';
 import { dashboardRouter } from './dashboard.router';
@@ -24,6 +26,8 @@ export interface GraphqlGatewayDeps {
   readonly app: Application;
   /** Where the live feed reads payment views. */
   readonly paymentEvents: PaymentEventReader;
+  /** Where the deposit feed reads what changed while its connection was down. */
+  readonly depositChanges: DepositChanges;
   /** The process's one LISTEN connection: the feed registers on it; the composition root starts and stops it. */
   readonly listener: NotificationSubscriptions;
   readonly nodeEnv: 'development' | 'test' | 'production';
@@ -75,6 +79,7 @@ const REVOKED_CLOSE = 4401;
 export class GraphqlGateway {
   readonly schema: GraphQLSchema = graphqlSchema();
   readonly bus = new TenantEventBus<PaymentView>();
+  readonly depositBus = new TenantEventBus<DepositView>();
   readonly sockets = new KeySockets();
   readonly groups: SubscriptionGroups;
   /** Express handler for /graphql (Apollo), after `gate` and the JSON parser. */
@@ -84,14 +89,16 @@ export class GraphqlGateway {
   /** Express router for /dashboard. */
   readonly dashboard: RequestHandler = dashboardRouter();
   private readonly feed: PaymentEventFeed;
+  private readonly depositFeed: DepositEventFeed;
   private readonly protection = ARMOR.protect();
   private readonly attached = new Set<{ close(): Promise<void> }>();
 
   constructor(private readonly deps: GraphqlGatewayDeps) {
     this.groups = new SubscriptionGroups((result) => this.format(result), deps.logger);
     this.feed = new PaymentEventFeed({ events: deps.paymentEvents, listener: deps.listener, bus: this.bus, logger: deps.logger });
+    this.depositFeed = new DepositEventFeed({ changes: deps.depositChanges, listener: deps.listener, bus: this.depositBus, logger: deps.logger });
     this.http = graphqlHttpHandler({
-      schema: this.schema, app: deps.app, updates: this.bus, protection: this.protection,
+      schema: this.schema, app: deps.app, updates: this.bus, depositUpdates: this.depositBus, protection: this.protection,
       introspection: deps.nodeEnv !== 'production', development: deps.nodeEnv === 'development',
       rateLimits: deps.access.rateLimits, logger: deps.logger,
     });
@@ -101,7 +108,7 @@ export class GraphqlGateway {
   /** Serves graphql-ws on `server` at /graphql. */
   attach(server: Server): void {
     this.attached.add(attachGraphqlWs(server, {
-      schema: this.schema, app: this.deps.app, updates: this.bus, sockets: this.sockets,
+      schema: this.schema, app: this.deps.app, updates: this.bus, depositUpdates: this.depositBus, sockets: this.sockets,
       ...(this.deps.sharedSubscriptions === false ? {} : { groups: this.groups }),
       validationRules: this.protection.validationRules, introspection: this.deps.nodeEnv !== 'production',
       format: (result) => this.format(result), logger: this.deps.logger,
@@ -128,6 +135,7 @@ export class GraphqlGateway {
   async stop(): Promise<void> {
     await this.closeRealtime();
     await this.feed.drain();
+    await this.depositFeed.drain();
   }
 
   private format(result: ExecutionResult): FormattedExecutionResult {

@@ -10,7 +10,7 @@ import type { Application } from '../../core/application';
 import type { BearerAccess } from '../access/bearer-access';
 import type { ProxyTrust } from '../access/client-address';
 import { httpAccessGate, principalOf } from '../access/http-gate';
-import type { GraphqlContext, PaymentUpdates } from './graphql-context';
+import type { GraphqlContext, DepositUpdates, PaymentUpdates } from './graphql-context';
 import { inputProblem } from '../contract/input-guards';
 import { formatGraphqlError, graphqlError } from './graphql-errors';
 import { MAX_TOKENS } from './graphql-ws.server';
@@ -23,6 +23,7 @@ export interface GraphqlHttpDeps {
   readonly schema: GraphQLSchema;
   readonly app: Application;
   readonly updates: PaymentUpdates;
+  readonly depositUpdates: DepositUpdates;
   readonly protection: ReturnType<ApolloArmor['protect']>;
   readonly introspection: boolean;
   readonly development: boolean;
@@ -102,5 +103,5 @@ async function httpContext(deps: GraphqlHttpDeps, req: Request, res: Response): 
   if (!principal?.tenantId) throw graphqlError('unauthorized', 'Authorization: Bearer <API_KEY> header is required', undefined, 401);
   const problem = inputProblem(req.body) ?? inputProblem(req.query);
   if (problem) throw graphqlError('validation_error', `The request ${problem}`, undefined, 400);
-  return { app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates };
+  return { app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates, depositUpdates: deps.depositUpdates };
 }

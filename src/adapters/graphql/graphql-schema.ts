@@ -4,6 +4,7 @@ import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { AnalyticsResolver } from './analytics.resolver';
 import { BalanceResolver } from './balance.resolver';
 import { CustomerResolver } from './customer.resolver';
+import { DepositResolver } from './deposit.resolver';
 import { LegacyPayoutResolver } from './legacy-payout.resolver';
 import { MeResolver } from './me.resolver';
 import { NodeResolver } from './node.resolver';
@@ -27,7 +28,7 @@ export const GRAPHQL_SCHEMA_VERSION = '2.1.0';
 
 /** Descriptions of the root types, which type-graphql does not take from the resolvers. */
 const ROOT_DESCRIPTIONS = {
-  query: 'Reads of your tenant: payments, quotes, balances, customers, webhooks, resolution, analytics',
+  query: 'Reads of your tenant: payments, quotes, balances, deposits, customers, webhooks, resolution, analytics',
   mutation: 'Writes of your tenant: money-outs, customers, transfer requests, webhook registrations',
   subscription: 'Live changes over graphql-ws (subprotocol graphql-transport-ws) on /graphql',
 } as const;
@@ -57,7 +58,7 @@ export function graphqlSchema(): GraphQLSchema {
     resolvers: [
       PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
       LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver, NodeResolver,
-      OperationsResolver, PaymentRecipientResolver,
+      OperationsResolver, PaymentRecipientResolver, DepositResolver,
     ],
     validate: false,
     pubSub: NO_TOPICS,

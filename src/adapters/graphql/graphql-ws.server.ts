@@ -10,7 +10,7 @@ import { ACCESS_REFUSALS, type BearerAccess } from '../access/bearer-access';
 import { rateLimitedMessage } from '../access/rate-limits';
 import { inputProblem } from '../contract/input-guards';
 import { bindGraphqlWs } from './graphql-ws.binding';
-import type { GraphqlContext, PaymentUpdates } from './graphql-context';
+import type { GraphqlContext, DepositUpdates, PaymentUpdates } from './graphql-context';
 import { graphqlError } from './graphql-errors';
 import type { KeySockets } from './key-sockets';
 import { noNulStrings } from './no-nul-strings.rule';
@@ -39,6 +39,7 @@ export interface GraphqlWsDeps {
   readonly schema: GraphQLSchema;
   readonly app: Application;
   readonly updates: PaymentUpdates;
+  readonly depositUpdates: DepositUpdates;
   /** Shared execution per (tenant, operation, variables); absent: graphql-ws executes per subscriber. */
   readonly groups?: SubscriptionGroups;
   readonly sockets: KeySockets;
@@ -134,7 +135,7 @@ export function attachGraphqlWs(server: Server, deps: GraphqlWsDeps): { close():
       }
       if (errors.length > 0) return errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'validation_error' } }));
       const contextValue: GraphqlContext = {
-        app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates,
+        app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates, depositUpdates: deps.depositUpdates,
         delivery: { id, send: (message) => deliver(socket, message, deps.logger) },
       };
       return { schema: deps.schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };

@@ -2,11 +2,11 @@ import { Field, ID, InterfaceType } from 'type-graphql';
 
 /**
  * The GraphQL type of each id prefix that `node(id:)` resolves (docs/decisions.md § GraphQL): the
- * service's ids are already unique across types (pay_…, cus_…, ldg_…), so they are the Relay
+ * service's ids are already unique across types (pay_…, cus_…, ldg_…, dep_…), so they are the Relay
  * global ids as they are, with no second encoding. Event log entries have uuid ids, which no
  * other Node type uses.
  */
-export const NODE_TYPES = { pay_: 'Payment', cus_: 'Customer', ldg_: 'LedgerTransaction' } as const;
+export const NODE_TYPES = { pay_: 'Payment', cus_: 'Customer', ldg_: 'LedgerTransaction', dep_: 'Deposit' } as const;
 
 /** A type `node(id:)` can return. */
 export type NodeTypeName = (typeof NODE_TYPES)[keyof typeof NODE_TYPES] | 'WebhookEvent';
@@ -23,10 +23,10 @@ export function nodeTypeOf(id: string): NodeTypeName | undefined {
 
 /** Relay's Node: an object that `node(id:)` fetches again by its id. Never instantiated. */
 @InterfaceType('Node', {
-  description: 'An object with a unique id (pay_…, cus_…, ldg_…, or a uuid for event log entries) that node(id:) reads again',
+  description: 'An object with a unique id (pay_…, cus_…, ldg_…, dep_…, or a uuid for event log entries) that node(id:) reads again',
   resolveType: (value: { id: string }) => nodeTypeOf(value.id),
 })
 export abstract class NodeInterface {
-  @Field(() => ID, { description: 'Unique across every type: a prefixed ULID (pay_…, cus_…, ldg_…) or, for event log entries, a uuid' })
+  @Field(() => ID, { description: 'Unique across every type: a prefixed ULID (pay_…, cus_…, ldg_…, dep_…) or, for event log entries, a uuid' })
   id!: string;
 }

@@ -17,6 +17,9 @@ export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES, 'WebhookEventTyp
   'payment.failed': 'A payment failed; its hold is released or returned',
   'payment.refunded': 'A payment was refunded after success',
   'customer.kyc.updated': 'A customer\'s KYC was approved or rejected',
+  'deposit.detected': 'An onchain deposit to one of your addresses was seen (not yet final), or seen again after a reorganisation',
+  'deposit.credited': 'An onchain deposit became final and your balance was credited',
+  'deposit.dropped': 'A detected deposit was removed by a reorganisation before it was final; the balance never moved',
 });
 
 /** Delivery states of an event log entry (OpenAPI listWebhookEvents). */

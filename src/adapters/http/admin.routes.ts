@@ -6,7 +6,7 @@ import type { AdminErrorCode } from '../../core/admin/tenant-admin';
 import { MAX_RATE_LIMIT_PER_MINUTE, MAX_WEBHOOK_LIMIT, type TenantPatch } from '../../core/admin/update-tenant';
 import { SIMULATED_OUTCOMES, type SimulateErrorCode } from '../../core/admin/simulate-payment';
 import { BLOCKCHAINS } from '../../core/catalog/catalog';
-import type { DepositErrorCode } from '../../core/ledger/record-deposit';
+import { MAX_DEPOSIT_INDEX, type DepositErrorCode } from '../../core/ledger/record-deposit';
 import { STABLECOINS } from '../../core/shared/money';
 import { AmountInput } from '../contract/amount.schema';
 import type { ShapeACode } from '../contract/error-codes';
@@ -16,6 +16,7 @@ import { PaymentResponse } from './payment.schema';
 import { defineRoute, type RouteSpec } from './route';
 import { reconciliationRoutes } from './reconciliation.routes';
 import { refundRoutes } from './refund.routes';
+import { depositFindingRoutes } from './deposit.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -150,10 +151,10 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
         res.status(204).end();
       },
     }),
-    defineRoute<{ currency: 'USDC' | 'USDT'; amount: number | string; blockchain: 'BSC' | 'SOLANA'; txHash: string }, undefined, { tenantId: string }>({
+    defineRoute<{ currency: 'USDC' | 'USDT'; amount: number | string; blockchain: 'BSC' | 'SOLANA'; txHash: string; index?: number }, undefined, { tenantId: string }>({
       ...common, method: 'post', path: '/v1/admin/tenants/{tenantId}/deposits', operationId: 'recordDeposit',
-      description: "Credits a tenant's balance with an onchain deposit, once per (blockchain, transaction hash) across all tenants: the same deposit again is 409 duplicate_deposit.",
-      summary: "Credit an onchain deposit to a tenant's available balance, once per blockchain and transaction hash across all tenants",
+      description: "An operator's correction: credits a tenant's balance with an onchain deposit at once, under the chain watcher's key (blockchain, transaction hash, index) across all tenants: a key already recorded, by a correction or by the watcher (detected or credited), is 409 duplicate_deposit. Sends deposit.credited.",
+      summary: "Credit an onchain deposit to a tenant's available balance (a correction), once per blockchain, transaction hash and index across all tenants",
       params: TenantParams,
       body: z.strictObject({
         currency: z.enum(STABLECOINS).meta({ description: 'Stablecoin deposited' }),
@@ -163,14 +164,19 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
           description: 'BSC: 0x and 64 hex digits (any case; stored lower-case). SOLANA: the base58 transaction signature (64 bytes). No surrounding whitespace.',
           example: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
         }),
+        index: z.number().int().min(0).max(MAX_DEPOSIT_INDEX).optional().meta({
+          description: "The transfer's log index (BSC) or instruction position (SOLANA) in the transaction; 0 when absent", example: 0,
+        }),
       }),
       responses: {
         '201': { description: 'Credited; txHash in canonical form', schema: z.object({
+          depositId: z.string().meta({ description: 'The deposit (dep_ + ULID), as GET /v1/deposits/{depositId} shows it to the tenant', example: 'dep_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
           currency: z.enum(STABLECOINS).meta({ description: 'Stablecoin credited' }),
           amount: DecimalString.meta({ description: 'Amount credited, 6 decimal places', example: '25000.000000' }),
           txHash: z.string().meta({ description: 'The transaction hash in canonical form', example: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' }),
+          index: z.number().int().meta({ description: 'The transfer index credited', example: 0 }),
         }) },
-        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit: this blockchain and hash were already credited, to this or any tenant', schema: ErrorA },
+        ...AUTH_ERRORS, ...NOT_FOUND, '409': { description: 'duplicate_deposit: this blockchain, hash and index were already recorded, for this or any tenant', schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await admin.recordDeposit(req.params.tenantId, req.body);
@@ -210,5 +216,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     ...reconciliationRoutes(admin),
     ...refundRoutes(admin),
+    ...depositFindingRoutes(admin),
   ];
 }

@@ -29,7 +29,7 @@ const LedgerTransaction = z
     from: z.enum(ACCOUNT_KINDS).meta({ description: 'Account debited' }),
     to: z.enum(ACCOUNT_KINDS).meta({ description: 'Account credited' }),
     paymentId: z.string().nullable().meta({ description: 'The payment that caused it; null for deposits', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
-    txHash: z.string().nullable().meta({ description: 'For deposits: <blockchain>:<onchain hash>; null otherwise', example: null }),
+    txHash: z.string().nullable().meta({ description: 'For deposits: <blockchain>:<onchain hash>, then :<index> for a transfer index other than 0 (the deposit\'s key); null otherwise', example: null }),
     createdAt: z.iso.datetime().meta({ description: 'When it was posted', example: '2026-11-23T09:41:07.512Z' }),
   })
   .meta({ id: 'LedgerTransaction', description: 'One balanced transfer between two accounts of the ledger' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLOCKCHAINS } from '../../core/catalog/catalog';
 import { AUTH_ERRORS } from './common.schema';
 import { defineRoute, type RouteSpec } from './route';
 
@@ -10,12 +11,34 @@ export interface HealthProbe {
   readonly version: string;
   /** This process's workers: running or not, and when each last finished a pass (ISO, null before the first). */
   workers?(): { name: string; running: boolean; lastPassAt: string | null }[];
+  /** Each watched chain's watcher as stored (docs/decisions.md § Onchain deposits: watchers); absent when no chain is watched. */
+  chains?(): Promise<ChainReadiness[]>;
+}
+
+/** One chain's watcher in /readyz details. */
+export interface ChainReadiness {
+  readonly chain: string;
+  readonly head: bigint;
+  readonly finalized: bigint;
+  readonly scannedTo: bigint | null;
+  readonly lagBlocks: number;
+  readonly lagSeconds: number | null;
+  readonly watching: boolean;
 }
 
 const Status = z.object({ status: z.enum(['ok', 'unavailable']).meta({ description: 'ok when every check passes' }) });
 const Readiness = Status.extend({
   database: z.enum(['up', 'down']).meta({ description: 'Whether PostgreSQL answers' }),
   migrations: z.enum(['applied', 'pending', 'unknown']).meta({ description: 'Whether every migration is applied (unknown when the database is down)' }),
+  chains: z.array(z.object({
+    chain: z.enum(BLOCKCHAINS).meta({ description: 'The chain' }),
+    head: z.number().int().meta({ description: 'Newest block (BSC) or slot (SOLANA) the watcher read', example: 44218573 }),
+    finalized: z.number().int().meta({ description: 'Newest finalized block or slot it read', example: 44218571 }),
+    scannedTo: z.number().int().nullable().meta({ description: 'Highest block or slot scanned; null before the first scan', example: 44218573 }),
+    lagBlocks: z.number().int().meta({ description: 'Blocks or slots between the head and what is scanned', example: 0 }),
+    lagSeconds: z.number().int().nullable().meta({ description: 'Seconds since a pass last reached the head (grows while the watcher lags or no replica watches); null before one did', example: 2 }),
+    watching: z.boolean().meta({ description: 'Whether a replica holds the chain\'s watcher lease now' }),
+  })).optional().meta({ description: 'Onchain deposit watchers, one per configured chain (details: they never make the instance unready); absent when no chain is configured' }),
 }).meta({ id: 'Readiness', description: 'Readiness of this instance', example: { status: 'ok', database: 'up', migrations: 'applied' } });
 const Health = Readiness.extend({
   version: z.string().meta({ description: 'Version of the API', example: '0.5.0' }),
@@ -33,7 +56,8 @@ const Health = Readiness.extend({
 export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
   const check = async () => {
     const state = await probe.ready();
-    return { status: state.ready ? ('ok' as const) : ('unavailable' as const), database: state.database, migrations: state.migrations };
+    const chains = state.database === 'up' ? await chainDetails(probe) : undefined;
+    return { status: state.ready ? ('ok' as const) : ('unavailable' as const), database: state.database, migrations: state.migrations, ...(chains ? { chains } : {}) };
   };
   return [
     defineRoute({
@@ -61,4 +85,17 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
       },
     }),
   ];
+}
+
+/** The chain watchers' details, or undefined when none is configured or they cannot be read (readiness stands on the database alone). */
+async function chainDetails(probe: HealthProbe) {
+  if (!probe.chains) return undefined;
+  try {
+    return (await probe.chains()).map((c) => ({
+      chain: c.chain, head: Number(c.head), finalized: Number(c.finalized), scannedTo: c.scannedTo === null ? null : Number(c.scannedTo),
+      lagBlocks: c.lagBlocks, lagSeconds: c.lagSeconds, watching: c.watching,
+    }));
+  } catch {
+    return undefined;
+  }
 }

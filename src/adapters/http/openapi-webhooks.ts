@@ -3,6 +3,7 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import type { PaymentFailureCode } from '../../core/payments/payment-failure';
 import { PaymentResponse } from '../contract/payment-view.contract';
 import { CustomerResponse } from './customer.schema';
+import { DepositResponse } from '../contract/deposit.contract';
 
 /**
  * The resources as event data. A request body is rendered as input, a response as output: the
@@ -11,6 +12,9 @@ import { CustomerResponse } from './customer.schema';
  */
 const PaymentEventData = z.object(PaymentResponse.shape).meta({
   id: 'PaymentEventData', description: 'The payment as GET /v1/payments/{paymentId} returns it', example: z.globalRegistry.get(PaymentResponse)?.example,
+});
+const DepositEventData = z.object(DepositResponse.shape).meta({
+  id: 'DepositEventData', description: 'The deposit as GET /v1/deposits/{depositId} returns it at the event', example: z.globalRegistry.get(DepositResponse)?.example,
 });
 const CustomerEventData = z.object(CustomerResponse.shape).meta({
   id: 'CustomerEventData', description: 'The customer as GET /v1/customers/{customerId} returns it', example: z.globalRegistry.get(CustomerResponse)?.example,
@@ -23,6 +27,15 @@ const EVENTS = {
   'payment.failed': { what: 'The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded.', data: PaymentEventData, status: 'failed' },
   'payment.refunded': { what: 'The funds came back after acceptance: status refunded (final), failureReason and failureCode set.', data: PaymentEventData, status: 'refunded' },
   'customer.kyc.updated': { what: 'The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected).', data: CustomerEventData, status: undefined },
+  'deposit.detected': {
+    what: 'A transfer to one of your deposit addresses was read from the chain, not yet final: status detected, the balance not yet credited. Sent again if a dropped deposit is included by the chain again.',
+    data: DepositEventData, status: 'detected', example: { confirmations: 1, ledgerTransactionId: null, creditedAt: null },
+  },
+  'deposit.credited': { what: 'The deposit is final and your available balance was credited with its amount: status credited, ledgerTransactionId set.', data: DepositEventData, status: 'credited' },
+  'deposit.dropped': {
+    what: 'A reorganisation removed the detected deposit before it was final: status dropped; the balance never moved.',
+    data: DepositEventData, status: 'dropped', example: { confirmations: null, ledgerTransactionId: null, creditedAt: null, droppedAt: '2026-11-27T10:15:04.530Z' },
+  },
 } as const;
 
 /** What a failed or refunded payment's event says about why, in the examples (docs/api.md § Failure codes). */
@@ -30,6 +43,8 @@ const FAILURE_EXAMPLES: Record<string, { failureReason: string; failureCode: Pay
   failed: { failureReason: 'Recipient wallet is closed', failureCode: 'recipient_account_invalid' },
   refunded: { failureReason: 'The recipient bank returned the payout', failureCode: 'reversed' },
 };
+/** The API tag each event family belongs to. */
+const EVENT_TAGS = { payment: 'Payments', customer: 'Customers', deposit: 'Deposits' } as const;
 
 /** The signature headers of every delivery (docs/decisions.md § Webhooks). */
 const DeliveryHeaders = z.object({
@@ -61,15 +76,16 @@ export const OPENAPI_WEBHOOKS: ZodOpenApiPathsObject = Object.fromEntries(
         example: {
           id: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f', type, timestamp: '2026-11-23T09:41:09.204Z',
           data: { ...(z.globalRegistry.get(event.data)?.example as object), ...(event.status ? { status: event.status } : {}),
-            ...(event.status ? FAILURE_EXAMPLES[event.status] : {}) },
+            ...(event.status ? FAILURE_EXAMPLES[event.status] : {}),
+            ...('example' in event ? event.example : {}) },
         },
       });
     return [type, {
       post: {
         operationId: `webhook_${type.replace(/\./g, '_')}`,
         summary: type,
-        description: `${event.what} Sent to each active registration whose events list is empty or names ${type}, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment and endpoint.`,
-        tags: [type.startsWith('payment') ? 'Payments' : 'Customers'],
+        description: `${event.what} Sent to each active registration whose events list is empty or names ${type}, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.`,
+        tags: [EVENT_TAGS[type.split('.')[0] as keyof typeof EVENT_TAGS]],
         // We call you: no API key; the signatures authenticate us.
         security: [],
         requestParams: { header: DeliveryHeaders },

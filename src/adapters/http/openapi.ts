@@ -12,6 +12,7 @@ const TAGS: readonly { name: string; description: string }[] = [
   { name: 'FX', description: 'Quote a fiat amount in a stablecoin, fees included. A quote can lock its rate for one money-out within 60 seconds.' },
   { name: 'Webhooks', description: 'Register HTTPS endpoints for signed event notifications (see the webhooks section for each event body), read the delivery log, redeliver.' },
   { name: 'Balances', description: "Your stablecoin balances (available, held, in transit) and the ledger transactions behind them." },
+  { name: 'Deposits', description: 'Fund your balance onchain: your deposit address per chain and stablecoin, and the deposits sent to it (detected, credited once final, or dropped by a reorganisation).' },
   { name: 'Customers', description: 'Your wallet users and their KYC status; each decision emits customer.kyc.updated.' },
   { name: 'Analytics', description: 'Counts, volumes, success rate and time to success of your payments over a date range.' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators, health for API clients, Prometheus metrics for operators.' },

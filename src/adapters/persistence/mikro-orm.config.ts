@@ -12,6 +12,7 @@ import { LedgerAccountSchema, LedgerEntrySchema, LedgerTransactionSchema } from 
 import { TransferRequestSchema } from './schemas/transfer-request.schema';
 import { CustomerSchema } from './schemas/customer.schema';
 import { DepositSchema } from './schemas/deposit.schema';
+import { ChainWatcherSchema, DepositAddressSchema, DepositFindingSchema } from './schemas/chain-deposit.schema';
 import { ReconciliationCheckSchema } from './schemas/reconciliation-check.schema';
 import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 import { ProviderEventSchema } from './schemas/provider-event.schema';
@@ -19,7 +20,8 @@ import { ProviderEventSchema } from './schemas/provider-event.schema';
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
   WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema,
-  TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema, ProviderEventSchema, OnchainRefundSchema];
+  TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema, ProviderEventSchema, OnchainRefundSchema,
+  DepositAddressSchema, ChainWatcherSchema, DepositFindingSchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

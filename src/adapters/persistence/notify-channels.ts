@@ -1,3 +1,4 @@
+import type { DepositView } from '../../core/deposits/deposit';
 import type { OutboxEvent } from '../../core/events/outbox-event';
 
 /**
@@ -51,6 +52,39 @@ export function parsePaymentEventNotice(payload: string): PaymentEventNotice | u
     const value = JSON.parse(payload) as Partial<PaymentEventNotice>;
     const fields = [value.id, value.tenantId, value.paymentId, value.status];
     return fields.every((f) => typeof f === 'string' && f.length > 0) ? (value as PaymentEventNotice) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * PostgreSQL NOTIFY channel of committed deposit changes (docs/decisions.md § Onchain deposits):
+ * the outbox writer notifies it in the transaction of each deposit event, so every replica's
+ * listener hears it when, and only if, that transaction commits. It feeds the `depositUpdated`
+ * subscription and wakes the webhook workers.
+ */
+export const DEPOSIT_EVENTS_CHANNEL = 'deposit_events';
+
+/** What a deposit NOTIFY carries: the tenant and the deposit as its event shows it (well under 8000 bytes: every field is bounded). */
+export interface DepositEventNotice {
+  readonly tenantId: string;
+  readonly deposit: DepositView;
+}
+
+/** The NOTIFY payload for `event`, or undefined when it is not a deposit event. Pure. */
+export function depositEventNotice(event: OutboxEvent): string | undefined {
+  if (!event.type.startsWith('deposit.')) return undefined;
+  const notice: DepositEventNotice = { tenantId: event.tenantId, deposit: event.payload as unknown as DepositView };
+  return JSON.stringify(notice);
+}
+
+/** Parses a deposit NOTIFY payload; undefined when it is not a well-formed notice (it is then ignored). */
+export function parseDepositEventNotice(payload: string): DepositEventNotice | undefined {
+  try {
+    const value = JSON.parse(payload) as Partial<DepositEventNotice>;
+    const deposit = value.deposit as Partial<DepositView> | undefined;
+    const ok = typeof value.tenantId === 'string' && typeof deposit?.id === 'string' && typeof deposit.status === 'string';
+    return ok ? (value as DepositEventNotice) : undefined;
   } catch {
     return undefined;
   }

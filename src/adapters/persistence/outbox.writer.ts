@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type OutboxEvent, type OutboxWriter } from '../../
 import { RECEIVING_STATUS } from '../../core/webhooks/webhook';
 import { OutboxEventSchema } from './schemas/outbox.schema';
 import { insertStatement } from './raw-insert';
-import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice, WORK_DUE_CHANNEL } from './notify-channels';
+import { DEPOSIT_EVENTS_CHANNEL, depositEventNotice, PAYMENT_EVENTS_CHANNEL, paymentEventNotice, WORK_DUE_CHANNEL } from './notify-channels';
 
 /**
  * Appends outbox events inside the caller's transaction (docs/decisions.md § Payments: states and events and § Webhooks) and fans each webhook
@@ -21,13 +21,16 @@ export class OutboxTxWriter implements OutboxWriter {
 /**
  * The statement that writes `event` and, for webhook types, its delivery rows: one round trip.
  * A payment event also notifies PAYMENT_EVENTS_CHANNEL (live subscriptions and workers on every
- * replica), another webhook event WORK_DUE_CHANNEL; NOTIFY inside the transaction is delivered at
+ * replica), a deposit event DEPOSIT_EVENTS_CHANNEL, another webhook event WORK_DUE_CHANNEL; NOTIFY inside the transaction is delivered at
  * commit, never before, never on rollback.
  */
 export function outboxStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
   const [sql, params] = outboxRowsStatement(em, event);
   const notice = paymentEventNotice(event);
   if (notice) return [`${sql};\nselect pg_notify(?, ?)`, [...params, PAYMENT_EVENTS_CHANNEL, notice]];
+  // A deposit's notice feeds live subscriptions and wakes the delivery workers of every replica.
+  const deposit = depositEventNotice(event);
+  if (deposit) return [`${sql};\nselect pg_notify(?, ?)`, [...params, DEPOSIT_EVENTS_CHANNEL, deposit]];
   // Other webhook events wake the delivery workers of every replica the same way.
   if ((WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return [`${sql};\nselect pg_notify(?, 'webhooks')`, [...params, WORK_DUE_CHANNEL]];
   return [sql, params];

@@ -15,6 +15,9 @@ import { updateTenant, type TenantPatch } from './update-tenant';
 import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
 import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
 import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
+import type { DepositFindingView } from '../deposits/deposit';
+import type { DepositFindingReader } from '../deposits/deposit-ports';
+import { listDepositFindings } from '../deposits/list-deposits';
 import {
   reconciliationReport, type ReconciliationReport, type ReportDeps, type ReportErrorCode, type ReportWindow,
 } from '../reconciliation/reconciliation-report';
@@ -27,6 +30,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly reconciliationReport: ReportDeps;
   /** Onchain refunds of live payments (docs/decisions.md § Ledger). */
   readonly refunds: RefundReader;
+  /** Transfers to deposit addresses never credited (docs/decisions.md § Onchain deposits). */
+  readonly depositFindings: DepositFindingReader;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -72,6 +77,8 @@ export interface AdminApplication {
    * `refund_pending`. Errors: `validation_error` (txHash), `not_found`, `invalid_state` (sent with another hash).
    */
   markRefundSent(refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>>;
+  /** Transfers to deposit addresses never credited (another token, dust, oversized), newest first, at most `limit`. */
+  listDepositFindings(limit: number): Promise<DepositFindingView[]>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -103,5 +110,6 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     reconciliationReport: (provider, window) => reconciliationReport(deps.reconciliationReport, provider, window),
     listRefunds: (status, limit) => listRefunds(deps, status, limit),
     markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
+    listDepositFindings: (limit) => listDepositFindings({ findings: deps.depositFindings }, limit),
   };
 }

@@ -77,15 +77,16 @@ export interface WatchedToken {
 /**
  * Port: derives deposit addresses (docs/decisions.md § Onchain deposits). BSC: the BIP-32 child
  * `index` of an extended public key (no private key held). Solana: the owner key of `index` from
- * a seed behind a key-custody adapter. Pure and deterministic: the same index gives the same
- * address forever.
+ * a seed behind a key-custody adapter. Deterministic: the same index gives the same address
+ * forever. Either method may answer at once or with a promise (Solana's key and token-account
+ * derivations are asynchronous in @solana/kit); the core awaits both.
  */
 export interface DepositAddressDeriver {
   /** The deposit address of derivation `index` (a non-negative integer below 2^31) on `chain`. */
-  addressAt(chain: Blockchain, index: number): string;
+  addressAt(chain: Blockchain, index: number): string | Promise<string>;
   /**
    * Where a sender pays `currency` for the owner `address`: the address itself on BSC, the
    * owner's associated token account for the mint on Solana.
    */
-  paymentAddress(chain: Blockchain, currency: Stablecoin, address: string): string;
+  paymentAddress(chain: Blockchain, currency: Stablecoin, address: string): string | Promise<string>;
 }

@@ -5,12 +5,15 @@ export const WEBHOOK_EVENT_TYPES = [
   'payment.failed',
   'payment.refunded',
   'customer.kyc.updated',
+  'deposit.detected',
+  'deposit.credited',
+  'deposit.dropped',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Payment event types; `payment.initiated` is internal (history, live updates), never a webhook. */
-export type PaymentEventType = 'payment.initiated' | Exclude<WebhookEventType, 'customer.kyc.updated'>;
-export type OutboxEventType = PaymentEventType | 'customer.kyc.updated';
+export type PaymentEventType = 'payment.initiated' | Extract<WebhookEventType, `payment.${string}`>;
+export type OutboxEventType = PaymentEventType | Exclude<WebhookEventType, `payment.${string}`>;
 
 /**
  * A row of the transactional outbox (docs/decisions.md § Payments: states and events and § Webhooks): written in the same transaction as the

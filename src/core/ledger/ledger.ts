@@ -1,5 +1,4 @@
 import type { KeysetPage } from '../shared/keyset-page';
-import type { Blockchain } from '../catalog/catalog';
 import type { Stablecoin } from '../shared/money';
 import type { PaymentMove } from '../payments/payment-state';
 
@@ -13,7 +12,8 @@ export const ACCOUNT_KINDS = ['available', 'held', 'in_transit', 'funding', 'set
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
 /**
- * Why money moved. `deposit` is an onchain deposit (one per chain and hash, see `Deposit`);
+ * Why money moved. `deposit` is an onchain deposit (one per chain, hash and index, see
+ * core/deposits `Deposit`);
  * `sandbox_funding` is a sandbox tenant's opening balance, credited by the service itself and never
  * onchain; `refund_sent` moves a live payment's refund out once its onchain transaction is recorded
  * (docs/decisions.md § Ledger).
@@ -33,7 +33,7 @@ export interface Transfer {
   readonly amount: string;
   readonly kind: LedgerTransactionKind;
   readonly paymentId?: string;
-  /** `<blockchain>:<canonical hash>` of a deposit, shown as the transaction's `txHash`. */
+  /** `<blockchain>:<canonical hash>[:<index>]` of a deposit (`depositExternalRef`), shown as the transaction's `txHash`. */
   readonly externalRef?: string;
   /** The ledger transaction's id (`ldg_...`) when the caller must know it (a deposit records it); else one is made. */
   readonly transactionId?: string;
@@ -56,32 +56,6 @@ export interface LedgerStore {
    * payment's move was already posted (nothing written).
    */
   post(transfer: UncheckedTransfer): Promise<'posted' | 'duplicate'>;
-}
-
-/**
- * An onchain deposit as credited (docs/decisions.md § Ledger): unique per (blockchain, txHash)
- * across ALL tenants, `txHash` in canonical form (see `canonicalTxHash`), `amount` a decimal
- * string in `currency` at scale 6, `ledgerTransactionId` the ledger transaction that credited it.
- */
-export interface Deposit {
-  readonly id: string;
-  readonly tenantId: string;
-  readonly blockchain: Blockchain;
-  readonly txHash: string;
-  readonly currency: Stablecoin;
-  readonly amount: string;
-  readonly ledgerTransactionId: string;
-  readonly createdAt: Date;
-}
-
-/** Port: the deposit register, inside the caller's transaction. */
-export interface DepositStore {
-  /**
-   * Records `deposit` unless its (blockchain, txHash) is already recorded for any tenant:
-   * `duplicate` then, and nothing is written. A concurrent insert of the same pair waits for the
-   * first to commit or roll back, so exactly one of them is `inserted`.
-   */
-  insert(deposit: Deposit): Promise<'inserted' | 'duplicate'>;
 }
 
 /** Funds move for a money-out's creation: available to held, refused when it does not fit. */

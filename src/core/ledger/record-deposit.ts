@@ -1,26 +1,34 @@
 import type { Tenant } from '../auth/tenant';
 import type { Blockchain } from '../catalog/catalog';
+import { depositExternalRef, toDepositView, type Deposit } from '../deposits/deposit';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { formatAmount, parseAmount, scaleOf, type Stablecoin } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import { canonicalTxHash } from './tx-hash';
 
-/** An onchain deposit to credit to a tenant (admin only). */
+/** Largest transfer index a correction may name: a PostgreSQL integer. */
+export const MAX_DEPOSIT_INDEX = 2_147_483_647;
+
+/** An operator's correction: an onchain deposit to credit to a tenant (admin only). */
 export interface DepositCommand {
   readonly currency: Stablecoin;
   /** Positive decimal, at most 6 places (JSON number or string). */
   readonly amount: number | string;
   readonly blockchain: Blockchain;
-  /** Onchain transaction hash, as `canonicalTxHash` accepts it; credited once across all tenants. */
+  /** Onchain transaction hash, as `canonicalTxHash` accepts it. */
   readonly txHash: string;
+  /** Log index (BSC) or instruction position (Solana) of the transfer in the transaction; 0 when absent. */
+  readonly index?: number;
 }
 
-/** A credited deposit: `amount` a decimal string at scale 6 in `currency`, `txHash` in canonical form. */
+/** A credited correction: `amount` a decimal string at scale 6 in `currency`, `txHash` in canonical form. */
 export interface DepositReceipt {
+  depositId: string;
   currency: Stablecoin;
   amount: string;
   txHash: string;
+  index: number;
 }
 
 /** Closed set of expected failures of a deposit. */
@@ -34,33 +42,43 @@ export interface DepositDeps {
 }
 
 /**
- * Credits an onchain deposit: funding to available, as one balanced ledger transaction written
- * with its row in the deposit register (docs/decisions.md § Ledger). The hash is checked and
- * canonicalised per chain first; a (blockchain, hash) pair is credited once across all tenants.
- * Errors: `validation_error` (amount, txHash), `duplicate_deposit` (already credited, to any
- * tenant; nothing is written).
+ * Credits an operator's correction (docs/decisions.md § Onchain deposits: corrections): a deposit
+ * recorded `credited` at once under the same key as the chain watcher's, (blockchain, canonical
+ * hash, index), with its ledger transaction (funding to available) and `deposit.credited` event,
+ * in one transaction. A key already recorded by anyone (a correction, or the watcher, detected or
+ * credited, for any tenant) is refused: the watcher credits what it detected itself.
+ * Errors: `validation_error` (amount, txHash, index), `duplicate_deposit` (nothing is written).
  */
 export async function recordDeposit(deps: DepositDeps, tenantId: string, command: DepositCommand): Promise<Result<DepositReceipt, DepositErrorCode>> {
   const txHash = canonicalTxHash(command.blockchain, command.txHash);
   if (!txHash.ok) return txHash;
+  const index = command.index ?? 0;
+  if (!Number.isInteger(index) || index < 0 || index > MAX_DEPOSIT_INDEX) {
+    return err('validation_error', `index must be an integer from 0 to ${MAX_DEPOSIT_INDEX}`, { field: 'index' });
+  }
   const amount = parseAmount(command.amount, 'amount', scaleOf(command.currency));
   if (!amount.ok) return amount;
-  const receipt: DepositReceipt = { currency: command.currency, amount: formatAmount(amount.value, command.currency), txHash: txHash.value };
-  const duplicate = err('duplicate_deposit', `Deposit ${txHash.value} on ${command.blockchain} was already credited`);
+  const key = index === 0 ? txHash.value : `${txHash.value} index ${index}`;
+  const duplicate = err('duplicate_deposit', `Deposit ${key} on ${command.blockchain} was already recorded`);
   return deps.uow.transact<DepositReceipt, DepositErrorCode>(async (tx) => {
     const at = deps.clock.now();
-    const ledgerTransactionId = deps.ids.next('ldg');
-    const registered = await tx.deposits.insert({
-      id: deps.ids.next('dep'), tenantId, blockchain: command.blockchain, txHash: txHash.value, currency: receipt.currency,
-      amount: receipt.amount, ledgerTransactionId, createdAt: at,
+    const deposit: Deposit = {
+      id: deps.ids.next('dep'), tenantId, blockchain: command.blockchain, txHash: txHash.value, index, currency: command.currency,
+      amount: formatAmount(amount.value, command.currency), remainderUnits: '0', token: null, sender: null, address: null, height: null,
+      blockHash: null, status: 'credited', source: 'operator', ledgerTransactionId: deps.ids.next('ldg'), createdAt: at, creditedAt: at, droppedAt: null,
+    };
+    if ((await tx.deposits.insert(deposit)) === 'duplicate') return duplicate;
+    await tx.outbox.append({
+      id: deps.ids.uuid(), tenantId, type: 'deposit.credited', entityId: deposit.id, payload: { ...toDepositView(deposit, undefined) }, createdAt: at,
     });
-    if (registered === 'duplicate') return duplicate;
     // Posted last: it locks the tenant's balance rows until commit.
     const posted = await tx.ledger.post({
-      tenantId, currency: receipt.currency, from: 'funding', to: 'available', kind: 'deposit', amount: receipt.amount,
-      externalRef: `${command.blockchain}:${txHash.value}`, transactionId: ledgerTransactionId, at,
+      tenantId, currency: deposit.currency, from: 'funding', to: 'available', kind: 'deposit', amount: deposit.amount,
+      externalRef: depositExternalRef(deposit), transactionId: deposit.ledgerTransactionId!, at,
     });
-    return posted === 'posted' ? ok(receipt) : duplicate;
+    return posted === 'posted'
+      ? ok({ depositId: deposit.id, currency: deposit.currency, amount: deposit.amount, txHash: deposit.txHash, index })
+      : duplicate;
   });
 }
 

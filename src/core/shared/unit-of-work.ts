@@ -3,7 +3,8 @@ import type { OutboxWriter } from '../events/outbox-event';
 import type { IdempotencyStore } from '../idempotency/idempotency';
 import type { PaymentStore } from '../payments/payment-ports';
 import type { QuoteRepository } from '../quotes/quote';
-import type { DepositStore, LedgerStore } from '../ledger/ledger';
+import type { LedgerStore } from '../ledger/ledger';
+import type { DepositStore } from '../deposits/deposit-ports';
 import type { CustomerTxStore } from '../customers/customer';
 import type { RefundStore } from '../refunds/onchain-refund';
 
@@ -15,7 +16,7 @@ export interface TransactionContext {
   readonly outbox: OutboxWriter;
   /** Post ledger transfers last in a transaction: they lock the tenant's balance rows until commit. */
   readonly ledger: LedgerStore;
-  /** The register that makes an onchain deposit creditable once (docs/decisions.md § Ledger). */
+  /** The register that makes an onchain deposit creditable once, and the chain watchers' cursors (docs/decisions.md § Onchain deposits). */
   readonly deposits: DepositStore;
   readonly customers: CustomerTxStore;
   /** Onchain refunds of live payments (docs/decisions.md § Ledger). */

@@ -77,7 +77,7 @@ export const LedgerTransactionSchema = new EntitySchema<LedgerTransactionRow>({
     fromKind: { type: 'string', length: 16 },
     toKind: { type: 'string', length: 16 },
     paymentId: { type: 'string', length: 40, nullable: true },
-    externalRef: { type: 'string', length: 100, nullable: true },
+    externalRef: { type: 'string', length: 120, nullable: true },
     slot: { type: 'smallint', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
   },
