@@ -8,17 +8,54 @@ import { randomBytes, randomInt } from 'node:crypto';
  * `missing` (…23: no result posted; Transaction Status still knows it), `error_5xx` (…31: 500
  * 500.003.1001, nothing recorded), `throttle` (…32: 500 500.003.02, nothing recorded), `hang` (…41:
  * recorded, response held until close), `reset` (…42: recorded, connection destroyed),
- * `queue_timeout` (…51: recorded as Expired, QueueTimeOutURL notified instead of ResultURL).
+ * `queue_timeout` (…51: recorded as Expired, QueueTimeOutURL notified instead of ResultURL),
+ * `unknown_result` (…13: result code 9999, documented nowhere, though Transaction Status says
+ * Completed), `unknown_status_word` (…14: no result posted; Transaction Status reports the
+ * undocumented word `OnHold`),
+ * `ack_cached` (…33: HTTP 200 with ResponseCode 100000000 "Request was cached, waiting for
+ * resending"; recorded, its result posted after `delayedCallbackMs`), `ack_refused` (…34: HTTP 200
+ * with ResponseCode 100000005 "Invalid input value", nothing recorded). Any other ResponseCode is
+ * queued with `POST /__simulator/faults {"responseCodes": [...]}`.
  * There is no reversal mode: Daraja reverses B2C payments only by hand in its portal.
  */
 export const FAULT_MODES = [
   'none', 'fail', 'fail_unknown_operator', 'delay', 'duplicate', 'missing', 'error_5xx', 'throttle', 'hang', 'reset', 'queue_timeout',
+  'ack_cached', 'ack_refused', 'unknown_result', 'unknown_status_word',
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 const BY_DIGITS: Readonly<Record<string, FaultMode>> = {
-  11: 'fail', 12: 'fail_unknown_operator', 21: 'delay', 22: 'duplicate', 23: 'missing',
-  31: 'error_5xx', 32: 'throttle', 41: 'hang', 42: 'reset', 51: 'queue_timeout',
+  11: 'fail', 12: 'fail_unknown_operator', 13: 'unknown_result', 14: 'unknown_status_word', 21: 'delay', 22: 'duplicate', 23: 'missing',
+  31: 'error_5xx', 32: 'throttle', 33: 'ack_cached', 34: 'ack_refused', 41: 'hang', 42: 'reset', 51: 'queue_timeout',
+};
+
+/** The ResponseCode a fault mode answers instead of 0, if any. */
+export const FAULT_RESPONSE_CODES: Partial<Record<FaultMode, string>> = { ack_cached: '100000000', ack_refused: '100000005' };
+
+/** ResponseCode "Request was cached, waiting for resending": the simulator records the request and processes it later. */
+export const RESPONSE_CACHED = '100000000';
+
+/**
+ * Non-zero ResponseCodes of Daraja's synchronous answer and their descriptions: the error table of
+ * https://developer.safaricom.co.ke/apis/AccountBalance (message type ApiResponse, and 17, which
+ * "can occur in either the ApiResponse or ApiResult"). A code not listed is answered with a
+ * description of the simulator's own.
+ */
+export const RESPONSE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  17: 'Internal Failure',
+  24: 'Missing mandatory fields',
+  25: 'InvalidRequestParameters',
+  26: 'Traffic blocking condition in place',
+  29: 'InvalidCommand',
+  100000000: 'Request was cached, waiting for resending',
+  100000001: 'The system is overload',
+  100000002: 'Throttling error',
+  100000004: 'Internal Server Error',
+  100000005: 'Invalid input value:Amount',
+  100000007: 'Service\'s status is abnormal.',
+  100000009: 'API\'s status is abnormal',
+  100000010: 'Insufficient permissions',
+  100000011: 'Exceed the limitation of request rate',
 };
 
 /** The fault a request's PartyB selects by its last two digits. */
@@ -40,8 +77,8 @@ export interface SimTransfer {
   readonly receipt: string;
   readonly resultCode: string;
   readonly resultDesc: string;
-  /** The TransactionStatus word a Transaction Status query reports. */
-  readonly transactionStatus: 'Completed' | 'Declined' | 'Expired';
+  /** The TransactionStatus word a Transaction Status query reports (`OnHold`: not a word Daraja documents). */
+  readonly transactionStatus: 'Completed' | 'Declined' | 'Expired' | 'OnHold';
   readonly fault: FaultMode;
   readonly resultUrl: string;
   readonly queueTimeOutUrl: string;
@@ -70,6 +107,8 @@ export function outcomeOf(api: 'b2c' | 'b2b', fault: FaultMode, initiatorOk: boo
   }
   if (fault === 'fail_unknown_operator') return { resultCode: 'SFC_IC0003', resultDesc: 'The operator does not exist.', transactionStatus: 'Declined' };
   if (fault === 'queue_timeout') return { resultCode: '', resultDesc: 'Queue timeout', transactionStatus: 'Expired' };
+  if (fault === 'unknown_result') return { resultCode: '9999', resultDesc: 'Undocumented result (simulator).', transactionStatus: 'Completed' };
+  if (fault === 'unknown_status_word') return { resultCode: '0', resultDesc: 'The service request is processed successfully.', transactionStatus: 'OnHold' };
   return { resultCode: '0', resultDesc: 'The service request is processed successfully.', transactionStatus: 'Completed' };
 }
 

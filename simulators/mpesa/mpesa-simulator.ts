@@ -2,8 +2,8 @@ import { constants, generateKeyPairSync, privateDecrypt, randomBytes, timingSafe
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  conversationId, darajaOriginatorId, faultOfParty, FAULT_MODES, outcomeOf, paymentResultBody, receipt, statusResultBody,
-  type FaultMode, type SimTransfer,
+  conversationId, darajaOriginatorId, faultOfParty, FAULT_MODES, FAULT_RESPONSE_CODES, outcomeOf, paymentResultBody, receipt,
+  RESPONSE_CACHED, RESPONSE_DESCRIPTIONS, statusResultBody, type FaultMode, type SimTransfer,
 } from './mpesa-simulator-ledger';
 import { validateB2b, validateB2c, validateStatus, type Fields } from './mpesa-simulator-validation';
 
@@ -36,6 +36,12 @@ export interface MpesaSimulator {
   tokensIssued(): number;
   /** Queues fault modes for the next payment requests, before the PartyB digits are looked at. */
   queueFaults(...modes: FaultMode[]): void;
+  /**
+   * Queues non-zero ResponseCodes for the next payment requests, before any fault mode: each is
+   * answered HTTP 200 with that code; `100000000` (cached) is recorded and processed later, any
+   * other is recorded nothing.
+   */
+  queueResponseCodes(...codes: string[]): void;
   close(): Promise<void>;
 }
 
@@ -45,7 +51,7 @@ export interface MpesaSimulator {
  * payment requests validated as documented, results POSTed to ResultURL or QueueTimeOutURL,
  * Transaction Status queries answered on their ResultURL, duplicate OriginatorConversationIDs
  * refused with 500.002.1001. The SecurityCredential is checked by decrypting it with the
- * simulator's own RSA key. Control: `POST /__simulator/faults {"next": [modes]}`,
+ * simulator's own RSA key. Control: `POST /__simulator/faults {"next": [modes], "responseCodes": [codes]}`,
  * `GET /__simulator/transfers`. Faults: see FAULT_MODES.
  */
 export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): Promise<MpesaSimulator> {
@@ -57,6 +63,7 @@ export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): 
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const ledger = new Map<string, SimTransfer>();
   const queued: FaultMode[] = [];
+  const queuedCodes: string[] = [];
   const held = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
   let token: { value: string; expiresAt: number } | undefined;
@@ -79,9 +86,17 @@ export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): 
     if (invalid) return gatewayError(res, 400, '400.002.02', `Bad Request - Invalid ${invalid}`);
     const ocid = api === 'b2c' ? f.OriginatorConversationID! : darajaOriginatorId();
     if (ledger.has(ocid)) return gatewayError(res, 500, '500.002.1001', 'Duplicate OriginatorConversationID.');
-    const fault = queued.shift() ?? faultOfParty(f.PartyB!);
+    const responseCode = queuedCodes.shift();
+    const fault = responseCode === undefined ? queued.shift() ?? faultOfParty(f.PartyB!) : 'none';
     if (fault === 'error_5xx') return gatewayError(res, 500, '500.003.1001', 'Internal Server Error');
     if (fault === 'throttle') return gatewayError(res, 500, '500.003.02', 'Error Occurred: Spike Arrest Violation');
+    const code = responseCode ?? FAULT_RESPONSE_CODES[fault] ?? '0';
+    const acknowledge = (conversation: string) => json(res, 200, {
+      ConversationID: conversation, OriginatorConversationID: ocid, ResponseCode: code,
+      ResponseDescription: code === '0' ? 'Accept the service request successfully.' : RESPONSE_DESCRIPTIONS[code] ?? 'Undocumented response (simulator)',
+    });
+    // A refused request is not recorded; a cached one is, and is processed once "resent" (after delayedCallbackMs).
+    if (code !== '0' && code !== RESPONSE_CACHED) return acknowledge(conversationId());
     const transfer: SimTransfer = {
       originatorConversationId: ocid, conversationId: conversationId(), api, commandId: f.CommandID!, partyA: f.PartyA!,
       partyB: f.PartyB!, ...(api === 'b2b' ? { accountReference: f.AccountReference } : {}), amount: f.Amount!, receipt: receipt(),
@@ -90,16 +105,14 @@ export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): 
     };
     ledger.set(ocid, transfer);
     if (fault === 'queue_timeout') post(transfer.queueTimeOutUrl, { simulated: 'queue timeout', OriginatorConversationID: ocid }, opts.callbackDelayMs);
-    else if (fault !== 'missing') {
-      post(transfer.resultUrl, paymentResultBody(transfer), fault === 'delay' ? opts.delayedCallbackMs : opts.callbackDelayMs);
+    else if (fault !== 'missing' && fault !== 'unknown_status_word') {
+      const delayed = fault === 'delay' || code === RESPONSE_CACHED;
+      post(transfer.resultUrl, paymentResultBody(transfer), delayed ? opts.delayedCallbackMs : opts.callbackDelayMs);
       if (fault === 'duplicate') post(transfer.resultUrl, paymentResultBody(transfer), opts.callbackDelayMs * 3);
     }
     if (fault === 'hang') return void held.add(res);
     if (fault === 'reset') return void res.socket?.destroy();
-    json(res, 200, {
-      ConversationID: transfer.conversationId, OriginatorConversationID: ocid,
-      ResponseCode: '0', ResponseDescription: 'Accept the service request successfully.',
-    });
+    acknowledge(transfer.conversationId);
   };
 
   const status = (f: Fields, res: ServerResponse) => {
@@ -124,10 +137,14 @@ export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): 
     const raw = await readBody(req);
     if (req.method === 'GET' && url.pathname === '/__simulator/transfers') return json(res, 200, { transfers: [...ledger.values()] });
     if (req.method === 'POST' && url.pathname === '/__simulator/faults') {
-      const next = (parseJson(raw) as { next?: unknown } | undefined)?.next;
+      const { next = [], responseCodes = [] } = (parseJson(raw) ?? {}) as { next?: unknown; responseCodes?: unknown };
       if (!Array.isArray(next) || !next.every((m) => FAULT_MODES.includes(m))) return json(res, 400, { error: `next must list ${FAULT_MODES.join(', ')}` });
+      if (!Array.isArray(responseCodes) || !responseCodes.every((c) => typeof c === 'string' && /^[1-9]\d{0,9}$/.test(c))) {
+        return json(res, 400, { error: 'responseCodes must list non-zero ResponseCodes as strings' });
+      }
       queued.push(...(next as FaultMode[]));
-      return json(res, 200, { queued: [...queued] });
+      queuedCodes.push(...(responseCodes as string[]));
+      return json(res, 200, { queued: [...queued], responseCodes: [...queuedCodes] });
     }
     if (url.pathname === '/oauth/v1/generate' && req.method === 'GET') {
       if (url.searchParams.get('grant_type') !== 'client_credentials') return gatewayError(res, 400, '400.008.02', 'Invalid grant type passed');
@@ -159,6 +176,7 @@ export async function startMpesaSimulator(options: MpesaSimulatorOptions = {}): 
     transfers: () => [...ledger.values()],
     tokensIssued: () => issued,
     queueFaults: (...modes) => void queued.push(...modes),
+    queueResponseCodes: (...codes) => void queuedCodes.push(...codes),
     close: async () => {
       closing = true;
       for (const timer of timers) clearTimeout(timer);

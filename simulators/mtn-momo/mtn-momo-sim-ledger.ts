@@ -10,15 +10,19 @@ import { request } from 'undici';
  * - `30` 500 INTERNAL_PROCESSING_ERROR, nothing recorded; `31` recorded, then 500 INTERNAL_PROCESSING_ERROR
  * - `40` recorded, response held (a hang; the client times out); `41` response held, nothing recorded
  * - `50` recorded, stays PENDING, no callback; `60` 400 bad request, nothing recorded
+ * - `70` recorded, ends in ONGOING (a status MTN does not document for transfers), no callback
+ * - `61` 409 RESOURCE_ALREADY_EXIST although nothing is recorded under the reference (`GET` answers
+ *   404): MTN's own records disagree, so whether the transfer exists cannot be known
  */
-export type SubmitFault = 'error_500' | 'recorded_error_500' | 'hang_recorded' | 'hang_unrecorded' | 'bad_request';
-export type SettleFault = 'fail_string' | 'fail_object' | 'callback_delayed' | 'callback_duplicated' | 'callback_missing' | 'stay_pending';
+export type SubmitFault = 'error_500' | 'recorded_error_500' | 'hang_recorded' | 'hang_unrecorded' | 'bad_request' | 'conflict_unrecorded';
+export type SettleFault = 'fail_string' | 'fail_object' | 'callback_delayed' | 'callback_duplicated' | 'callback_missing' | 'stay_pending' | 'undocumented_status';
 
 const SUBMIT_FAULTS: Record<string, SubmitFault> = {
-  '30': 'error_500', '31': 'recorded_error_500', '40': 'hang_recorded', '41': 'hang_unrecorded', '60': 'bad_request',
+  '30': 'error_500', '31': 'recorded_error_500', '40': 'hang_recorded', '41': 'hang_unrecorded', '60': 'bad_request', '61': 'conflict_unrecorded',
 };
 const SETTLE_FAULTS: Record<string, SettleFault> = {
   '10': 'fail_string', '11': 'fail_object', '20': 'callback_delayed', '21': 'callback_duplicated', '22': 'callback_missing', '50': 'stay_pending',
+  '70': 'undocumented_status',
 };
 
 /** The fault of a submission: the control endpoint's forced one first, else the payee's last two digits. */
@@ -35,7 +39,8 @@ export interface SimTransfer {
   readonly payee: { partyIdType: string; partyId: string };
   readonly payerMessage: string;
   readonly payeeNote: string;
-  status: 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+  /** MTN's three, or ONGOING (the `undocumented_status` fault). */
+  status: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'ONGOING';
   reason?: string | { code: string; message: string };
   financialTransactionId?: string;
   readonly callbackUrl: string | undefined;
@@ -79,6 +84,10 @@ export class SimLedger extends EventEmitter {
   private settle(t: SimTransfer): void {
     const fault = SETTLE_FAULTS[t.payee.partyId.slice(-2)];
     if (fault === 'stay_pending') return;
+    if (fault === 'undocumented_status') {
+      t.status = 'ONGOING';
+      return void this.emit('settled', t);
+    }
     if (fault === 'fail_string') {
       t.status = 'FAILED';
       t.reason = 'PAYEE_NOT_FOUND';

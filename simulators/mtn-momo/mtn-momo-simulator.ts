@@ -29,6 +29,11 @@ export interface MtnMomoSimulator {
   /** Emits `settled` (transfer) and `callback` (transfer, HTTP status or error). */
   readonly events: SimLedger;
   transfers(): SimTransfer[];
+  /**
+   * Moves a held transfer to `status` (with `reason` when FAILED) as MTN's own record, without a
+   * callback, e.g. to make its record disagree with a callback; false when no transfer has `referenceId`.
+   */
+  setStatus(referenceId: string, status: SimTransfer['status'], reason?: string): boolean;
   tokenRequests(): number;
   close(): Promise<void>;
 }
@@ -43,7 +48,9 @@ const transferBody = z.object({
   payeeNote: z.string().default(''),
 });
 const faultsBody = z.object({
-  submit: z.enum(['error_500', 'recorded_error_500', 'hang_recorded', 'hang_unrecorded', 'bad_request']).nullable().optional(),
+  submit: z.enum(['error_500', 'recorded_error_500', 'hang_recorded', 'hang_unrecorded', 'bad_request', 'conflict_unrecorded']).nullable().optional(),
+  /** `error_500`: `GET` on a transfer answers 500 INTERNAL_PROCESSING_ERROR; null clears it. */
+  statusQuery: z.enum(['error_500']).nullable().optional(),
   revokeTokens: z.boolean().optional(),
   tokenExpiresInS: z.number().int().positive().optional(),
   releaseHeld: z.boolean().optional(),
@@ -53,7 +60,7 @@ const faultsBody = z.object({
  * Starts a protocol double of MTN MoMo Disbursements on real HTTP (the endpoints, headers, bodies and
  * answers the MoMo documentation and MTN's SDKs describe): `POST /disbursement/token/` (Basic
  * apiUser:apiKey + subscription key, no body), `POST /disbursement/v1_0/transfer` (202; 409
- * RESOURCE_ALREADY_EXIST on a reused X-Reference-Id; 400 on a bad reference, body, >160 characters
+ * RESOURCE_ALREADY_EXIST on a reused X-Reference-Id, or by fault without a record; 400 on a bad reference, body, >160 characters
  * of note and message, or an apostrophe; 500 INVALID_CURRENCY, NOT_ALLOWED_TARGET_ENVIRONMENT,
  * INVALID_CALLBACK_URL_HOST), `GET /disbursement/v1_0/transfer/{referenceId}` (200 or 404
  * RESOURCE_NOT_FOUND), callbacks to `X-Callback-Url`. Faults by payee number (see SimLedger) or by
@@ -74,7 +81,9 @@ export async function startMtnMomoSimulator(options: MtnMomoSimulatorOptions = {
   });
   const tokens = new Map<string, number>();
   const held = new Set<ServerResponse>();
-  const state = { tokenRequests: 0, tokenExpiresInS: options.tokenExpiresInS ?? 3600, forced: null as SubmitFault | null };
+  const state = {
+    tokenRequests: 0, tokenExpiresInS: options.tokenExpiresInS ?? 3600, forced: null as SubmitFault | null, statusQuery: null as 'error_500' | null,
+  };
 
   const send = (res: ServerResponse, status: number, body?: unknown) => {
     const text = body === undefined ? '' : JSON.stringify(body);
@@ -121,6 +130,7 @@ export async function startMtnMomoSimulator(options: MtnMomoSimulatorOptions = {
     const fault = submitFaultOf(body.payee.partyId, state.forced);
     if (fault === 'error_500') return error(res, 500, 'INTERNAL_PROCESSING_ERROR', 'An internal error occurred while processing.');
     if (fault === 'bad_request') return error(res, 400, 'BAD_REQUEST', 'Request does not follow the specification');
+    if (fault === 'conflict_unrecorded') return error(res, 409, 'RESOURCE_ALREADY_EXIST', 'Duplicated reference id. Creation of resource failed.');
     if (fault === 'hang_unrecorded') return void held.add(res);
     ledger.record({ referenceId, ...body, status: 'PENDING', callbackUrl, callbacksSent: 0 });
     if (fault === 'hang_recorded') return void held.add(res);
@@ -138,10 +148,11 @@ export async function startMtnMomoSimulator(options: MtnMomoSimulatorOptions = {
     if (!parsed.success) return error(res, 400, 'BAD_REQUEST', 'Unknown fault');
     const f = parsed.data;
     if (f.submit !== undefined) state.forced = f.submit;
+    if (f.statusQuery !== undefined) state.statusQuery = f.statusQuery;
     if (f.tokenExpiresInS !== undefined) state.tokenExpiresInS = f.tokenExpiresInS;
     if (f.revokeTokens) tokens.clear();
     if (f.releaseHeld) releaseHeld();
-    send(res, 200, { submit: state.forced, tokenExpiresInS: state.tokenExpiresInS });
+    send(res, 200, { submit: state.forced, statusQuery: state.statusQuery, tokenExpiresInS: state.tokenExpiresInS });
   };
 
   const releaseHeld = () => {
@@ -167,6 +178,7 @@ export async function startMtnMomoSimulator(options: MtnMomoSimulatorOptions = {
     if (path === '/disbursement/v1_0/transfer' && req.method === 'POST') return transfer(req, res, raw);
     const status = /^\/disbursement\/v1_0\/transfer\/([^/]+)$/.exec(path);
     if (status && req.method === 'GET') {
+      if (state.statusQuery === 'error_500') return error(res, 500, 'INTERNAL_PROCESSING_ERROR', 'An internal error occurred while processing.');
       const found = ledger.transfers.get(decodeURIComponent(status[1]!));
       return found ? send(res, 200, statusBodyOf(found)) : error(res, 404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
     }
@@ -185,6 +197,14 @@ export async function startMtnMomoSimulator(options: MtnMomoSimulatorOptions = {
     credentials,
     events: ledger,
     transfers: () => [...ledger.transfers.values()],
+    setStatus: (referenceId, status, reason) => {
+      const found = ledger.transfers.get(referenceId);
+      if (!found) return false;
+      found.status = status;
+      if (reason === undefined) delete found.reason;
+      else found.reason = reason;
+      return true;
+    },
     tokenRequests: () => state.tokenRequests,
     close: async () => {
       ledger.close();

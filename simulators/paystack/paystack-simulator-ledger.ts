@@ -5,8 +5,16 @@
  * Paystack does not publish its exact messages.
  */
 
-/** What happens to a transfer after it is queued. */
-export type SimOutcome = 'success' | 'failed' | 'reversed' | 'reversed_unpaid' | 'pending';
+/**
+ * What happens to a transfer after it is queued. `abandoned`, `blocked` and `rejected` end in that
+ * conclusive status without a webhook (Paystack sends transfer webhooks for success, failure and
+ * reversal only); `undocumented` ends in `UNDOCUMENTED_STATUS`, a word Paystack does not document,
+ * without a webhook.
+ */
+export type SimOutcome = 'success' | 'failed' | 'reversed' | 'reversed_unpaid' | 'pending' | 'abandoned' | 'blocked' | 'rejected' | 'undocumented';
+
+/** The status of an `undocumented` transfer: the simulator's own word, in none of Paystack's tables. */
+export const UNDOCUMENTED_STATUS = 'under_review';
 /** How its webhook is delivered. */
 export type SimCallback = 'normal' | 'delayed' | 'duplicated' | 'missing';
 /**
@@ -33,6 +41,8 @@ export interface SimPlan {
 
 /**
  * Fault modes by the account number's last two digits (listed in docs/providers.md § Simulators):
+ * 88 ends in a status Paystack does not document (`UNDOCUMENTED_STATUS`, no webhook),
+ * 89 is abandoned (no OTP within 30 minutes: conclusive, no webhook),
  * 90 is reversed without succeeding first ("a transfer that couldn't be completed"),
  * 91 fails, 92 succeeds then is reversed, 93 no webhook, 94 webhook sent twice,
  * 95 webhook delayed, 96 500 before recording, 97 500 after recording, 98 answer held
@@ -42,7 +52,7 @@ export function planFor(accountNumber: string, faults: SimFaults): SimPlan {
   const suffix = accountNumber.slice(-2);
   const plan: SimPlan = {
     submit: ({ '96': 'error_before', '97': 'error_after', '98': 'hold' } as Record<string, SimSubmit>)[suffix] ?? 'normal',
-    outcome: ({ '90': 'reversed_unpaid', '91': 'failed', '92': 'reversed', '99': 'pending' } as Record<string, SimOutcome>)[suffix] ?? 'success',
+    outcome: ({ '88': 'undocumented', '89': 'abandoned', '90': 'reversed_unpaid', '91': 'failed', '92': 'reversed', '99': 'pending' } as Record<string, SimOutcome>)[suffix] ?? 'success',
     callback: ({ '93': 'missing', '94': 'duplicated', '95': 'delayed' } as Record<string, SimCallback>)[suffix] ?? 'normal',
   };
   return {

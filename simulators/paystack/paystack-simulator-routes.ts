@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { SimulatorState } from './paystack-simulator';
 import {
-  holderName, planFor, SIM_BANKS, SIM_RECIPIENT_TYPES, transferBody, type SimRecipient, type SimTransfer,
+  holderName, planFor, SIM_BANKS, SIM_RECIPIENT_TYPES, transferBody, UNDOCUMENTED_STATUS, type SimRecipient, type SimTransfer,
 } from './paystack-simulator-ledger';
 
 /** Writes a JSON answer (no-op on a socket already gone). */
@@ -120,10 +120,13 @@ export function listTransfers(state: SimulatorState, url: URL, res: ServerRespon
   });
 }
 
-/** Runs the plan after `resultDelayMs`: final status, webhook, and for `reversed` a later reversal. */
+/** Runs the plan after `resultDelayMs`: final status, webhook (none for abandoned, blocked, rejected, undocumented), and for `reversed` a later reversal. */
 function settle(state: SimulatorState, transfer: SimTransfer): void {
   if (transfer.plan.outcome === 'pending') return;
   later(state, state.resultDelayMs, () => {
+    const outcome = transfer.plan.outcome;
+    if (outcome === 'abandoned' || outcome === 'blocked' || outcome === 'rejected') return state.change(transfer, outcome);
+    if (outcome === 'undocumented') return state.change(transfer, UNDOCUMENTED_STATUS);
     if (transfer.plan.outcome === 'reversed_unpaid') {
       transfer.gateway_response = 'Transfer could not be completed; amount returned (simulated)';
       state.change(transfer, 'reversed');

@@ -117,10 +117,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
-  // Guessable keys are refused where they guard real money (docs/decisions.md § Authentication, tenants and keys).
-  const weak = parsed.data.NODE_ENV === 'production' ? weakSecretProblems(parsed.data) : [];
+  const payoutProviders = payoutProviderConfigs(cleaned);
+  // Guessable keys and callback path secrets are refused where they guard real money
+  // (docs/decisions.md § Authentication, tenants and keys; § Payout providers: callbacks).
+  const weak = parsed.data.NODE_ENV === 'production'
+    ? weakSecretProblems({
+      ...parsed.data,
+      MPESA_CALLBACK_PATH_SECRET: payoutProviders.mpesa?.callbackPathSecret,
+      MTN_MOMO_CALLBACK_SECRET: payoutProviders.mtnMomo?.callbackSecret,
+    })
+    : [];
   if (weak.length > 0) throw new ConfigError(`Invalid configuration:\n${weak.map((p) => `✖ ${p}`).join('\n')}`);
-  return { ...parsed.data, payoutProviders: payoutProviderConfigs(cleaned) };
+  return { ...parsed.data, payoutProviders };
 }
 
 /**

@@ -204,6 +204,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
 
+  const reconciliationChecks = new ReconciliationCheckRepository(em);
   const advanceDeps: AdvanceDeps = {
     // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
     uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
@@ -218,10 +219,24 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
       if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
     },
+    // A provider status no adapter maps: a finding for operators (docs/decisions.md § Reconciliation), counted and logged.
+    unknownStatuses: {
+      async recordUnknownStatus(seen) {
+        await reconciliationChecks.recordUnknownStatus(seen);
+        metrics.reconciliationMismatch(seen.provider, 'unknown_provider_status');
+        logger.warn({ ...seen }, 'provider answered a status we do not map: the payment waits, reported to operators');
+      },
+    },
   };
   // Provider callbacks (docs/decisions.md § Payout providers: callbacks), outside tenant auth.
   const callbacks = providerCallbacks(config.payoutProviders, {
-    advance: advanceDeps, events: new ProviderEventRepository(em), logger, onVerdict: (provider, verdict) => metrics.providerCallback(provider, verdict),
+    advance: advanceDeps, events: new ProviderEventRepository(em), logger,
+    onVerdict: (provider, verdict) => {
+      metrics.providerCallback(provider, verdict);
+      // An applied callback may have made its payment due now (MTN's word is confirmed by a status
+      // query, an M-Pesa queue timeout asks for one): the payout worker looks at once, not after its idle wait.
+      if (verdict === 'applied') payoutWorker.wake();
+    },
   });
   const kycWorker = new PollingWorker('kyc', (n) => processDueKyc({
     customers, clock, ids, uow, ...routingDeps, leaseMs: config.WORKER_LEASE_MS,
@@ -241,7 +256,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     untilNextDueMs: untilNextDue('payouts'),
     maxIdleMs: config.WORKER_MAX_IDLE_MS,
   }, logger);
-  const reconciliationChecks = new ReconciliationCheckRepository(em);
   const providerOfPayment = overrides.providerOfPayment ?? routedProviderOfPayment(routingDeps);
   const reconciliationWorker = new PollingWorker('reconciliation', (n) => resolveStuckPayments({
     ...advanceDeps, checks: reconciliationChecks, providers: providerOfPayment,

@@ -1,6 +1,6 @@
 import { API_KEY_PATTERN } from '../core/auth/api-key';
 
-/** Smallest estimated entropy, in bits, of a production API key's random part or of WEBHOOK_SECRET_KEY. */
+/** Smallest estimated entropy, in bits, of a production API key's random part, a callback path secret or WEBHOOK_SECRET_KEY. */
 export const MIN_SECRET_BITS = 128;
 
 /** Repeats of at least this many characters seen earlier in the key count as one character. */
@@ -74,7 +74,16 @@ function longestEarlierMatch(text: string, at: number): number {
  */
 export function apiKeyEntropyBits(apiKey: string): number {
   const random = API_KEY_PATTERN.exec(apiKey)?.[2];
-  return random ? Math.min(shannonBits(random), patternBits(random)) : 0;
+  return random ? secretTextEntropyBits(random) : 0;
+}
+
+/**
+ * Estimated entropy of a secret written as text (a callback path secret: letters, digits, `-` and
+ * `_`), in bits: the smaller of `shannonBits` and `patternBits` over the whole text, the rule API
+ * keys' random part is held to (docs/decisions.md § Payout providers: callbacks). Pure.
+ */
+export function secretTextEntropyBits(text: string): number {
+  return text === '' ? 0 : Math.min(shannonBits(text), patternBits(text));
 }
 
 /** The secrets production checks: environment variable name and value (either may be unset). */
@@ -83,13 +92,19 @@ export interface ProductionSecrets {
   readonly ADMIN_API_KEY?: string;
   /** Base64 of 32 bytes. */
   readonly WEBHOOK_SECRET_KEY?: string;
+  /** The path secret of M-Pesa's callback URLs (Daraja signs nothing: the path secret is the credential). */
+  readonly MPESA_CALLBACK_PATH_SECRET?: string;
+  /** The path secret of MTN MoMo's `X-Callback-Url` (MTN signs nothing either). */
+  readonly MTN_MOMO_CALLBACK_SECRET?: string;
 }
 
 /**
  * Problems with the configured secrets under the production rule (docs/decisions.md § Personal data and
- * secrets): each API key's random part must score at least MIN_SECRET_BITS by `apiKeyEntropyBits`, and
- * the webhook key's 32 bytes at least MIN_SECRET_BITS by `shannonBits` (all-zero or repeated bytes fail).
- * One sentence per problem naming the variable and the estimate, never the value. Pure.
+ * secrets; § Payout providers: callbacks): each API key's random part must score at least
+ * MIN_SECRET_BITS by `apiKeyEntropyBits`, each callback path secret at least MIN_SECRET_BITS by
+ * `secretTextEntropyBits`, and the webhook key's 32 bytes at least MIN_SECRET_BITS by `shannonBits`
+ * (all-zero or repeated bytes fail). One sentence per problem naming the variable and the estimate,
+ * never the value. Pure.
  */
 export function weakSecretProblems(secrets: ProductionSecrets): string[] {
   const problems: string[] = [];
@@ -100,6 +115,15 @@ export function weakSecretProblems(secrets: ProductionSecrets): string[] {
     if (bits < MIN_SECRET_BITS) {
       problems.push(`${name} is too weak: its random part is estimated at ${Math.floor(bits)} bits, at least ${MIN_SECRET_BITS} are required ` +
         '(generate one with `npm run env:init`, or use 40 random letters and digits)');
+    }
+  }
+  for (const name of ['MPESA_CALLBACK_PATH_SECRET', 'MTN_MOMO_CALLBACK_SECRET'] as const) {
+    const value = secrets[name];
+    if (value === undefined) continue;
+    const bits = secretTextEntropyBits(value);
+    if (bits < MIN_SECRET_BITS) {
+      problems.push(`${name} is too weak: it is estimated at ${Math.floor(bits)} bits, at least ${MIN_SECRET_BITS} are required ` +
+        '(generate one with `openssl rand -hex 32`)');
     }
   }
   if (secrets.WEBHOOK_SECRET_KEY !== undefined) {

@@ -84,6 +84,37 @@ describe('M-Pesa rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
   });
 
+  it('ResponseCode 100000000 (cached) is unknown: settled by the result that follows, with no second B2C request', async () => {
+    const id = await moneyOut(service, apiKey, mpesaBody('33'));
+    expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'mpesa', providerRef: expect.any(String) });
+    expect(sim.transfers().filter((t) => t.originatorConversationId === id)).toHaveLength(1);
+    expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
+  });
+
+  it('a documented refusal in the acknowledgement (ResponseCode 100000005) fails the payment, the hold released', async () => {
+    const id = await moneyOut(service, apiKey, mpesaBody('34'));
+    expect((await settled(service, admin, id, 'failed')).failureReason).toBe('M-Pesa refused the request (ResponseCode 100000005)');
+    expect(sim.transfers().filter((t) => t.originatorConversationId === id)).toEqual([]);
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.failed']);
+  });
+
+  it('a result code Daraja documents nowhere settles nothing by itself: counted as an unknown status, Transaction Status decides', async () => {
+    const id = await moneyOut(service, apiKey, mpesaBody('13'));
+    await settled(service, admin, id, 'succeeded');
+    expect((await storedCallbacks(service, id)).map((e) => e.outcome)).toEqual(['pending', 'succeeded']);
+    expect((await service.call('GET', '/metrics', { apiKey: admin })).text).toMatch(/reconciliation_mismatches_total\{provider="mpesa",kind="unknown_provider_status"\} [1-9]/);
+  });
+
+  it('a TransactionStatus word Daraja does not document: the payment waits, shown to operators as a finding', async () => {
+    const id = await moneyOut(service, apiKey, mpesaBody('14'));
+    const finding = await eventually(async () => {
+      const res = await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin });
+      return (res.body as Array<{ paymentId: string }>).find((f) => f.paymentId === id);
+    });
+    expect(finding).toMatchObject({ provider: 'mpesa', kind: 'unknown_provider_status', detail: expect.stringContaining('"TransactionStatus OnHold"') });
+    expect((await service.call('GET', `/v1/admin/payments/${id}`, { apiKey: admin })).body.status).toBe('provider_accepted');
+  });
+
   it('refuses a callback with a wrong path secret, storing nothing', async () => {
     const id = await moneyOut(service, apiKey, mpesaBody('23'));
     const res = await fetch(`${service.baseUrl}/callbacks/mpesa/${'x'.repeat(40)}/result/${id}`, {

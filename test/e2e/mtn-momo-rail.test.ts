@@ -81,9 +81,74 @@ describe('MTN MoMo rail, end to end', () => {
     expect(await eventTypes(service, id)).toEqual(SUCCEEDED);
   });
 
+  it('a status MTN does not document (ONGOING): the payment waits, shown to operators as a finding', async () => {
+    const id = await moneyOut(service, apiKey, ugBody('70'));
+    const finding = await eventually(async () => {
+      const res = await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin });
+      return (res.body as Array<{ paymentId: string }>).find((f) => f.paymentId === id);
+    });
+    expect(finding).toMatchObject({ provider: 'mtn_momo', kind: 'unknown_provider_status', detail: expect.stringContaining('"ONGOING"') });
+    expect((await service.call('GET', `/v1/admin/payments/${id}`, { apiKey: admin })).body.status).toBe('provider_accepted');
+  });
+
   it('refuses a callback on a wrong path secret', async () => {
     const res = await fetch(`${service.baseUrl}/callbacks/mtn-momo/${'y'.repeat(40)}`, { method: 'PUT', body: '{"status":"SUCCESSFUL"}' });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('MTN MoMo rail: a callback never decides by itself', () => {
+  let sim: MtnMomoSimulator;
+  let service: TestService;
+  let admin: string;
+  let apiKey: string;
+  beforeAll(async () => {
+    // Polled only every ten minutes: what moves a payment here is the status query a callback triggers.
+    ({ sim, service } = await railOf({}, { MTN_MOMO_POLL_INTERVAL_MS: '600000' }));
+    admin = await service.newAdminKey();
+    ({ apiKey } = await liveTenant(service, admin));
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  /** POSTs an MTN-shaped callback for `paymentId` to the service, as MTN would (unsigned). */
+  const callBack = async (paymentId: string, record: Record<string, unknown>) => {
+    const res = await fetch(`${service.baseUrl}/callbacks/mtn-momo/${SECRET}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '50000', currency: 'EUR', externalId: paymentId, payee: { partyIdType: 'MSISDN', partyId: '256771234550' }, ...record }),
+    });
+    expect(res.status).toBe(200);
+  };
+  /** An accepted payment whose transfer stays PENDING at MTN (digits 50: no callback of its own). */
+  const acceptedPending = async () => {
+    const id = await moneyOut(service, apiKey, ugBody('50'));
+    await settled(service, admin, id, 'provider_accepted');
+    return id;
+  };
+
+  it('callback SUCCESSFUL while MTN\'s record says FAILED: the status query wins, the payment fails', async () => {
+    const id = await acceptedPending();
+    expect(sim.setStatus(transferReferenceOf(id), 'FAILED', 'NOT_ENOUGH_FUNDS')).toBe(true);
+    await callBack(id, { status: 'SUCCESSFUL', financialTransactionId: '900000001' });
+    expect((await settled(service, admin, id, 'failed')).failureReason).toMatch(/NOT_ENOUGH_FUNDS/);
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing', 'payment.failed']);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+  });
+
+  it('callback FAILED while MTN\'s record says PENDING: the payment stays provider_accepted', async () => {
+    const id = await acceptedPending();
+    await callBack(id, { status: 'FAILED', reason: 'PAYEE_NOT_FOUND' });
+    await eventually(async () => ((await storedCallbacks(service, id)).some((e) => e.verdict === 'applied') ? true : undefined));
+    // The callback's status query has run (it was due at once) and found PENDING.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await service.call('GET', `/v1/admin/payments/${id}`, { apiKey: admin })).body.status).toBe('provider_accepted');
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing']);
+    // Once MTN's record is final, the next callback's status query settles it.
+    sim.setStatus(transferReferenceOf(id), 'SUCCESSFUL');
+    await callBack(id, { status: 'SUCCESSFUL', financialTransactionId: '900000002' });
+    await settled(service, admin, id, 'succeeded');
   });
 });
 

@@ -51,6 +51,31 @@ describe('Paystack rail, end to end', () => {
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
   });
 
+  it('abandoned (conclusive, no webhook): failed by verify, the amount returned and its onchain refund pending', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('89'));
+    const payment = await settled(service, admin, id, 'failed');
+    expect(payment.failureReason).toMatch(/abandoned the transfer/);
+    expect(await storedCallbacks(service, id)).toEqual([]);
+    expect(await eventTypes(service, id)).toEqual(['payment.initiated', 'payment.processing', 'payment.failed']);
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
+    const refunds = (await service.call('GET', '/v1/admin/refunds?status=pending&limit=500', { apiKey: admin })).body as Array<{ paymentId: string }>;
+    expect(refunds.filter((r) => r.paymentId === id)).toEqual([expect.objectContaining({ status: 'pending', amount: payment.amountStablecoin, currency: 'USDC' })]);
+  });
+
+  it('a status Paystack does not document: the payment waits, shown to operators as a finding, and counted', async () => {
+    const id = await moneyOut(service, apiKey, ngBankBody('88'));
+    const finding = await eventually(async () => {
+      const res = await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin });
+      return (res.body as Array<{ paymentId: string }>).find((f) => f.paymentId === id);
+    });
+    expect(finding).toMatchObject({
+      provider: 'paystack', kind: 'unknown_provider_status', detail: 'paystack answered status "under_review", which we do not map: the payment waits for an operator',
+    });
+    expect((await service.call('GET', `/v1/admin/payments/${id}`, { apiKey: admin })).body.status).toBe('provider_accepted');
+    expect(await ledgerKinds(service, id)).toEqual(['hold', 'send']);
+    expect((await service.call('GET', '/metrics', { apiKey: admin })).text).toMatch(/reconciliation_mismatches_total\{provider="paystack",kind="unknown_provider_status"\} [1-9]/);
+  });
+
   it('reversal: refunded, with the ledger return', async () => {
     const before = (await service.call('GET', '/v1/balances', { apiKey })).body;
     const id = await moneyOut(service, apiKey, ngBankBody('90'));

@@ -72,6 +72,31 @@ describe('reconciliation worker', () => {
     expect(after.map((f) => f.paymentId)).not.toContain(id);
   });
 
+  it('reports a status the provider\'s adapter does not map as a finding while it lasts, never moving the payment', async () => {
+    const { apiKey, tenantId } = await service.newTenant();
+    const id = await acceptedPayment(apiKey);
+    // The payout worker's own query after acceptance (answered pending for an hour) comes first: only this worker asks next.
+    await eventually(async () => (provider.statusCalls.includes(id) ? true : undefined));
+    provider.answer(id, { kind: 'pending', afterMs: 3_600_000, unknownStatus: 'under_review' });
+    const finding = await eventually(async () => {
+      const res = await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin });
+      return (res.body as { paymentId: string; kind: string }[]).find((f) => f.paymentId === id && f.kind === 'unknown_provider_status');
+    });
+    expect(finding).toEqual({
+      paymentId: id, tenantId, provider: 'scripted', kind: 'unknown_provider_status',
+      detail: 'scripted answered status "under_review", which we do not map: the payment waits for an operator', seenAt: expect.any(String),
+    });
+    expect(await metrics()).toMatch(/reconciliation_mismatches_total\{provider="scripted",kind="unknown_provider_status"\} [1-9]/);
+    expect(await statusOf(apiKey, id)).toBe('provider_accepted');
+    // A status the adapter maps again: the next check clears the finding.
+    provider.answer(id, { kind: 'pending', afterMs: 3_600_000 });
+    await eventually(async () => {
+      const res = await service.call('GET', '/v1/admin/reconciliation/findings?limit=500', { apiKey: admin });
+      return (res.body as { paymentId: string }[]).some((f) => f.paymentId === id) ? undefined : true;
+    });
+    expect(await statusOf(apiKey, id)).toBe('provider_accepted');
+  });
+
   it('refuses a bad limit with 400 in shape A, and issuer keys with 403', async () => {
     const bad = await service.call('GET', '/v1/admin/reconciliation/findings?limit=0', { apiKey: admin });
     expect([bad.status, bad.body.code]).toEqual([400, 'validation_error']);

@@ -72,4 +72,27 @@ describe('request logs and request ids', () => {
       expect(await lineOf(res.headers.get('request-id')!)).toMatchObject({ level: 20, url: probe });
     }
   });
+
+  it('never logs a transfer-link token, nor a callback path secret, whatever the case of the path', async () => {
+    const created = await service.call('POST', '/tx/createTransferRequest', {
+      apiKey, body: { recipient: '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU', amount: 10, acquirerMerchantName: 'ACQ_1', reference: `log-${Date.now()}`, merchantID: 'm-1' },
+    });
+    expect(created.status).toBe(200);
+    const token = new URL(created.body.link).searchParams.get('token')!;
+    expect(token).toMatch(/^trt_/);
+    const resolved = await service.call('GET', `/tx/transferLinks/${token}`);
+    expect(resolved.status).toBe(200);
+    expect(await lineOf(resolved.headers.get('request-id')!)).toMatchObject({ url: '/tx/transferLinks/[redacted]', status: 200 });
+    // express routes paths case-insensitively: the same token under another case is served, and masked too.
+    const shouted = await service.call('GET', `/TX/TRANSFERLINKS/${token}?x=1`);
+    expect(shouted.status).toBe(200);
+    expect((await lineOf(shouted.headers.get('request-id')!)).url).toBe('/TX/TRANSFERLINKS/[redacted]?x=1');
+    const unknown = await service.call('GET', '/tx/transferLinks/trt_not-a-real-token-0123456789');
+    expect(await lineOf(unknown.headers.get('request-id')!)).toMatchObject({ url: '/tx/transferLinks/[redacted]', status: 404 });
+    const callback = await service.call('POST', '/Callbacks/MPESA/callback-secret-0123456789abcdef0123/result/pay_x');
+    expect((await lineOf(callback.headers.get('request-id')!)).url).toBe('/Callbacks/MPESA/[redacted]/result/pay_x');
+    expect(log.text()).not.toContain(token);
+    expect(log.text()).not.toContain('trt_not-a-real-token');
+    expect(log.text()).not.toContain('callback-secret-0123456789abcdef0123');
+  });
 });

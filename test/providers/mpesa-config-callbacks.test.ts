@@ -1,5 +1,6 @@
 import { mpesaCallbackUrl, parseMpesaCallback } from '../../src/adapters/providers/mpesa/mpesa-callbacks';
 import { MpesaConfigError, parseMpesaConfig } from '../../src/adapters/providers/mpesa/mpesa-config';
+import { loadConfig } from '../../src/app/config';
 import { startMpesaSimulator, type MpesaSimulator } from '../../simulators/mpesa/mpesa-simulator';
 import { certificateFile, configOf, keKesPayment, mpesaEnv, PATH_SECRET } from './mpesa-harness';
 
@@ -43,6 +44,24 @@ describe('configuration', () => {
     expect(() => parseMpesaConfig({ ...env, MPESA_CERTIFICATE_PATH: '/nonexistent/cert.cer' })).toThrow(/MPESA_CERTIFICATE_PATH cannot be read/);
     expect(() => parseMpesaConfig({ ...env, MPESA_CALLBACK_ALLOWED_IPS: 'not-an-ip' })).toThrow(/MPESA_CALLBACK_ALLOWED_IPS/);
     expect(() => parseMpesaConfig({ ...env, NODE_ENV: 'production', MPESA_CALLBACK_ALLOWED_IPS: '' })).toThrow(/production/);
+  });
+
+  it('production: the callback URL must be https, and the path secret must pass the API keys\' strength rule', () => {
+    const strong = 'q7RzK2mWx9BfT4nLv3HsD8jPc6YgE1aU';
+    const production = { ...env, NODE_ENV: 'production', MPESA_CALLBACK_PATH_SECRET: strong };
+    expect(parseMpesaConfig(production)).toMatchObject({ callbackBaseUrl: 'https://pay.example.com/callbacks/mpesa' });
+    expect(() => parseMpesaConfig({ ...production, MPESA_CALLBACK_BASE_URL: 'http://pay.example.com/callbacks/mpesa' }))
+      .toThrow(/MPESA_CALLBACK_BASE_URL must be https in production/);
+    // Outside production an http callback (a local simulator) is fine.
+    expect(parseMpesaConfig({ ...env, MPESA_CALLBACK_BASE_URL: 'http://127.0.0.1:3000/callbacks/mpesa' })).toBeDefined();
+
+    expect(loadConfig(production).payoutProviders.mpesa?.callbackPathSecret).toBe(strong);
+    // The harness's secret is valid in shape (32-128 of A-Za-z0-9_-) but a run of the alphabet.
+    const weak = () => loadConfig({ ...production, MPESA_CALLBACK_PATH_SECRET: PATH_SECRET });
+    expect(weak).toThrow(/MPESA_CALLBACK_PATH_SECRET is too weak: it is estimated at \d+ bits, at least 128 are required/);
+    expect(weak).not.toThrow(new RegExp(PATH_SECRET));
+    expect(() => loadConfig({ ...production, MPESA_CALLBACK_PATH_SECRET: `${'x9K-'.repeat(10)}` })).toThrow(/MPESA_CALLBACK_PATH_SECRET is too weak/);
+    expect(loadConfig({ ...env, NODE_ENV: 'development' }).payoutProviders.mpesa?.callbackPathSecret).toBe(PATH_SECRET);
   });
 });
 

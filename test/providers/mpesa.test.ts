@@ -166,6 +166,47 @@ describe('never pay twice', () => {
   });
 });
 
+describe('synchronous acknowledgement: HTTP 200 with a non-zero ResponseCode', () => {
+  // The codes of Daraja's error table (https://developer.safaricom.co.ke/apis/AccountBalance, ApiResponse).
+  it.each(['24', '25', '29', '100000005', '100000010'])('ResponseCode %s refuses the request on validation: rejected, nothing recorded', async (code) => {
+    sim.queueResponseCodes(code);
+    const payment = keKesPayment();
+    expect(await mpesa.submit(payment)).toEqual({ kind: 'rejected', reason: `M-Pesa refused the request (ResponseCode ${code})` });
+    expect(transfersOf(payment.id)).toHaveLength(0);
+  });
+
+  it.each(['17', '26', '100000001', '100000002', '100000004', '100000007', '100000009', '100000011', '4242'])(
+    'ResponseCode %s may still be processed (or is not documented): unknown, never retry or rejected', async (code) => {
+      sim.queueResponseCodes(code);
+      expect(await mpesa.submit(keKesPayment())).toEqual({ kind: 'unknown', reason: `Daraja answered ResponseCode ${code}` });
+    },
+  );
+
+  it('ResponseCode 100000000 (cached, waiting for resending) is unknown, and the cached request is indeed paid later', async () => {
+    const payment = keKesPayment({ last2: '33' });
+    expect(await mpesa.submit(payment)).toEqual({ kind: 'unknown', reason: 'Daraja answered ResponseCode 100000000' });
+    expect((await receiver.next(payment.id, 'result')).parsed).toMatchObject({ ok: true, report: { outcome: { kind: 'succeeded' } } });
+    expect(transfersOf(payment.id)).toHaveLength(1);
+  });
+
+  it('B2B too: a cached request is unknown, a refused one rejected (PartyB digits 33 and 34)', async () => {
+    const before = sim.transfers().length;
+    expect(await mpesa.submit(keKesPayment({ paymentMethod: 'TILL', accountNumber: '5123433' }))).toMatchObject({ kind: 'unknown' });
+    expect(await mpesa.submit(keKesPayment({ paymentMethod: 'TILL', accountNumber: '5123434' }))).toEqual({
+      kind: 'rejected', reason: 'M-Pesa refused the request (ResponseCode 100000005)',
+    });
+    expect(sim.transfers().length - before).toBe(1);
+  });
+
+  it('the control endpoint queues ResponseCodes over HTTP and refuses anything else', async () => {
+    const set = (body: unknown) => fetch(`${sim.url}/__simulator/faults`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await set({ responseCodes: [29] })).status).toBe(400);
+    expect((await set({ responseCodes: ['0'] })).status).toBe(400);
+    expect((await set({ responseCodes: ['29'] })).status).toBe(200);
+    expect(await mpesa.submit(keKesPayment())).toMatchObject({ kind: 'rejected' });
+  });
+});
+
 describe('access token', () => {
   it('one token serves many calls, and a new one is fetched before it expires', async () => {
     let clock = Date.now();

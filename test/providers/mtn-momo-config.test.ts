@@ -2,6 +2,7 @@ import { parseMtnMomoCallback } from '../../src/adapters/providers/mtn-momo/mtn-
 import { MtnMomoConfigError, parseMtnMomoConfig } from '../../src/adapters/providers/mtn-momo/mtn-momo-config';
 import { transferReferenceOf } from '../../src/adapters/providers/mtn-momo/mtn-momo-wire';
 import { CALLBACK_SECRET } from './support/mtn-momo-harness';
+import { loadConfig } from '../../src/app/config';
 
 const complete = {
   MTN_MOMO_BASE_URL: 'https://proxy.momoapi.mtn.com',
@@ -53,6 +54,18 @@ describe('MTN MoMo configuration', () => {
     expect(refusal({ ...complete, MTN_MOMO_TARGET_ENVIRONMENT: 'mtnkenya' })).toContain('MTN_MOMO_TARGET_ENVIRONMENT');
     expect(parseMtnMomoConfig({ ...complete, MTN_MOMO_TARGET_ENVIRONMENT: 'sandbox', MTN_MOMO_SANDBOX_CURRENCY: 'EUR', MTN_MOMO_CALLBACK_ALLOWED_IPS: '' }))
       .toMatchObject({ sandboxCurrency: 'EUR', callbackAllowedIps: [] });
+  });
+});
+
+describe('MTN MoMo configuration in production', () => {
+  it('the callback path secret must pass the API keys\' strength rule', () => {
+    const strong = 'Vb8yR3kQ_t1Zp6WmN0xJ-c5HdL2gF9sA';
+    expect(loadConfig({ ...complete, NODE_ENV: 'production', MTN_MOMO_CALLBACK_SECRET: strong }).payoutProviders.mtnMomo?.callbackSecret).toBe(strong);
+    // Valid in shape, guessable all the same: a prefix and a run of the alphabet.
+    const weak = () => loadConfig({ ...complete, NODE_ENV: 'production' });
+    expect(weak).toThrow(/MTN_MOMO_CALLBACK_SECRET is too weak: it is estimated at \d+ bits, at least 128 are required/);
+    expect(weak).not.toThrow(new RegExp(CALLBACK_SECRET));
+    expect(loadConfig({ ...complete, NODE_ENV: 'development' }).payoutProviders.mtnMomo?.callbackSecret).toBe(CALLBACK_SECRET);
   });
 });
 

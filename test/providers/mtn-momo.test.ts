@@ -112,6 +112,27 @@ describe('MTN MoMo Disbursements adapter', () => {
     expect(await h.provider.status(payment)).toEqual({ kind: 'pending', afterMs: 1000, providerRef: transferReferenceOf(payment.id) });
   });
 
+  it('409 whose follow-up GET finds nothing (404) is unknown, never retry: MTN said the reference exists', async () => {
+    const payment = momoPayment('61');
+    expect(await h.provider.submit(payment)).toEqual({
+      kind: 'unknown', reason: 'MTN MoMo answered HTTP 409 RESOURCE_ALREADY_EXIST and the transfer\'s status is not available',
+    });
+    expect(await h.provider.status(payment)).toEqual({ kind: 'not_found' });
+    expect(heldFor(payment.id)).toHaveLength(0);
+  });
+
+  it('409 whose follow-up GET fails (500) is unknown too', async () => {
+    const payment = momoPayment('50');
+    expect((await h.provider.submit(payment)).kind).toBe('accepted');
+    await control({ statusQuery: 'error_500' });
+    try {
+      expect(await h.provider.submit(payment)).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('HTTP 409') });
+    } finally {
+      await control({ statusQuery: null });
+    }
+    expect(heldFor(payment.id)).toHaveLength(1);
+  });
+
   it('400 from MTN, confirmed absent by GET, is rejected; amounts and numbers the rail cannot carry are rejected unsent', async () => {
     expect(await h.provider.submit(momoPayment('60'))).toEqual({ kind: 'rejected', reason: expect.stringContaining('HTTP 400') });
     const cases = [

@@ -61,6 +61,19 @@ describe('Paystack payout provider against the simulator', () => {
     await expect(provider.status(payment)).resolves.toMatchObject({ kind: 'failed' });
   });
 
+  it.each([
+    ['abandoned', { accountNumber: '0123456789' }, /abandoned the transfer \(no OTP within 30 minutes\)/],
+    ['blocked', {}, /blocked the transfer/],
+    ['rejected', {}, /rejected the transfer/],
+  ] as const)('conclusive %s (no webhook): status is failed, never pending', async (status, account, reason) => {
+    if (status !== 'abandoned') sim.setFaults({ outcome: status });
+    const payment = bankPayment(account);
+    expect((await provider.submit(payment)).kind).toBe('accepted');
+    await sim.waitFor(referenceOf(payment.id), status);
+    await expect(provider.status(payment)).resolves.toEqual({ kind: 'failed', reason: expect.stringMatching(reason) });
+    expect(endpoint.reportsFor(payment.id)).toEqual([]);
+  });
+
   it('reversal: transfer.success then transfer.reversed, which maps to refunded', async () => {
     const payment = bankPayment({ accountNumber: '0123456792' });
     expect((await provider.submit(payment)).kind).toBe('accepted');

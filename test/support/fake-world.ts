@@ -9,6 +9,7 @@ import type { AdvanceDeps } from '../../src/core/payments/advance-payment';
 import type { MoneyOutDeps } from '../../src/core/payments/create-money-out';
 import type { MoneyOutCommand } from '../../src/core/payments/money-out-rules';
 import type { Payment } from '../../src/core/payments/payment';
+import type { UnknownStatusSeen } from '../../src/core/payments/payout-provider';
 import { err } from '../../src/core/shared/result';
 import { FakeRouting, FixedClock, MemoryStore, ScriptedProvider, SequentialIds } from './fakes';
 
@@ -42,6 +43,8 @@ export interface FakeWorld {
   readonly created: string[];
   /** Payments passed to onPaymentMoved, in order. */
   readonly moved: Payment[];
+  /** Provider statuses recorded as unknown (AdvanceDeps.unknownStatuses), in order. */
+  readonly unknownStatuses: UnknownStatusSeen[];
   readonly moneyOut: MoneyOutDeps;
   readonly advance: AdvanceDeps;
 }
@@ -55,6 +58,7 @@ export function fakeWorld(settings: { idempotencyTtlHours?: number; leaseMs?: nu
   const routing = new FakeRouting(provider).add(TENANT).add(OTHER_TENANT).add(LIVE_TENANT, 'live');
   const created: string[] = [];
   const moved: Payment[] = [];
+  const unknownStatuses: UnknownStatusSeen[] = [];
   const moneyOut: MoneyOutDeps = {
     catalog, rates: new CatalogRateSource(catalog), uow: store, oneTrip: store.oneTrip, clock, ids, routing, environments: routing,
     idempotencyTtlHours: settings.idempotencyTtlHours ?? 24,
@@ -65,8 +69,9 @@ export function fakeWorld(settings: { idempotencyTtlHours?: number; leaseMs?: nu
     uow: store, queue: store.queue, payments: store.reader, clock, ids, routing, environments: routing,
     leaseMs: settings.leaseMs ?? 30_000,
     onPaymentMoved: (payment) => moved.push(payment),
+    unknownStatuses: { recordUnknownStatus: async (seen) => void unknownStatuses.push(seen) },
   };
-  return { clock, ids, store, provider, routing, created, moved, moneyOut, advance };
+  return { clock, ids, store, provider, routing, created, moved, unknownStatuses, moneyOut, advance };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { generateApiKey } from '../../src/app/api-keys';
 import { loadConfig } from '../../src/app/config';
-import { apiKeyEntropyBits, MIN_SECRET_BITS, patternBits, shannonBits, weakSecretProblems } from '../../src/app/key-strength';
+import { apiKeyEntropyBits, MIN_SECRET_BITS, patternBits, secretTextEntropyBits, shannonBits, weakSecretProblems } from '../../src/app/key-strength';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const randomText = (length: number, alphabet = BASE62) => Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
@@ -54,6 +54,27 @@ describe('key strength: the production rule for API keys and the webhook key', (
     expect(problems.join(' ')).not.toContain('Xk9pQ2');
     expect(weakSecretProblems({ WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') })).toEqual([]);
     expect(weakSecretProblems({})).toEqual([]);
+  });
+
+  it('holds the callbacks\' path secrets to the same rule: weak ones named with their estimate, never their value', () => {
+    const weak = {
+      // Valid for the providers' own check (32-128 of A-Za-z0-9_-), guessable all the same.
+      MPESA_CALLBACK_PATH_SECRET: 'cb_0123456789abcdefghijklmnopqrstuvwxyz',
+      MTN_MOMO_CALLBACK_SECRET: `${'Ab1-'.repeat(8)}`,
+    };
+    const problems = weakSecretProblems(weak);
+    expect(problems).toEqual([
+      expect.stringMatching(/^MPESA_CALLBACK_PATH_SECRET is too weak: it is estimated at \d+ bits, at least 128 are required/),
+      expect.stringMatching(/^MTN_MOMO_CALLBACK_SECRET is too weak: it is estimated at \d+ bits, at least 128 are required/),
+    ]);
+    expect(problems.join(' ')).not.toMatch(/cb_0123|Ab1-/);
+    for (const secret of Object.values(weak)) expect(secretTextEntropyBits(secret)).toBeLessThan(MIN_SECRET_BITS);
+    const urlSafe = `${BASE62}-_`;
+    for (let i = 0; i < 500; i++) {
+      const secrets = { MPESA_CALLBACK_PATH_SECRET: randomText(32, urlSafe), MTN_MOMO_CALLBACK_SECRET: randomBytes(32).toString('hex') };
+      expect(weakSecretProblems(secrets)).toEqual([]);
+    }
+    expect(secretTextEntropyBits('')).toBe(0);
   });
 
   it('applies in production only, as a configuration error listing every problem', () => {

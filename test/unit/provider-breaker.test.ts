@@ -54,6 +54,20 @@ describe('a provider behind its circuit breaker', () => {
     expect(timed.healthy).toBe(false);
   });
 
+  it('opens on consecutive failing submissions even with successful status queries between them', async () => {
+    const inner = scripted([{ kind: 'unknown', reason: 'timeout' }]);
+    inner.status = async () => ({ kind: 'succeeded', providerRef: 'TRF_1' });
+    const guarded = new BreakerPayoutProvider(inner, { consecutiveFailures: 3, halfOpenAfterMs: 10_000, callTimeoutMs: 5_000 }, {}, now);
+    for (let i = 0; i < 3; i++) {
+      expect(await guarded.submit(payment)).toEqual({ kind: 'unknown', reason: 'timeout' });
+      // A status query that works between two failing submissions says nothing of whether the provider takes payouts.
+      if (i < 2) expect(await guarded.status(payment)).toEqual({ kind: 'succeeded', providerRef: 'TRF_1' });
+    }
+    expect(guarded.healthy).toBe(false);
+    expect(await guarded.submit(payment)).toEqual({ kind: 'retry', afterMs: 10_000, reason: 'paystack circuit open' });
+    expect(inner.calls).toBe(3);
+  });
+
   it('is healthy again once the half-open delay passed; a successful trial closes it', async () => {
     const inner = scripted([{ kind: 'retry', afterMs: 1 }, { kind: 'accepted', providerRef: 'TRF_1' }]);
     const closed: string[] = [];

@@ -727,8 +727,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Mismatches the reconciliation worker found on payments still provider_accepted, newest first
-         * @description Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted: kept until an operator looks at them, never corrected by the service (docs/decisions.md § Reconciliation).
+         * Mismatches found on payments not yet final: providers without a record of them, or answering a status we do not map; newest first
+         * @description Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted, and the provider statuses we do not map that a status query or callback answered (on initiated or provider_accepted payments): kept while the payment is not final, never corrected by the service (docs/decisions.md § Reconciliation).
          */
         get: operations["listReconciliationFindings"];
         put?: never;
@@ -3485,11 +3485,11 @@ export interface components {
              */
             provider: string;
             /**
-             * @description What disagrees
+             * @description What disagrees; unknown_provider_status: the provider answered a status (or result code) we do not map, so the payment waits for an operator
              * @example missing_at_provider
              * @enum {string}
              */
-            kind: "missing_at_provider" | "status_mismatch" | "amount_mismatch";
+            kind: "missing_at_provider" | "status_mismatch" | "amount_mismatch" | "unknown_provider_status";
             /**
              * @description What was seen, for operators (no personal data)
              * @example the provider has no transfer with this reference

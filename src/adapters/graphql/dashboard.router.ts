@@ -8,8 +8,21 @@ const GRAPHQL_WS_UMD = path.join(path.dirname(require.resolve('graphql-ws/packag
 /** Chart.js's browser build (UMD, global `Chart`), beside its CommonJS entry in dist/ (the package exports no package.json). */
 const CHART_JS_UMD = path.join(path.dirname(require.resolve('chart.js')), 'chart.umd.min.js');
 
-/** Only our own files and ws(s) back to this origin; the API key the person pastes stays in the page. */
-const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'";
+/** A Host header that can stand in a CSP source: a name or a bracketed IPv6 address, with an optional port; nothing else. */
+const PAGE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/**
+ * The console's Content-Security-Policy for a page served under `host` (the request's Host header;
+ * docs/decisions.md § Operations console): only our own files, and connections only back to the
+ * page's own origin, over HTTP ('self') and over graphql-ws (`ws://<host>` and `wss://<host>`, the
+ * page's own host and port: a browser refuses ws: from an https page anyway). Never any other
+ * WebSocket origin, so a script slipped into the page cannot carry the pasted API key elsewhere. A
+ * Host header that is not a plain host[:port] adds no WebSocket source: it cannot inject directives.
+ */
+export function consoleCsp(host: string | undefined): string {
+  const sockets = host !== undefined && PAGE_HOST.test(host) ? ` ws://${host} wss://${host}` : '';
+  return `default-src 'self'; connect-src 'self'${sockets}; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'`;
+}
 
 /**
  * /dashboard: a static page where a person pastes an API key and watches the
@@ -17,8 +30,8 @@ const CSP = "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' dat
  */
 export function dashboardRouter(): Router {
   const router = express.Router();
-  router.use((_req, res, next) => {
-    res.set('Content-Security-Policy', CSP);
+  router.use((req, res, next) => {
+    res.set('Content-Security-Policy', consoleCsp(req.get('host')));
     res.set('Cache-Control', 'no-cache');
     next();
   });

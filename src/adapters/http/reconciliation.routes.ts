@@ -18,7 +18,10 @@ const ProviderStatus = z.string().meta({ description: "The provider's own status
 const Finding = z.object({
   paymentId: PaymentId, tenantId: TenantId,
   provider: z.string().meta({ description: 'The provider asked: sandbox, mpesa, mtn_momo or paystack', example: 'paystack' }),
-  kind: z.enum(MISMATCH_KINDS).meta({ description: 'What disagrees', example: 'missing_at_provider' }),
+  kind: z.enum(MISMATCH_KINDS).meta({
+    description: 'What disagrees; unknown_provider_status: the provider answered a status (or result code) we do not map, so the payment waits for an operator',
+    example: 'missing_at_provider',
+  }),
   detail: z.string().meta({ description: 'What was seen, for operators (no personal data)', example: 'the provider has no transfer with this reference' }),
   seenAt: At('The latest check that found it'),
 }).meta({ id: 'ReconciliationFinding' });
@@ -83,9 +86,10 @@ export function reconciliationRoutes(admin: AdminApplication): RouteSpec<any, an
     }),
     defineRoute<undefined, { limit: number }>({
       ...common, method: 'get', path: '/v1/admin/reconciliation/findings', operationId: 'listReconciliationFindings',
-      summary: 'Mismatches the reconciliation worker found on payments still provider_accepted, newest first',
-      description: 'Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted: kept until an '
-        + 'operator looks at them, never corrected by the service (docs/decisions.md § Reconciliation).',
+      summary: 'Mismatches found on payments not yet final: providers without a record of them, or answering a status we do not map; newest first',
+      description: 'Platform admin key. What the reconciliation worker found when it queried payments stuck in provider_accepted, and the '
+        + 'provider statuses we do not map that a status query or callback answered (on initiated or provider_accepted payments): kept '
+        + 'while the payment is not final, never corrected by the service (docs/decisions.md § Reconciliation).',
       query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'Most findings to return, 1 to 500', example: 100 }) }),
       responses: { '200': { description: 'Findings', schema: z.array(Finding) }, ...AUTH_ERRORS },
       handler: async (req, res) => {

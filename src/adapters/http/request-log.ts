@@ -47,15 +47,24 @@ export function requestLog(logger: Logger): RequestHandler {
   };
 }
 
-/** Provider callback paths whose first segment after the provider is the per-deployment path secret. */
-const CALLBACK_SECRET_PATH = /^(\/callbacks\/(?:mpesa|mtn-momo)\/)[^/?]+/;
+/**
+ * Paths whose segment after the prefix is a credential: the provider callbacks' per-deployment path
+ * secret (docs/decisions.md § Payout providers: callbacks) and the transfer-link token, which alone
+ * authorises reading its transfer request (OpenAPI resolveTransferLink). Case-insensitive, as
+ * express routes them.
+ */
+const CREDENTIAL_PATHS: readonly RegExp[] = [
+  /^(\/callbacks\/(?:mpesa|mtn-momo)\/)[^/?]+/i,
+  /^(\/tx\/transferLinks\/)[^/?]+/i,
+];
 
 /**
- * `url` with the values of secret-looking query parameters and the path secret of provider
- * callbacks (docs/decisions.md § Payout providers: callbacks) replaced, cut to MAX_LOGGED_URL characters.
+ * `url` with the values of secret-looking query parameters and the credentials in paths
+ * (CREDENTIAL_PATHS) replaced, cut to MAX_LOGGED_URL characters (docs/decisions.md § Personal data
+ * and secrets).
  */
 export function loggedUrl(original: string): string {
-  const url = original.replace(CALLBACK_SECRET_PATH, '$1[redacted]');
+  const url = CREDENTIAL_PATHS.reduce((text, path) => text.replace(path, '$1[redacted]'), original);
   const at = url.indexOf('?');
   if (at < 0) return url.slice(0, MAX_LOGGED_URL);
   const query = url.slice(at + 1).split('&').map((pair) => {

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Payment } from '../../core/payments/payment';
+import type { UnknownStatusSeen } from '../../core/payments/payout-provider';
 import type { MismatchKind, ReconciliationChecks, ReconciliationFinding } from '../../core/reconciliation/reconciliation-ports';
+import { unknownStatusDetail } from '../../core/reconciliation/resolve-stuck-payments';
 import { PaymentSchema } from './schemas/payment.schema';
 
 interface FindingRow {
@@ -42,10 +44,27 @@ export class ReconciliationCheckRepository implements ReconciliationChecks {
     );
   }
 
+  /**
+   * Keeps (or refreshes) the `unknown_provider_status` finding of a payment seen by the payout
+   * worker or a callback. A payment the reconciliation worker never claimed gets its row here, due
+   * at once (its claim still waits until the payment is stuck); an existing row keeps its schedule
+   * and count, and its finding is replaced.
+   */
+  async recordUnknownStatus(seen: UnknownStatusSeen): Promise<void> {
+    await this.em.fork().execute(
+      `insert into reconciliation_checks (payment_id, tenant_id, provider, checks, checked_at, next_check_at, finding, finding_detail)
+       values (?, ?, ?, 0, ?, ?, 'unknown_provider_status', ?)
+       on conflict (payment_id) do update set provider = excluded.provider, checked_at = excluded.checked_at,
+         finding = excluded.finding, finding_detail = excluded.finding_detail`,
+      [seen.paymentId, seen.tenantId, seen.provider, seen.seenAt, seen.seenAt, unknownStatusDetail(seen.provider, seen.providerStatus)],
+    );
+  }
+
+  /** Findings on payments still `initiated` or `provider_accepted`: a final payment's finding was answered by its outcome. */
   async listFindings(limit: number): Promise<ReconciliationFinding[]> {
     const rows = await this.em.fork().execute<FindingRow[]>(
       `select r.* from reconciliation_checks r join payments p on p.id = r.payment_id
-        where r.finding is not null and p.status = 'provider_accepted'
+        where r.finding is not null and p.status in ('initiated', 'provider_accepted')
         order by r.checked_at desc, r.payment_id limit ?`,
       [limit],
     );

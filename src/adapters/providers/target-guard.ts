@@ -5,8 +5,10 @@ import type { TargetGuard } from '../../core/webhooks/webhook-ports';
 /**
  * Addresses a webhook may never reach (docs/decisions.md § Webhooks): private, loopback, link-local
  * (metadata), CGNAT, multicast, reserved; and the IPv6 ranges that carry an IPv4 address a relay or
- * the host's stack may unwrap (IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4
- * 2002::/16, Teredo 2001::/32), refused whole since the embedded address cannot be trusted.
+ * the host's stack may unwrap (IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96, NAT64
+ * 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32), refused whole since the
+ * embedded address cannot be trusted. IPv4-mapped addresses (::ffff:0:0/96, dotted or hex) are
+ * decided by the IPv4 address they carry.
  */
 const BLOCKED = new BlockList();
 for (const [net, bits] of [
@@ -16,7 +18,7 @@ for (const [net, bits] of [
 ] as const) BLOCKED.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32], ['fec0::', 10],
-  ['::', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['100::', 64],
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b:1::', 48], ['2002::', 16], ['2001::', 32], ['100::', 64],
 ] as const) BLOCKED.addSubnet(net, bits, 'ipv6');
 
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|localdomain)$|^metadata(\.google\.internal)?$/i;

@@ -1,6 +1,6 @@
 import type { Payment } from './payment';
 import type { PaymentMove } from './payment-state';
-import type { PayoutProvider, StatusOutcome } from './payout-provider';
+import { providerWord, type PayoutProvider, type StatusOutcome } from './payout-provider';
 import type { ProviderReport } from './provider-report';
 import { applyMove, patchPayment, reschedule, type AdvanceDeps } from './payment-moves';
 import { namedPayoutProvider, payoutRoute, UNROUTED_RECHECK_MS } from '../routing/provider-routing';
@@ -33,7 +33,7 @@ async function advancePayment(deps: AdvanceDeps, payment: Payment): Promise<void
       deps.onUnrouted?.(payment, `its payout provider ${payment.provider ?? '(none)'} is not configured`);
       return await reschedule(deps, payment, UNROUTED_RECHECK_MS);
     }
-    await applyOutcome(deps, payment, await provider.status(payment));
+    await applyOutcome(deps, payment, provider.name, await provider.status(payment));
   } catch {
     // A submit that threw may have been sent: its marker stays, so the next look is a status query.
     const backoff = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(payment.attempts, 16));
@@ -94,14 +94,22 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
 }
 
 /**
- * Applies what a payment's own provider says about it, from a status query or a callback
- * (docs/decisions.md § Payments: states and events, § Payout providers: never pay twice). For a
- * payment still `initiated` (a submission whose outcome was unknown), evidence that the provider has
- * it (a reference, success, refund) first accepts it; its failure rejects it (nothing left);
- * `not_found` clears the marker and submits again; `pending` without a reference waits. For an
- * accepted payment the outcome moves it on. Each move applies at most once (applyMove).
+ * Applies what a payment's own provider (`providerName`) says about it, from a status query or a
+ * callback (docs/decisions.md § Payments: states and events, § Payout providers: never pay twice).
+ * A `pending` with a status the adapter does not map is first recorded as a reconciliation finding
+ * (§ Reconciliation), then treated as any `pending`. For a payment still `initiated` (a submission
+ * whose outcome was unknown), evidence that the provider has it (a reference, success, refund)
+ * first accepts it; its failure rejects it (nothing left); `not_found` clears the marker and
+ * submits again; `pending` without a reference waits. For an accepted payment the outcome moves it
+ * on. Each move applies at most once (applyMove).
  */
-async function applyOutcome(deps: AdvanceDeps, payment: Payment, outcome: StatusOutcome): Promise<void> {
+async function applyOutcome(deps: AdvanceDeps, payment: Payment, providerName: string, outcome: StatusOutcome): Promise<void> {
+  if (outcome.kind === 'pending' && outcome.unknownStatus !== undefined) {
+    await deps.unknownStatuses.recordUnknownStatus({
+      paymentId: payment.id, tenantId: payment.tenantId, provider: providerName,
+      providerStatus: providerWord(outcome.unknownStatus), seenAt: deps.clock.now(),
+    });
+  }
   if (payment.status === 'initiated') {
     if (outcome.kind === 'not_found') {
       const cleared = await patchPayment(deps, payment, { submittedAt: null });
@@ -145,6 +153,7 @@ export async function applyProviderReport(deps: AdvanceDeps, report: ProviderRep
   if (!payment) return 'unknown_payment';
   if (payment.provider !== report.provider) return 'other_provider';
   if (payment.status !== 'initiated' && payment.status !== 'provider_accepted') return 'final';
-  await applyOutcome(deps, payment, report.outcome);
+  await applyOutcome(deps, payment, report.provider, report.outcome);
   return 'applied';
 }
+

@@ -7,7 +7,7 @@ import { isFinal, transition, type PaymentMove } from './payment-state';
 import { patchedView } from './payment-view';
 import { LEDGER_MOVES, LIVE_RETURN_MOVE } from '../ledger/ledger';
 import { refundOf } from '../refunds/onchain-refund';
-import type { SubmitOutcome } from './payout-provider';
+import type { SubmitOutcome, UnknownStatusFindings } from './payout-provider';
 import type { RoutingDeps } from '../routing/provider-routing';
 
 /** Ports and settings of the payout worker and of provider results; routing picks each payment's provider. */
@@ -25,6 +25,8 @@ export interface AdvanceDeps extends RoutingDeps {
   readonly onUnrouted?: (payment: Payment, reason: string) => void;
   /** Called after each submit call with the provider's name and its outcome, e.g. to log failovers and unknown outcomes. */
   readonly onSubmitted?: (payment: Payment, provider: string, outcome: SubmitOutcome) => void;
+  /** Where a status answer or callback the provider's adapter does not map is recorded for operators. */
+  readonly unknownStatuses: UnknownStatusFindings;
 }
 
 /** Details a move records: the provider's reference on acceptance, a reason on failure or refund. */

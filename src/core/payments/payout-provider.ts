@@ -20,12 +20,15 @@ export type SubmitOutcome =
 
 /**
  * What a provider says about a payout it was sent. `pending` asks to look again after `afterMs`
- * milliseconds (with the provider's reference when it gives one); `not_found` means the provider
- * has no record of the payment, so a submission whose outcome was unknown never arrived and may be
- * sent again. `failed` and `refunded` carry a reason for the issuer.
+ * milliseconds (with the provider's reference when it gives one); with `unknownStatus`, the
+ * provider answered a status (or result code) its adapter does not map, given here as the
+ * provider's own word: the payment waits, and an operator is shown it as a reconciliation finding
+ * (docs/decisions.md § Reconciliation), since guessing either way could pay twice or lose a payout.
+ * `not_found` means the provider has no record of the payment, so a submission whose outcome was
+ * unknown never arrived and may be sent again. `failed` and `refunded` carry a reason for the issuer.
  */
 export type StatusOutcome =
-  | { readonly kind: 'pending'; readonly afterMs: number; readonly providerRef?: string }
+  | { readonly kind: 'pending'; readonly afterMs: number; readonly providerRef?: string; readonly unknownStatus?: string }
   | { readonly kind: 'succeeded'; readonly providerRef?: string }
   | { readonly kind: 'failed'; readonly reason: string }
   | { readonly kind: 'refunded'; readonly reason: string }
@@ -42,4 +45,29 @@ export interface PayoutProvider {
   readonly name: string;
   submit(payment: Payment): Promise<SubmitOutcome>;
   status(payment: Payment): Promise<StatusOutcome>;
+}
+
+/** A provider's word as operators may see it in findings and logs: printable ASCII only (others as `?`), at most 80 characters. */
+export function providerWord(word: string): string {
+  return word.replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
+}
+
+/** A provider status we do not map, as seen on one payment (docs/decisions.md § Reconciliation). */
+export interface UnknownStatusSeen {
+  readonly paymentId: string;
+  readonly tenantId: string;
+  /** `PayoutProvider.name` of the provider that answered. */
+  readonly provider: string;
+  /** The provider's own word, as `providerWord` gives it. */
+  readonly providerStatus: string;
+  readonly seenAt: Date;
+}
+
+/**
+ * Port: where an unmapped provider status is recorded for operators: a reconciliation finding
+ * `unknown_provider_status` on the payment, listed while the payment is not final (docs/decisions.md
+ * § Reconciliation). Recording it again refreshes the finding.
+ */
+export interface UnknownStatusFindings {
+  recordUnknownStatus(seen: UnknownStatusSeen): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { Payment } from '../payments/payment';
-import type { PayoutProvider } from '../payments/payout-provider';
+import type { PayoutProvider, UnknownStatusFindings } from '../payments/payout-provider';
 import { namedPayoutProvider, payoutRoute, type RoutingDeps } from '../routing/provider-routing';
 
 /**
@@ -25,8 +25,12 @@ export function routedProviderOfPayment(deps: RoutingDeps): ProviderOfPayment {
   };
 }
 
-/** Kinds of mismatch between our payments and a provider's records (docs/decisions.md § Reconciliation). */
-export const MISMATCH_KINDS = ['missing_at_provider', 'status_mismatch', 'amount_mismatch'] as const;
+/**
+ * Kinds of mismatch between our payments and a provider's records (docs/decisions.md
+ * § Reconciliation). `unknown_provider_status`: the provider answered a status (or result code)
+ * its adapter does not map, so the payment waits for an operator rather than a guess.
+ */
+export const MISMATCH_KINDS = ['missing_at_provider', 'status_mismatch', 'amount_mismatch', 'unknown_provider_status'] as const;
 export type MismatchKind = (typeof MISMATCH_KINDS)[number];
 
 /**
@@ -49,9 +53,11 @@ export interface ReconciliationFinding {
  * § Reconciliation). `claimStuck` takes up to `limit` payments still `provider_accepted` that were
  * accepted at or before `acceptedBefore` and whose last check is not later than `now` due, skipping
  * rows another worker holds, and leases each until `leaseUntil`. `recordCheck` says when to look at
- * the payment again and keeps (or clears) its finding.
+ * the payment again and keeps (or clears) its finding. As `UnknownStatusFindings`, it also keeps
+ * the `unknown_provider_status` finding the payout worker or a callback records, until a later
+ * check replaces it.
  */
-export interface ReconciliationChecks {
+export interface ReconciliationChecks extends UnknownStatusFindings {
   claimStuck(now: Date, acceptedBefore: Date, limit: number, leaseUntil: Date): Promise<Payment[]>;
   recordCheck(check: {
     readonly paymentId: string;
@@ -60,6 +66,6 @@ export interface ReconciliationChecks {
     readonly nextCheckAt: Date;
     readonly finding: { readonly kind: MismatchKind; readonly detail: string } | null;
   }): Promise<void>;
-  /** Findings of the worker still standing, newest first, at most `limit`. */
+  /** Findings still standing on payments that are not final, newest first, at most `limit`. */
   listFindings(limit: number): Promise<ReconciliationFinding[]>;
 }

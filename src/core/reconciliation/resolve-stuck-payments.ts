@@ -1,7 +1,7 @@
 import { applyMove, type AdvanceDeps } from '../payments/advance-payment';
 import type { Payment } from '../payments/payment';
 import type { PaymentMove } from '../payments/payment-state';
-import type { StatusOutcome } from '../payments/payout-provider';
+import { providerWord, type StatusOutcome } from '../payments/payout-provider';
 import type { MismatchKind, ProviderOfPayment, ReconciliationChecks } from './reconciliation-ports';
 
 /** What one status query of a stuck payment came to; `provider` is null when no provider serves it. */
@@ -13,6 +13,8 @@ export interface StuckCheck {
   /** The status the payment moved to, when the answer moved it. */
   readonly movedTo?: Payment['status'];
   readonly mismatch?: MismatchKind;
+  /** With `unknown_provider_status`: the provider's word its adapter does not map. */
+  readonly providerStatus?: string;
 }
 
 /** Ports and settings of the reconciliation worker (docs/decisions.md § Reconciliation). */
@@ -34,7 +36,8 @@ const FINAL_MOVES: Partial<Record<StatusOutcome['kind'], PaymentMove>> = { succe
  * payments stuck in `provider_accepted` for longer than `stuckAfterSeconds`, asks their provider
  * for the status, and moves those with a final answer through `applyMove` (the same guarded move
  * as a callback or the payout worker, so a result already applied changes nothing). A provider
- * that does not know the payment is a mismatch: recorded and reported, never corrected. Returns
+ * that does not know the payment, or answers a status its adapter does not map, is a mismatch:
+ * recorded and reported, never corrected. Returns
  * how many payments were claimed; never throws for one payment's provider fault.
  */
 export async function resolveStuckPayments(deps: StuckPaymentDeps, limit: number): Promise<number> {
@@ -63,6 +66,9 @@ async function checkOne(deps: StuckPaymentDeps, payment: Payment): Promise<Stuck
     return { ...base, outcome: 'error' };
   }
   if (outcome.kind === 'not_found') return { ...base, outcome: outcome.kind, mismatch: 'missing_at_provider' };
+  if (outcome.kind === 'pending' && outcome.unknownStatus !== undefined) {
+    return { ...base, outcome: outcome.kind, mismatch: 'unknown_provider_status', providerStatus: outcome.unknownStatus };
+  }
   const move = FINAL_MOVES[outcome.kind];
   if (!move) return { ...base, outcome: outcome.kind };
   const moved = await applyMove(deps, payment.id, move, 'reason' in outcome ? { failureReason: outcome.reason } : {});
@@ -71,5 +77,14 @@ async function checkOne(deps: StuckPaymentDeps, payment: Payment): Promise<Stuck
 }
 
 function findingDetail(check: StuckCheck): string {
+  if (check.mismatch === 'unknown_provider_status') return unknownStatusDetail(check.provider ?? 'no provider', check.providerStatus ?? '');
   return `${check.provider ?? 'no provider'} has no record of payment ${check.paymentId}, ours is provider_accepted`;
+}
+
+/**
+ * The operator-facing detail of an `unknown_provider_status` finding (docs/decisions.md
+ * § Reconciliation), with the provider's word as `providerWord` gives it.
+ */
+export function unknownStatusDetail(provider: string, providerStatus: string): string {
+  return `${provider} answered status "${providerWord(providerStatus)}", which we do not map: the payment waits for an operator`;
 }

@@ -28,7 +28,10 @@ export const ReconciliationCheckSchema = new EntitySchema<ReconciliationCheckRow
     name: 'reconciliation_checks_finding_idx', properties: ['checkedAt'],
     expression: 'create index "reconciliation_checks_finding_idx" on "reconciliation_checks" ("checked_at") where "finding" is not null',
   }],
-  checks: [{ name: 'reconciliation_checks_finding_check', expression: "finding in ('missing_at_provider', 'status_mismatch', 'amount_mismatch')" }],
+  checks: [{
+    name: 'reconciliation_checks_finding_check',
+    expression: "finding in ('missing_at_provider', 'status_mismatch', 'amount_mismatch', 'unknown_provider_status')",
+  }],
   properties: {
     paymentId: { type: 'string', primary: true, length: 40 },
     tenantId: { type: 'string', length: 40 },

@@ -3,8 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ProviderReport } from '../../../core/payments/provider-report';
 import type { MpesaConfig } from './mpesa-config';
 import {
-  darajaResultSchema, resultParameter, RESULT_DESCRIPTIONS, RESULT_DUPLICATE_DETECTED, RESULT_SUCCESS,
-  STATUS_COMPLETED, STATUS_FAILED, type DarajaResult,
+  API_RESULT_FAILURES, darajaResultSchema, isDocumentedFailure, resultParameter, RESULT_DESCRIPTIONS, RESULT_DUPLICATE_DETECTED,
+  RESULT_SUCCESS, STATUS_COMPLETED, STATUS_FAILED, STATUS_IN_PROGRESS, type DarajaResult,
 } from './mpesa-result';
 
 /**
@@ -112,7 +112,13 @@ export function parseMpesaCallback(
 
 type Read = { outcome: ProviderReport['outcome']; observed: MpesaObserved };
 
-/** A B2C or B2B result: 0 succeeded; 15 (duplicate request) and ResultType 1 (more to come) pending; else failed. */
+/**
+ * A B2C or B2B result: 0 succeeded; 15 (duplicate request) and ResultType 1 (more to come)
+ * pending; a documented failure code (B2C table, ApiResult table) failed. Daraja says "any other
+ * code means failure", yet 15 shows a non-zero result need not be about the payment: a code it
+ * documents nowhere is not mapped: pending with the code as an unknown status (a finding for
+ * operators), and Transaction Status is asked at once, whose answer decides.
+ */
 function readPaymentResult(result: DarajaResult): Read {
   const code = result.ResultCode;
   const receipt = code === RESULT_SUCCESS
@@ -123,19 +129,32 @@ function readPaymentResult(result: DarajaResult): Read {
   };
   if (result.ResultType === '1' || code === RESULT_DUPLICATE_DETECTED) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
   if (code === RESULT_SUCCESS) return { outcome: { kind: 'succeeded', ...(receipt ? { providerRef: receipt } : {}) }, observed };
-  return { outcome: { kind: 'failed', reason: `M-Pesa result ${code}: ${describe(code, result.ResultDesc)}` }, observed };
+  if (isDocumentedFailure(code)) return { outcome: { kind: 'failed', reason: `M-Pesa result ${code}: ${describe(code, result.ResultDesc)}` }, observed };
+  return { outcome: { kind: 'pending', afterMs: 0, unknownStatus: `ResultCode ${code}` }, observed };
 }
 
-/** A Transaction Status result: the query's ResultCode, then the transaction's TransactionStatus. */
+/**
+ * A Transaction Status result: the query's ResultCode, then the transaction's TransactionStatus.
+ * A query Daraja could not answer with a code it documents (SFC_IC0003, an initiator failure)
+ * concludes nothing: pending. An undocumented code, or a TransactionStatus word the FAQ does not
+ * list, is pending with it as an unknown status (a finding for operators).
+ */
 function readStatusResult(result: DarajaResult): Read {
-  const status = (resultParameter(result, 'TransactionStatus') ?? '').trim().toLowerCase();
+  const word = (resultParameter(result, 'TransactionStatus') ?? '').trim();
+  const status = word.toLowerCase();
   const receipt = resultParameter(result, 'ReceiptNo');
   const observed = { ...ids(result), receipt, amount: resultParameter(result, 'Amount') };
-  // A query Daraja could not answer (SFC_IC0003, or an id it does not know) concludes nothing.
-  if (result.ResultCode !== RESULT_SUCCESS) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
+  const code = result.ResultCode;
+  if (code !== RESULT_SUCCESS) {
+    const outcome: ProviderReport['outcome'] = isDocumentedFailure(code) || code === RESULT_DUPLICATE_DETECTED
+      ? { kind: 'pending', afterMs: RECHECK_MS }
+      : { kind: 'pending', afterMs: RECHECK_MS, unknownStatus: `ResultCode ${code}` };
+    return { outcome, observed };
+  }
   if (status === STATUS_COMPLETED) return { outcome: { kind: 'succeeded', ...(receipt ? { providerRef: receipt } : {}) }, observed };
   if (STATUS_FAILED.has(status)) return { outcome: { kind: 'failed', reason: `M-Pesa transaction ${status}` }, observed };
-  return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
+  if (STATUS_IN_PROGRESS.has(status)) return { outcome: { kind: 'pending', afterMs: RECHECK_MS }, observed };
+  return { outcome: { kind: 'pending', afterMs: RECHECK_MS, unknownStatus: `TransactionStatus ${word || '(none)'}` }, observed };
 }
 
 function ids(result: DarajaResult): MpesaObserved {
@@ -143,7 +162,7 @@ function ids(result: DarajaResult): MpesaObserved {
 }
 
 function describe(code: string, desc: string | undefined): string {
-  return RESULT_DESCRIPTIONS[code] ?? (desc ?? 'no description').slice(0, 200);
+  return RESULT_DESCRIPTIONS[code] ?? API_RESULT_FAILURES[code] ?? (desc ?? 'no description').slice(0, 200);
 }
 
 function sameSecret(given: string, expected: string): boolean {

@@ -82,7 +82,9 @@ export class MpesaConfigError extends Error {}
  * `undefined` when none of the required ones is set (the provider is off), the config when all are
  * valid. Throws MpesaConfigError naming every missing or invalid variable when only some are set,
  * when a value is invalid, when the certificate file cannot be read, or when NODE_ENV is
- * production and MPESA_CALLBACK_ALLOWED_IPS is empty (Daraja does not sign its callbacks).
+ * production and MPESA_CALLBACK_ALLOWED_IPS is empty (Daraja does not sign its callbacks) or
+ * MPESA_CALLBACK_BASE_URL is not https (the path secret travels in every callback URL). The path
+ * secret's strength in production is checked with the API keys' (src/app/key-strength.ts).
  */
 export function parseMpesaConfig(
   env: Readonly<Record<string, string | undefined>>,
@@ -104,8 +106,12 @@ export function parseMpesaConfig(
     throw new MpesaConfigError(`Invalid M-Pesa configuration: ${problems.join('; ')}`);
   }
   const v = parsed.data;
-  if (env.NODE_ENV === 'production' && v.MPESA_CALLBACK_ALLOWED_IPS.trim() === '') {
-    throw new MpesaConfigError('MPESA_CALLBACK_ALLOWED_IPS must list Safaricom\'s callback addresses in production');
+  if (env.NODE_ENV === 'production') {
+    const problems = [
+      ...(v.MPESA_CALLBACK_ALLOWED_IPS.trim() === '' ? ['MPESA_CALLBACK_ALLOWED_IPS must list Safaricom\'s callback addresses in production'] : []),
+      ...(v.MPESA_CALLBACK_BASE_URL.startsWith('https://') ? [] : ['MPESA_CALLBACK_BASE_URL must be https in production (the path secret travels in it)']),
+    ];
+    if (problems.length > 0) throw new MpesaConfigError(`Invalid M-Pesa configuration: ${problems.join('; ')}`);
   }
   let certificate: Buffer;
   try {

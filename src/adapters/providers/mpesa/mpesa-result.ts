@@ -61,10 +61,34 @@ export const RESULT_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Final states of a queried transaction in a Transaction Status result's `TransactionStatus`
- * parameter. Only `Completed` appears in a Daraja sample; the others are the FAQ's words ("final
- * statuses (Cancelled, Declined, Completed or Expired)"), matched exactly, ignoring case. Anything
- * else (Initiated, Authorized, Pending Authorized, or a word not documented) is still pending.
+ * The other result codes Daraja documents, in the error table of
+ * https://developer.safaricom.co.ke/apis/AccountBalance (message type ApiResult): 17 internal
+ * failure, 18 initiator credential check failure, 19 message sequencing failure, 20 unresolved
+ * initiator, 22 initiator not active (21, a permission failure, is in the B2C table too). Each
+ * fails the request it answers.
+ */
+export const API_RESULT_FAILURES: Readonly<Record<string, string>> = {
+  17: 'Internal failure',
+  18: 'Initiator credential check failure',
+  19: 'Message sequencing failure',
+  20: 'Unresolved initiator',
+  22: 'The initiator is not currently active',
+};
+
+/** Whether Daraja documents `code` as a failure of the request it answers (B2C table or ApiResult table). */
+export function isDocumentedFailure(code: string): boolean {
+  return code !== RESULT_SUCCESS && code !== RESULT_DUPLICATE_DETECTED
+    && (Object.hasOwn(RESULT_DESCRIPTIONS, code) || Object.hasOwn(API_RESULT_FAILURES, code));
+}
+
+/**
+ * The `TransactionStatus` words of a Transaction Status result, from the Transaction Status FAQ
+ * (https://developer.safaricom.co.ke/apis/TransactionStatus, "What are the different transaction
+ * statuses?"): "Initiated - pending revalidation", "Authorized/Pending Authorized", and the final
+ * statuses "Cancelled, Declined, Completed or Expired". Matched exactly, ignoring case. Only
+ * `Completed` appears in a Daraja sample. A word not listed is not mapped: the payment waits and
+ * an operator is shown it.
  */
 export const STATUS_COMPLETED = 'completed';
 export const STATUS_FAILED = new Set(['cancelled', 'declined', 'expired']);
+export const STATUS_IN_PROGRESS = new Set(['initiated', 'authorized', 'pending authorized']);

@@ -82,11 +82,14 @@ export function failureReasonOf(code: string | undefined): string {
 }
 
 /**
- * Our outcome of a transfer record (docs/decisions.md § Payments: states and events): SUCCESSFUL →
- * succeeded, FAILED → failed with its reason, PENDING and any status MTN does not document
- * (third-party copies mention REJECTED, TIMEOUT, ONGOING, unconfirmed) → pending, asked again after
- * `pollIntervalMs`: an unexplained status never finalises a payment. MTN has no reversal status
- * for transfers, so this never answers `refunded`. `providerRef` is the transfer's referenceId.
+ * Our outcome of a transfer record (docs/decisions.md § Payments: states and events). MTN documents
+ * three statuses ("the result can either be SUCCESSFUL, FAILED, or PENDING",
+ * https://momodevelopercommunity.mtn.com/product-updates, "MoMo API Error response enrichment"):
+ * SUCCESSFUL → succeeded, FAILED → failed with its reason, PENDING → pending, asked again after
+ * `pollIntervalMs`. Any other status (third-party copies mention REJECTED, TIMEOUT, ONGOING) never
+ * finalises a payment: pending, with the status as its unknown status (a reconciliation finding).
+ * MTN has no reversal status for transfers, so this never answers `refunded`. `providerRef` is the
+ * transfer's referenceId.
  */
 export function outcomeOfRecord(
   record: MtnMomoTransferRecord,
@@ -98,7 +101,9 @@ export function outcomeOfRecord(
       return { kind: 'succeeded', providerRef: referenceId };
     case 'FAILED':
       return { kind: 'failed', reason: failureReasonOf(record.reason) };
-    default:
+    case 'PENDING':
       return { kind: 'pending', afterMs: pollIntervalMs, providerRef: referenceId };
+    default:
+      return { kind: 'pending', afterMs: pollIntervalMs, providerRef: referenceId, unknownStatus: record.status };
   }
 }

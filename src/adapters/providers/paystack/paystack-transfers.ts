@@ -61,26 +61,39 @@ export type PaystackTransfer = z.infer<typeof paystackTransfer>;
 /** Re-check delay of a transfer Paystack is still processing, ms. */
 const PENDING_RECHECK_MS = 60_000;
 /**
- * Re-check delay for the statuses whose meaning Paystack does not document (`abandoned`, `blocked`,
- * `rejected`, or any new one), ms: they are held as pending for an operator rather than failed,
- * since failing a payment that later completes would pay twice (docs/decisions.md § Payments: states and events).
+ * Re-check delay for a status Paystack does not document (none of the nine on "How transfers
+ * work"), ms: it is held as pending, shown to operators as a finding, rather than failed, since
+ * failing a payment that later completes would pay twice (docs/decisions.md § Reconciliation).
  */
 const UNDOCUMENTED_RECHECK_MS = 15 * 60_000;
-
 /**
- * What a transfer's `status` means for the payment. Documented: `success` → succeeded, `failed`
- * → failed, `reversed` ("we refund a previously debited amount for a transfer that couldn't be
- * completed") → refunded (https://paystack.com/docs/transfers/single-transfers/ "Transfer
- * webhooks"); `pending`, `received` and `otp` (awaiting OTP, which must be disabled for this
- * service) → pending. Anything else → pending with a long re-check.
+ * The conclusive statuses other than `success` and `reversed` ("a conclusive status is one in which
+ * no further action can be performed on"; https://paystack.com/docs/transfers/how-transfers-work/),
+ * each a transfer that will not be paid, with the page's meaning as the issuer-facing reason.
+ */
+const NOT_PAID: Readonly<Record<string, string>> = {
+  failed: 'Paystack transfer failed',
+  abandoned: 'Paystack abandoned the transfer (no OTP within 30 minutes); it will not be processed',
+  blocked: 'Paystack blocked the transfer (its approval request was neither approved nor rejected)',
+  rejected: 'Paystack rejected the transfer (its approval request was declined)',
+};
+/**
+ * What a transfer's `status` means for the payment, by Paystack's status table
+ * (https://paystack.com/docs/transfers/how-transfers-work/): `success` → succeeded; `failed`,
+ * `abandoned`, `blocked` and `rejected` (conclusive: Paystack is done with the transfer, nothing was
+ * paid) → failed, so the ledger returns the amount; `reversed` ("the transfer amount is returned")
+ * → refunded; `pending`, `received` (awaiting our approval) and `otp` (awaiting OTP, which must be
+ * disabled for this service) → pending. Anything else → pending with a long re-check and the word
+ * as its unknown status (a reconciliation finding).
  */
 export function outcomeOfTransfer(transfer: PaystackTransfer): Exclude<StatusOutcome, { kind: 'not_found' }> {
   const providerRef = transfer.transfer_code;
+  // Own keys only: a status such as `constructor` is not one of Paystack's.
+  const notPaid = Object.hasOwn(NOT_PAID, transfer.status) ? NOT_PAID[transfer.status] : undefined;
+  if (notPaid !== undefined) return { kind: 'failed', reason: `${notPaid}${detail(transfer)}` };
   switch (transfer.status) {
     case 'success':
       return { kind: 'succeeded', providerRef };
-    case 'failed':
-      return { kind: 'failed', reason: `Paystack transfer failed${detail(transfer)}` };
     case 'reversed':
       return { kind: 'refunded', reason: `Paystack reversed the transfer; the amount returned to the payout balance${detail(transfer)}` };
     case 'pending':
@@ -88,7 +101,7 @@ export function outcomeOfTransfer(transfer: PaystackTransfer): Exclude<StatusOut
     case 'otp':
       return { kind: 'pending', afterMs: PENDING_RECHECK_MS, providerRef };
     default:
-      return { kind: 'pending', afterMs: UNDOCUMENTED_RECHECK_MS, providerRef };
+      return { kind: 'pending', afterMs: UNDOCUMENTED_RECHECK_MS, providerRef, unknownStatus: transfer.status };
   }
 }
 
