@@ -1,4 +1,4 @@
-import { ApiError, errorShapeOf, FxError, toPayoutGatewayError, UnexpectedResponseError } from '../../sdk/src';
+import { ApiError, errorShapeOf, FxError, LegacyPayoutError, toPayoutGatewayError, UnexpectedResponseError } from '../../sdk/src';
 
 /** Telling the four error shapes apart by their members (docs/decisions.md § Errors: shapes per route family). */
 describe('SDK error shapes', () => {
@@ -11,6 +11,38 @@ describe('SDK error shapes', () => {
     expect(errorShapeOf({ code: 'x' })).toBe('unknown');
     expect(errorShapeOf('<html>Bad gateway</html>')).toBe('unknown');
     expect(errorShapeOf(undefined)).toBe('unknown');
+  });
+
+  it('judges each shape by all of its members: a look-alike missing one is unknown', () => {
+    // Shape A may carry details of any kind, text included; it is still A.
+    expect(errorShapeOf({ statusCode: 400, message: 'm', code: 'validation_error', details: 'fiatAmount: too many decimals' })).toBe('A');
+    expect(errorShapeOf({ message: 'm' })).toBe('unknown');
+    expect(errorShapeOf({ error: null, message: 'm', code: 'x' })).toBe('unknown');
+    expect(errorShapeOf({ error: { message: 'no code' }, message: 'm', statusCode: 409 })).toBe('unknown');
+    expect(errorShapeOf({ error: { code: 409 }, message: 'm', statusCode: 409 })).toBe('unknown');
+  });
+
+  it('LegacyPayoutError: the code inside error, and details ({} when the body has none)', () => {
+    const answer = new Response(null, { status: 422, headers: { 'request-id': 'req-3' } });
+    const bare = toPayoutGatewayError(answer, { error: { code: 'tenant_not_configured' }, message: 'No refund address', statusCode: 422 });
+    expect(bare).toBeInstanceOf(LegacyPayoutError);
+    expect(bare).toMatchObject({ name: 'LegacyPayoutError', shape: 'B', status: 422, code: 'tenant_not_configured', requestId: 'req-3', message: 'No refund address' });
+    expect((bare as LegacyPayoutError).details).toEqual({});
+    const detailed = toPayoutGatewayError(answer, { error: { code: 'duplicate_reference' }, message: 'm', statusCode: 409, details: { reference: 'order-1' } });
+    expect((detailed as LegacyPayoutError).details).toEqual({ reference: 'order-1' });
+  });
+
+  it('Retry-After is kept only as whole seconds', () => {
+    const retryAfter = (value: string) => toPayoutGatewayError(new Response(null, { status: 429, headers: { 'retry-after': value } }),
+      { statusCode: 429, message: 'm', code: 'rate_limited' }).retryAfterSeconds;
+    expect(retryAfter('12')).toBe(12);
+    expect(retryAfter('0')).toBe(0);
+    for (const value of ['-5', '5x', 'x5', '1.5']) expect([value, retryAfter(value)]).toEqual([value, undefined]);
+  });
+
+  it('an answer in no documented shape says its status', () => {
+    const error = toPayoutGatewayError(new Response(null, { status: 502 }), '<html>Bad gateway</html>');
+    expect(error).toMatchObject({ name: 'UnexpectedResponseError', message: 'Unexpected HTTP 502 answer' });
   });
 
   it('keeps the status, Request-Id, a numeric Retry-After and any details', () => {
@@ -40,5 +72,10 @@ describe('SDK error shapes', () => {
     const other = withoutCode(500);
     expect(other).toBeInstanceOf(FxError);
     expect((other as FxError).code).toBeUndefined();
+  });
+
+  it('FxError: a code in the body wins over the one its status documents', () => {
+    const later = toPayoutGatewayError(new Response(null, { status: 422 }), { error: 422, message: 'm', details: {}, code: 'a_code_added_after_this_sdk' });
+    expect(later).toMatchObject({ shape: 'D', status: 422, code: 'a_code_added_after_this_sdk' });
   });
 });

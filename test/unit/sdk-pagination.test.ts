@@ -82,4 +82,15 @@ describe('SDK paging over Link rel="next"', () => {
       .toBe('http://api.test/v1/webhooks/events?limit=50&cursor=abc');
     expect(nextPageUrl('</v1/x>; rel="prev"', 'http://api.test/')).toBeUndefined();
   });
+
+  it('parses Link headers with any optional whitespace (RFC 8288 § 3), valueless parameters and links without rel', () => {
+    expect(parseLinkHeader('</p1> ; rel = "next" ; crossorigin , </p2>;rel=prev;title= "a b",</p3>; rel= first ,</p4>; title="no rel"')).toEqual([
+      { target: '/p1', rels: ['next'] },
+      { target: '/p2', rels: ['prev'] },
+      { target: '/p3', rels: ['first'] },
+      { target: '/p4', rels: [] },
+    ]);
+    expect(parseLinkHeader('</p5>; rel=" prev  NEXT "')).toEqual([{ target: '/p5', rels: ['prev', 'next'] }]);
+    expect(nextPageUrl('</v1/x?cursor=a>;rel=next', 'http://api.test/v1/x')?.href).toBe('http://api.test/v1/x?cursor=a');
+  });
 });

@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getEventListeners } from 'node:events';
 import { ApiError, backoffMs, createPayoutClient, isRetryable, retryAfterMs, unwrap, withRetries, type MoneyOutRequest } from '../../sdk/src';
 
 /** A fake server at the SDK's edge: answers in turn, and records what each request carried. */
@@ -78,6 +81,63 @@ describe('SDK retries (409 idempotency_key_in_use, 429, 503)', () => {
     expect(waits).toEqual([]);
   });
 
+  it('the default longest wait is 60 s: Retry-After 60 is waited for, 61 is answered as it is', async () => {
+    const sixty = scripted(json(503, shapeA(503, 'service_unavailable'), { 'retry-after': '60' }), json(200, []));
+    const first = recordedSleeps();
+    expect((await withRetries(sixty.fetch, {}, { sleep: first.sleep })(post())).status).toBe(200);
+    expect(first.waits).toEqual([60_000]);
+
+    const sixtyOne = scripted(json(503, shapeA(503, 'service_unavailable'), { 'retry-after': '61' }), json(200, []));
+    const second = recordedSleeps();
+    expect((await withRetries(sixtyOne.fetch, {}, { sleep: second.sleep })(post())).status).toBe(503);
+    expect(second.waits).toEqual([]);
+    expect(sixtyOne.seen).toHaveLength(1);
+  });
+
+  it('retries a 503 that has no body (a proxy\'s empty answer)', async () => {
+    const server = scripted(() => new Response(null, { status: 503 }), json(200, []));
+    const { waits, sleep } = recordedSleeps();
+    expect((await withRetries(server.fetch, { baseDelayMs: 100 }, { sleep, random: () => 0 })(post())).status).toBe(200);
+    expect(waits).toEqual([50]);
+  });
+
+  it('does not retry a 409 whose body is not JSON', async () => {
+    const answer = () => new Response('<html>Conflict</html>', { status: 409, headers: { 'content-type': 'text/html' } });
+    expect(await isRetryable(answer())).toBe(false);
+    const server = scripted(answer, json(201, { id: 'pay_1' }));
+    expect((await withRetries(server.fetch, {}, recordedSleeps())(post())).status).toBe(409);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('a signal aborted before a wait ends the call at once with its reason, sending nothing more', async () => {
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      if (calls === 1) controller.abort(reason);
+      return calls === 1 ? json(429, shapeA(429, 'rate_limited'), { 'retry-after': '1' })() : json(200, [])();
+    };
+    const request = new Request('http://api.test/v1/balances', { signal: controller.signal });
+    await expect(withRetries(fetch)(request)).rejects.toBe(reason);
+    expect(calls).toBe(1);
+  });
+
+  it('leaves no abort listener behind on the request\'s signal, after a wait that ended or one that was aborted', async () => {
+    const waited = new Request('http://api.test/v1/balances', { signal: new AbortController().signal });
+    const server = scripted(json(429, shapeA(429, 'rate_limited'), { 'retry-after': '0' }), json(200, []));
+    expect((await withRetries(server.fetch)(waited)).status).toBe(200);
+    expect(server.seen).toHaveLength(2);
+    expect(getEventListeners(waited.signal, 'abort')).toEqual([]);
+
+    const controller = new AbortController();
+    const aborted = new Request('http://api.test/v1/balances', { signal: controller.signal });
+    const pending = withRetries(scripted(json(429, shapeA(429, 'rate_limited'), { 'retry-after': '30' })).fetch)(aborted);
+    setTimeout(() => controller.abort(new Error('caller gave up')), 20);
+    await expect(pending).rejects.toThrow('caller gave up');
+    expect(getEventListeners(aborted.signal, 'abort')).toEqual([]);
+  });
+
   it('never retries other answers (400, 422, 500)', async () => {
     for (const [status, code] of [[400, 'validation_error'], [422, 'insufficient_balance'], [500, 'internal_error']] as const) {
       const server = scripted(json(status, shapeA(status, code)), json(201, {}));
@@ -152,6 +212,8 @@ describe('SDK retries (409 idempotency_key_in_use, 429, 503)', () => {
     const now = Date.parse('2026-11-23T09:41:00Z');
     expect(retryAfterMs('5', now)).toBe(5000);
     expect(retryAfterMs(' 0 ', now)).toBe(0);
+    expect(retryAfterMs(' 5 ', now)).toBe(5000);
+    for (const unreadable of ['5x', 'x5', '5 seconds']) expect([unreadable, retryAfterMs(unreadable, now)]).toEqual([unreadable, undefined]);
     expect(retryAfterMs('Mon, 23 Nov 2026 09:41:07 GMT', now)).toBe(7000);
     expect(retryAfterMs('Mon, 23 Nov 2026 09:40:00 GMT', now)).toBe(0);
     expect(retryAfterMs('soon', now)).toBeUndefined();
@@ -176,6 +238,24 @@ describe('SDK money-out: API key and Idempotency-Key', () => {
 
     const second = await client.moneyOut(body);
     expect(second.idempotencyKey).not.toBe(result.idempotencyKey);
+  });
+
+  it('without a fetch option, sends through the global fetch over real HTTP', async () => {
+    const seen: Array<{ method?: string; url?: string; authorization?: string; key?: string }> = [];
+    const server = createServer((req, res) => {
+      seen.push({ method: req.method, url: req.url, authorization: req.headers.authorization, key: req.headers['idempotency-key'] as string | undefined });
+      req.resume().on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(payment)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = createPayoutClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'sk_sandbox_abc' });
+      const result = await client.moneyOut(body);
+      expect(result).toEqual({ payment, idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/), replayed: false });
+      expect(seen).toEqual([{ method: 'POST', url: '/v1/payments/moneyout', authorization: 'Bearer sk_sandbox_abc', key: result.idempotencyKey }]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('keeps a key the caller chose, and adds one to a raw money-out call that has none', async () => {

@@ -31,4 +31,28 @@ describe('SDK watchPayment', () => {
     setTimeout(() => controller.abort(new Error('stop watching')), 20);
     await expect(drain(client.watchPayment('pay_01JD', { intervalMs: 10_000, signal: controller.signal }))).rejects.toThrow('stop watching');
   });
+
+  it('reads while a read fits in timeoutMs and never waits past it: 200 ms at 100 ms intervals is reads at 0, 100 and 200 ms', async () => {
+    jest.useFakeTimers({ now: Date.parse('2026-11-23T10:00:00Z') });
+    try {
+      const server = statuses('initiated');
+      const start = Date.now();
+      const readAt: number[] = [];
+      const fetch = (request: Request) => {
+        readAt.push(Date.now() - start);
+        return server.fetch(request);
+      };
+      const client = createPayoutClient({ baseUrl: 'http://api.test', apiKey: 'sk_sandbox_abc', fetch });
+      const seen: string[] = [];
+      const watched = (async () => {
+        for await (const p of client.watchPayment('pay_01JD', { intervalMs: 100, timeoutMs: 200 })) seen.push(p.status);
+      })().catch((e: unknown) => e);
+      for (let i = 0; i < 6; i++) await jest.advanceTimersByTimeAsync(100);
+      expect(await watched).toEqual(new Error('Payment pay_01JD still initiated after 200 ms'));
+      expect(seen).toEqual(['initiated']);
+      expect(readAt).toEqual([0, 100, 200]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

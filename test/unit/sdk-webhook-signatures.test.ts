@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signatureHeaders } from '../../src/adapters/providers/webhook-transport';
 import {
-  DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, WebhookSignatureError,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS, verifyServiceSignature, verifyStandardWebhookSignature, verifyWebhook, webhookIdOf, WebhookSignatureError,
   type WebhookHeaders, type WebhookTimeOptions,
 } from '../../sdk/src';
 
@@ -22,12 +22,13 @@ const serviceHex = (t: number | string, payload = body, key = secret) => createH
 const standardOnly = (h: Record<string, string>) => ({ 'webhook-id': h['webhook-id']!, 'webhook-timestamp': h['webhook-timestamp']!, 'webhook-signature': h['webhook-signature']! });
 const service = (value: string) => ({ 'service-signature': value });
 /** The message verifyWebhook throws, or 'verified'. */
-const outcome = (headers: WebhookHeaders, options: Parameters<typeof verifyWebhook>[3] = {}) => {
+const outcome = (headers: WebhookHeaders, options: Parameters<typeof verifyWebhook>[3] = {}, key = secret) => {
   try {
-    verifyWebhook(secret, body, headers, options);
+    verifyWebhook(key, body, headers, options);
     return 'verified';
   } catch (error) {
     expect(error).toBeInstanceOf(WebhookSignatureError);
+    expect(error).toHaveProperty('name', 'WebhookSignatureError');
     return (error as Error).message;
   }
 };
@@ -56,6 +57,25 @@ describe('SDK webhook signature checks', () => {
     expect(verifyServiceSignature(secret, Buffer.from(body), upper, at(T))).toBe(true);
     expect(verifyStandardWebhookSignature(secret, Buffer.from(body), upper, at(T))).toBe(true);
     expect(verifyWebhook(secret, body, headers, at(T))).toMatchObject({ type: 'payment.succeeded', data: { id: 'pay_01JD8X3T0Q6W7Y8Z9A0B1C2D3E' } });
+  });
+
+  it('takes the raw body as any Uint8Array, not only a Buffer', () => {
+    const headers = signed();
+    const raw = new TextEncoder().encode(body);
+    expect(verifyServiceSignature(secret, raw, headers, at(T))).toBe(true);
+    expect(verifyStandardWebhookSignature(secret, raw, headers, at(T))).toBe(true);
+    expect(verifyWebhook(secret, raw, standardOnly(headers), { scheme: 'standard-webhooks', ...at(T) })).toEqual(JSON.parse(body));
+    expect(verifyWebhook(secret, raw, headers, { scheme: 'service-signature', ...at(T) })).toEqual(JSON.parse(body));
+  });
+
+  it('webhookIdOf reads webhook-id from a Headers object or a Node header record, in any case', () => {
+    expect(webhookIdOf(new Headers(signed()))).toBe(deliveryId);
+    expect(webhookIdOf({ 'Webhook-Id': deliveryId })).toBe(deliveryId);
+    expect(webhookIdOf({ 'webhook-id': [deliveryId, 'another'] })).toBe(deliveryId);
+    expect(webhookIdOf({ 'service-signature': 'x' })).toBeUndefined();
+    // A header that is not there is not read from another one, whatever that one is called.
+    expect(webhookIdOf({ undefined: 'x' })).toBeUndefined();
+    expect(webhookIdOf(new Headers())).toBeUndefined();
   });
 
   it('by default uses the real clock and a 5-minute tolerance', () => {
@@ -129,6 +149,7 @@ describe('SDK webhook signature checks', () => {
       [service(`t=-${T},v1=${serviceHex(`-${T}`)}`), 'no t=<Unix seconds>'],
       [service(`t=${T}`), 'no v1 signature'],
       [service(`t=${T},v1=`), 'no v1 signature matches'],
+      [service(`t=${T},v1`), 'no v1 signature matches'],
       [service(`t=${T},v1=${v1.slice(0, -1)}`), 'no v1 signature matches'],
       [service(`t=${T},v1=${v1.toUpperCase()}`), 'no v1 signature matches'],
       [service(`t=${T},v0=${v1}`), 'no v1 signature'],
@@ -166,6 +187,9 @@ describe('SDK webhook signature checks', () => {
       expect([h, outcome(h, { scheme: 'standard-webhooks', ...at(T) })]).toEqual([h, `No valid webhook signature (standard-webhooks): webhook-signature: ${reason}`]);
     }
     expect(verifyStandardWebhookSignature('not-a-whsec-secret!', body, headers, at(T))).toBe(false);
+    expect(outcome(headers, { scheme: 'standard-webhooks', ...at(T) }, 'not-a-whsec-secret!')).toBe(
+      'No valid webhook signature (standard-webhooks): webhook-signature: the secret is not a whsec_ key',
+    );
     const rotated = { ...headers, 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')} ${headers['webhook-signature']}` };
     expect(verifyStandardWebhookSignature(secret, body, rotated, at(T))).toBe(true);
   });
@@ -183,6 +207,7 @@ describe('SDK webhook signature checks', () => {
         expect(() => verifyServiceSignature(secret, body, h, { toleranceSeconds, ...at(T) })).toThrow(RangeError);
         expect(() => verifyStandardWebhookSignature(secret, body, h, { toleranceSeconds, ...at(T) })).toThrow(RangeError);
         expect(() => verifyWebhook(secret, body, h, { toleranceSeconds, ...at(T) })).toThrow(RangeError);
+        expect(() => verifyWebhook(secret, body, h, { toleranceSeconds, ...at(T) })).toThrow(`toleranceSeconds must be a finite number >= 0, not ${toleranceSeconds}`);
       }
     }
     // A clock that answers nonsense refuses rather than accepts.
