@@ -14,7 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createWalletClient, defineChain, erc20Abi, http, parseUnits, type Address } from 'viem';
+import { createPublicClient, createWalletClient, defineChain, erc20Abi, http, parseUnits, type Address } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { BSC_DEVELOPMENT_XPUB } from '../src/adapters/chains/bsc/bsc-address-deriver';
 import { ANVIL_MNEMONIC } from '../test/support/chains/anvil';
@@ -78,6 +78,9 @@ async function bscSend(args: string[]): Promise<void> {
   const wallet = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: BSC_SENDER_INDEX }), chain, transport: http(url) });
   const hash = await wallet.writeContract({ address: contract as Address, abi: erc20Abi, functionName: 'transfer', args: [to as Address, parseUnits(amount, 18)] });
   process.stdout.write(`sent ${amount} ${currency} to ${to}: ${hash}\n`);
+  // Waited for, so whoever reads the chain next (a test, the watcher) finds it mined.
+  const receipt = await createPublicClient({ chain, transport: http(url) }).waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  process.stdout.write(`mined in block ${receipt.blockNumber} (${receipt.status})\n`);
 }
 
 /** Every local chain, started in turn; the Solana one is added beside BSC. */

@@ -54,6 +54,8 @@ describe('SIGTERM to npm stops the service it started (README "Operations")', ()
   it.each([['start'], ['start:dist']])('npm run %s: the service shuts down in order and no process of it is left', async (script) => {
     const npm: Child = spawnChild('npm', ['run', script], {
       DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', SANDBOX_API_KEY: generateApiKey('sandbox'), ADMIN_API_KEY: generateApiKey('sandbox'),
+      // Development logs are pretty by default; the test reads JSON lines.
+      LOG_FORMAT: 'json',
     });
     leftovers = () => descendantsOf(npm.pid);
     await npm.waitForLog((l) => l.msg === 'payout gateway listening', 120_000);
