@@ -12,7 +12,9 @@ import { captureLog } from '../support/captured-log';
  * (Redis down) or swallow commands (Redis hanging), so an outage is made without touching the
  * shared server. Keys live under a prefix of this run's own.
  */
-const REDIS = { host: '127.0.0.1', port: 6379 };
+// The machine's Redis, as CI and the README name it (REDIS_URL), else the default local one.
+const REDIS_AT = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+const REDIS = { host: REDIS_AT.hostname, port: Number(REDIS_AT.port || 6379) };
 const prefix = `payout-test:${randomUUID()}:`;
 const redis = new Redis(REDIS.port, REDIS.host);
 
