@@ -105,6 +105,30 @@ describe('onchain refunds of live payments', () => {
     expect(Number(await account(tenantId, 'refund_pending'))).toBe(0);
   });
 
+  it('refuses the hash of a recorded inbound deposit with 409 tx_hash_is_deposit, moving nothing; the transaction that sent it is then recorded', async () => {
+    const { tenantId, apiKey } = await liveTenant(service, admin);
+    const payment = await endedLivePayment(apiKey, 'failed', 'failed');
+    const refundId = (await pending()).find((r) => r.paymentId === payment.id)!.refundId;
+    // The inbound deposit is another tenant's: the hash names one onchain transaction, whoever it credited.
+    const other = await service.newTenant();
+    const inbound = solanaTxHash();
+    expect((await adminCall('POST', `/v1/admin/tenants/${other.tenantId}/deposits`, { currency: 'USDC', amount: '3', blockchain: 'SOLANA', txHash: inbound })).status).toBe(201);
+
+    const refused = await adminCall('POST', `/v1/admin/refunds/${refundId}/sent`, { txHash: inbound });
+    expect([refused.status, refused.body]).toEqual([409, {
+      statusCode: 409, code: 'tx_hash_is_deposit', message: `Transaction ${inbound} on SOLANA is a recorded deposit, not a refund sent`, details: { requestId: expect.any(String) },
+    }]);
+    expect((await pending()).map((r) => r.refundId)).toContain(refundId);
+    expect(Number(await account(tenantId, 'refund_pending'))).toBe(Number(payment.amountStablecoin));
+    expect(Number(await account(tenantId, 'refunded'))).toBe(0);
+    expect(await kinds(apiKey, payment.id)).toEqual(['hold>held', 'return>refund_pending', 'send>in_transit']);
+
+    const outbound = solanaTxHash();
+    const sent = await adminCall('POST', `/v1/admin/refunds/${refundId}/sent`, { txHash: outbound });
+    expect([sent.status, sent.body.status, sent.body.txHash]).toEqual([200, 'sent', outbound]);
+    expect(Number(await account(tenantId, 'refunded'))).toBe(Number(payment.amountStablecoin));
+  });
+
   it('sandbox tenants keep returning failed payouts to refunded at once, with no refund record', async () => {
     const { tenantId, apiKey } = await service.newTenant();
     const created = await service.call('POST', '/v1/payments/moneyout', {

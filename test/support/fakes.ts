@@ -289,6 +289,7 @@ export class MemoryStore implements UnitOfWork {
         record(() => this.refunds.set(refundId, before));
         return sent;
       },
+      isDepositTransaction: async (blockchain, txHash) => this.deposits.some((d) => d.blockchain === blockchain && d.txHash === txHash),
     };
     return { payments, idempotency, quotes, outbox, ledger, deposits, customers, refunds };
   }

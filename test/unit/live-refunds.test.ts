@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { applyMove } from '../../src/core/payments/advance-payment';
 import { createMoneyOut } from '../../src/core/payments/create-money-out';
+import { recordDeposit } from '../../src/core/ledger/record-deposit';
 import { markRefundSent, type RefundDeps } from '../../src/core/refunds/manage-refunds';
-import { command, fakeWorld, KES_1500_USDC, TENANT, type FakeWorld } from '../support/fake-world';
+import type { MoneyOutCommand } from '../../src/core/payments/money-out-rules';
+import { command, fakeWorld, KES_1500_USDC, OTHER_TENANT, TENANT, type FakeWorld } from '../support/fake-world';
 import { bscTxHash, solanaTxHash } from '../support/tx-hashes';
 
 /** Refunds of live payments (docs/decisions.md § Ledger) on in-memory ports. */
@@ -16,8 +18,8 @@ describe('onchain refunds on fakes', () => {
   });
 
   /** An accepted payment of TENANT, whose world is then `environment` (the fake allows the switch; the service never does). */
-  async function accepted(environment: 'sandbox' | 'live'): Promise<string> {
-    const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}` }));
+  async function accepted(environment: 'sandbox' | 'live', overrides: Partial<MoneyOutCommand> = {}): Promise<string> {
+    const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}`, ...overrides }));
     if (!created.ok) throw new Error(created.message);
     const id = created.value.payment.id;
     expect((await applyMove(world.advance, id, 'accept', { providerRef: 'prov-1' })).ok).toBe(true);
@@ -68,5 +70,39 @@ describe('onchain refunds on fakes', () => {
     expect(await markRefundSent(deps, refundId, txHash)).toEqual(sent);
     expect(await markRefundSent(deps, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
     expect(ledgerOf(id).filter((t) => t.startsWith('refund_sent'))).toHaveLength(1);
+  });
+
+  /** The pending refund of a live payment of TENANT (`overrides` on the default command) that failed after acceptance. */
+  async function pendingRefund(overrides: Partial<MoneyOutCommand> = {}): Promise<string> {
+    const id = await accepted('live', overrides);
+    expect((await applyMove(world.advance, id, 'fail', { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
+    return [...world.store.refunds.values()].find((r) => r.paymentId === id)!.id;
+  }
+  const deposit = async (tenantId: string, blockchain: 'SOLANA' | 'BSC', txHash: string) =>
+    expect((await recordDeposit({ uow: world.store, clock: world.clock, ids: world.ids }, tenantId, { currency: 'USDC', amount: '5', blockchain, txHash })).ok).toBe(true);
+
+  it('refuses the hash of an inbound deposit, of any tenant, with tx_hash_is_deposit and moves nothing; another hash is then recorded', async () => {
+    const refundId = await pendingRefund();
+    const inbound = solanaTxHash();
+    await deposit(OTHER_TENANT, 'SOLANA', inbound);
+    const transfers = world.store.transfers.length;
+    expect(await markRefundSent(deps, refundId, inbound)).toEqual({
+      ok: false, code: 'tx_hash_is_deposit', message: `Transaction ${inbound} on SOLANA is a recorded deposit, not a refund sent`,
+    });
+    expect(world.store.refunds.get(refundId)).toMatchObject({ status: 'pending', txHash: null, sentAt: null });
+    expect(world.store.transfers).toHaveLength(transfers);
+    expect([balance('refund_pending'), balance('refunded')]).toEqual([KES_1500_USDC, '0.000000']);
+
+    const outbound = solanaTxHash();
+    expect(await markRefundSent(deps, refundId, outbound)).toMatchObject({ ok: true, value: { status: 'sent', txHash: outbound } });
+  });
+
+  it('compares BSC hashes in canonical form: a deposit credited in upper case refuses the same hash in any case', async () => {
+    const refundId = await pendingRefund({ blockchain: 'BSC', refundAddress: `0x${'ab'.repeat(20)}` });
+    const inbound = bscTxHash();
+    await deposit(TENANT, 'BSC', `0x${inbound.slice(2).toUpperCase()}`);
+    expect(await markRefundSent(deps, refundId, inbound)).toMatchObject({ ok: false, code: 'tx_hash_is_deposit' });
+    expect(await markRefundSent(deps, refundId, `0x${inbound.slice(2, 34).toUpperCase()}${inbound.slice(34)}`)).toMatchObject({ ok: false, code: 'tx_hash_is_deposit' });
+    expect(world.store.refunds.get(refundId)?.status).toBe('pending');
   });
 });

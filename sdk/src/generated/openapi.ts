@@ -830,7 +830,7 @@ export interface paths {
         put?: never;
         /**
          * Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account
-         * @description Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused.
+         * @description Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, and so is the hash of a recorded inbound deposit (tx_hash_is_deposit).
          */
         post: operations["markRefundSent"];
         delete?: never;
@@ -2110,7 +2110,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2580,7 +2580,7 @@ export interface components {
             payoutFee: string;
         };
         /**
-         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state, tx_hash_is_deposit (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 409,
          *       "message": "A payment with reference order-10045 already exists",
@@ -2595,7 +2595,7 @@ export interface components {
              * @description With status 409, one of these
              * @enum {string}
              */
-            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state";
+            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit";
         } & {
             [key: string]: unknown;
         });
@@ -11188,7 +11188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description invalid_state: already sent in another transaction */
+            /** @description invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -19,6 +19,7 @@ export const SHAPE_A_STATUS = {
   duplicate_deposit: 409,
   duplicate_customer: 409,
   invalid_state: 409,
+  tx_hash_is_deposit: 409,
   idempotency_key_reused: 422,
   quote_expired: 422,
   quote_already_used: 422,

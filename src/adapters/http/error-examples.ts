@@ -24,6 +24,7 @@ export const EXAMPLE_MESSAGES: Readonly<Record<ShapeACode | ShapeBCode | ShapeCC
   duplicate_deposit: 'Deposit 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC was already credited',
   duplicate_customer: 'A customer with externalId user-8841 already exists',
   invalid_state: 'Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ is already final',
+  tx_hash_is_deposit: 'Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC is a recorded deposit, not a refund sent',
   idempotency_key_reused: 'This Idempotency-Key header was used with a different request',
   quote_expired: 'The quote has expired; request a new one',
   quote_already_used: 'The quote was already used by another money-out; request a new one',

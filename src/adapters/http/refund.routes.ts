@@ -10,7 +10,9 @@ import { sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 /** Every failure code of recording a refund's transaction mapped to shape A; exhaustive by type. */
-const MARK_SENT_ERRORS: Record<MarkSentErrorCode, ShapeACode> = { validation_error: 'validation_error', not_found: 'not_found', invalid_state: 'invalid_state' };
+const MARK_SENT_ERRORS: Record<MarkSentErrorCode, ShapeACode> = {
+  validation_error: 'validation_error', not_found: 'not_found', invalid_state: 'invalid_state', tx_hash_is_deposit: 'tx_hash_is_deposit',
+};
 
 const RefundView = z.object({
   refundId: z.string().meta({ description: 'Refund id', example: 'rfd_01JD5A2C4E6G8J0K2M4P6R8T0V' }),
@@ -53,7 +55,8 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
       ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/sent', operationId: 'markRefundSent',
       summary: "Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account",
       description: 'Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the '
-        + "refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused.",
+        + "refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, "
+        + 'and so is the hash of a recorded inbound deposit (tx_hash_is_deposit).',
       params: RefundParams,
       body: z.strictObject({
         txHash: z.string().min(1).max(90).meta({
@@ -64,7 +67,7 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
       responses: {
         '200': { description: 'The refund, sent', schema: RefundView }, ...AUTH_ERRORS,
         '404': { description: 'not_found', schema: ErrorA },
-        '409': { description: 'invalid_state: already sent in another transaction', schema: ErrorA },
+        '409': { description: 'invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent', schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await admin.markRefundSent(req.params.refundId, req.body.txHash);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Blockchain } from '../../core/catalog/catalog';
 import type { OnchainRefund, RefundReader, RefundStatus, RefundStore } from '../../core/refunds/onchain-refund';
 import { formatAmount, type Stablecoin } from '../../core/shared/money';
 import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
@@ -23,6 +24,12 @@ export class OnchainRefundTxStore implements RefundStore {
     );
     if (!rows[0]) throw new Error(`refund ${refundId} is not pending`);
     return this.em.map(OnchainRefundSchema, rows[0]);
+  }
+
+  /** Looks up (blockchain, tx_hash) only, a prefix of the deposits' unique key: one index probe. */
+  async isDepositTransaction(blockchain: Blockchain, txHash: string): Promise<boolean> {
+    const rows = await this.em.execute<unknown[]>('select 1 from deposits where blockchain = ? and tx_hash = ? limit 1', [blockchain, txHash]);
+    return rows.length > 0;
   }
 }
 

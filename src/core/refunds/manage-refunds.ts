@@ -21,7 +21,7 @@ export interface RefundView {
 }
 
 /** Closed set of expected failures of recording a refund's transaction. */
-export type MarkSentErrorCode = 'validation_error' | 'not_found' | 'invalid_state';
+export type MarkSentErrorCode = 'validation_error' | 'not_found' | 'invalid_state' | 'tx_hash_is_deposit';
 
 /** Ports of the refund use cases. */
 export interface RefundDeps {
@@ -49,7 +49,10 @@ export async function listRefunds(deps: RefundDeps, status: RefundStatus | undef
  * § Ledger): the refund becomes `sent` and, in the same transaction, its amount leaves
  * `refund_pending` for `refunded`. The hash is checked and canonicalised for the refund's chain.
  * Recording the same hash again answers the refund as it is (a retried command); another hash on a
- * sent refund is refused. Errors: `validation_error` (txHash), `not_found`, `invalid_state`.
+ * sent refund is refused. A hash recorded as an inbound deposit (of any tenant, on the refund's
+ * chain) is refused: a refund goes out, so the transaction that brought money in cannot be it, and
+ * recording it would release refund_pending with nothing sent. Errors: `validation_error`
+ * (txHash), `not_found`, `invalid_state` (sent with another hash), `tx_hash_is_deposit`.
  */
 export async function markRefundSent(deps: RefundDeps, refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>> {
   return deps.uow.transact<RefundView, MarkSentErrorCode>(async (tx) => {
@@ -61,6 +64,9 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
       return refund.txHash === hash.value
         ? ok(toRefundView(refund))
         : err('invalid_state', `Refund ${refundId} was already sent in transaction ${refund.txHash}`);
+    }
+    if (await tx.refunds.isDepositTransaction(refund.blockchain, hash.value)) {
+      return err('tx_hash_is_deposit', `Transaction ${hash.value} on ${refund.blockchain} is a recorded deposit, not a refund sent`);
     }
     const at = deps.clock.now();
     const sent = await tx.refunds.markSent(refundId, hash.value, at);

@@ -43,6 +43,11 @@ export interface RefundStore {
   lockById(refundId: string): Promise<OnchainRefund | undefined>;
   /** Marks a pending refund sent with `txHash` at `at`; the refund as it now is. */
   markSent(refundId: string, txHash: string, at: Date): Promise<OnchainRefund>;
+  /**
+   * Whether an inbound deposit of any tenant is recorded under `blockchain` and `txHash`
+   * (canonical form, see `canonicalTxHash`), whichever of the transaction's transfers it was.
+   */
+  isDepositTransaction(blockchain: Blockchain, txHash: string): Promise<boolean>;
 }
 
 /** Port: onchain refund reads outside transactions. */
