@@ -43,6 +43,7 @@ describe('live tenants and the sandbox', () => {
   it('refuses each money-out path with corridor_not_available (no provider configured) and customer creation with provider_unavailable, writing nothing', async () => {
     const { tenantId, apiKey } = await liveTenant();
     const ledgerBefore = await count('ledger_transactions', tenantId);
+    const outboxBefore = await count('outbox_events', tenantId); // the correction's deposit.credited
     const shapeA = (statusCode: number, code: string) => ({ statusCode, code, message: expect.any(String), details: { requestId: expect.any(String) } });
 
     const rest = await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
@@ -62,7 +63,8 @@ describe('live tenants and the sandbox', () => {
       expect({ query, data: res.body.data, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ query, data: null, code });
     }
 
-    for (const table of ['payments', 'customers', 'idempotency_keys', 'outbox_events']) expect({ table, rows: await count(table, tenantId) }).toEqual({ table, rows: 0 });
+    for (const table of ['payments', 'customers', 'idempotency_keys']) expect({ table, rows: await count(table, tenantId) }).toEqual({ table, rows: 0 });
+    expect(await count('outbox_events', tenantId)).toBe(outboxBefore);
     expect(await count('ledger_transactions', tenantId)).toBe(ledgerBefore);
     const usdc = (await service.call('GET', '/v1/balances', { apiKey })).body.find((b: { currency: string }) => b.currency === 'USDC');
     expect(usdc).toEqual({ currency: 'USDC', available: '10000.000000', held: '0.000000', inTransit: '0.000000' });
