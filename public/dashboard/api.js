@@ -25,3 +25,9 @@ export async function request(key, query, variables) {
   }
   return body.data;
 }
+
+/** GET /health with the key: the service's health, with `chains` (each deposit watcher's lag) when a chain is configured. 503 (degraded) still has a body. */
+export async function health(key) {
+  const res = await fetch('/health', { headers: { authorization: 'Bearer ' + key } });
+  return res.json();
+}

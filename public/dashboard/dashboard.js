@@ -1,14 +1,15 @@
 /**
- * The operations console: summary tiles, the volume chart, webhook health and the payments table,
- * loaded over GraphQL/HTTP and kept live by `paymentUpdated` over graphql-ws (UMD global
+ * The operations console: summary tiles, the volume chart, webhook health, deposits and the payments table,
+ * loaded over GraphQL/HTTP and kept live by `paymentUpdated` and `depositUpdated` over graphql-ws (UMD global
  * `graphqlWs`). Browser ES modules, no build step. The API key lives only in this module's state:
  * never in storage, never in the URL.
  */
-import { request } from './api.js';
+import { health, request } from './api.js';
+import { createDepositsPanel, DEPOSIT_ROWS } from './deposits-panel.js';
 import { createDetailPanel } from './detail-panel.js';
 import { createPaymentsTable } from './payments-table.js';
 import {
-  COUNTRIES, CURRENCIES, METHODS, PAYMENT, PAYMENT_UPDATES, PAYMENTS, paymentFilter, paymentFromWire, seriesQuery, STATUSES,
+  COUNTRIES, CURRENCIES, DEPOSIT_UPDATES, DEPOSITS, depositFromWire, METHODS, PAYMENT, PAYMENT_UPDATES, PAYMENTS, paymentFilter, paymentFromWire, seriesQuery, STATUSES,
   summaryQuery, GROUP_BY, WEBHOOK_HEALTH,
 } from './queries.js';
 import { statusLabel } from './format.js';
@@ -39,6 +40,9 @@ let range = '24h';
 const table = createPaymentsTable($('payment-rows'), $('empty'), (id, button) => detail.open(id, button));
 const detail = createDetailPanel(() => session && session.key);
 const chart = createVolumeChart($('chart'), $('chart-summary'));
+const deposits = createDepositsPanel({
+  addresses: $('deposit-addresses'), chains: $('chain-watchers'), rows: $('deposit-rows'), empty: $('deposits-empty'),
+});
 
 function setState(state, text) {
   connection.dataset.state = state;
@@ -130,8 +134,15 @@ async function refreshFigures() {
 
 async function refreshHealth() {
   if (!session) return;
-  const data = await request(session.key, WEBHOOK_HEALTH, {});
+  const [data, service] = await Promise.all([request(session.key, WEBHOOK_HEALTH, {}), health(session.key)]);
   renderWebhookHealth($('webhook-health'), data.webhookHealth);
+  deposits.renderChains(service.chains);
+}
+
+async function refreshDeposits() {
+  if (!session) return;
+  const data = await request(session.key, DEPOSITS, { first: DEPOSIT_ROWS });
+  deposits.load({ depositAddresses: data.depositAddresses, deposits: { nodes: data.deposits.nodes.map(depositFromWire) } });
 }
 
 /** Runs `task` at most once per `ms`, the last call winning (live events come in bursts). */
@@ -167,7 +178,7 @@ function onPayment(raw) {
 }
 
 async function loadAll() {
-  await Promise.all([loadPage(currentAfter), refreshFigures(), refreshHealth()]);
+  await Promise.all([loadPage(currentAfter), refreshFigures(), refreshHealth(), refreshDeposits()]);
 }
 
 function connect(key) {
@@ -205,6 +216,16 @@ function connect(key) {
     },
     complete: () => {},
   });
+  current.unsubscribeDeposits = current.client.subscribe({ query: DEPOSIT_UPDATES }, {
+    next: (result) => {
+      if (result.data && result.data.depositUpdated) {
+        deposits.upsert(depositFromWire(result.data.depositUpdated));
+        figuresSoon();
+      }
+    },
+    error: () => {},
+    complete: () => {},
+  });
   current.healthTimer = setInterval(() => refreshHealth().catch(() => {}), HEALTH_POLL_MS);
   session = current;
   $('connect').disabled = true;
@@ -215,7 +236,9 @@ function disconnect() {
   if (!session) return;
   session.stopped = true;
   session.unsubscribe();
+  session.unsubscribeDeposits();
   session.client.dispose();
+  deposits.clear();
   clearInterval(session.healthTimer);
   session = null;
   detail.close();

@@ -129,3 +129,20 @@ export function failureCodeFromWire(value) {
 export function paymentFromWire(node) {
   return Object.assign({}, node, { status: statusFromWire(node.status), failureCode: failureCodeFromWire(node.failureCode) });
 }
+
+/** The fields of a deposit the console shows. */
+const DEPOSIT_FIELDS = 'id status blockchain currency amount txHash index height confirmations sender depositAddress source createdAt creditedAt droppedAt';
+
+/** The tenant's deposit addresses (assigned on first read) and its newest deposits. */
+export const DEPOSITS = `query ConsoleDeposits($first: Int!) {
+  depositAddresses { blockchain currency address ownerAddress token }
+  deposits(first: $first) { nodes { ${DEPOSIT_FIELDS} } }
+}`;
+
+/** Live changes of the tenant's deposits (detected, credited, dropped). */
+export const DEPOSIT_UPDATES = `subscription ConsoleDepositUpdates { depositUpdated { ${DEPOSIT_FIELDS} } }`;
+
+/** A deposit as the console keeps it: its status in the console's words (REST's strings). */
+export function depositFromWire(node) {
+  return Object.assign({}, node, { status: statusFromWire(node.status), source: String(node.source).toLowerCase() });
+}
