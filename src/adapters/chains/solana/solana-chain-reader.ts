@@ -59,8 +59,8 @@ export class SolanaChainReader implements ChainReader {
    * Transfers to `owners` (base58 owner addresses) in transactions at slots up to `upTo` that are
    * newer than the cursor's signature for each of their token accounts (all of an account's
    * history, from the start slot, when it has none). Reads every account in one scan: any fault
-   * throws, and the pass is retried from the cursor given. `scannedTo` is `upTo`. Throws for a
-   * malformed cursor (a bug).
+   * throws, and the pass is retried from the cursor given. `scannedTo` is `upTo`. A cursor this
+   * reader did not write counts as none.
    */
   async scan(owners: readonly string[], cursor: string | undefined, upTo: bigint): Promise<{ transfers: ChainTransfer[]; cursor: string; scannedTo: bigint }> {
     const previous = parseCursor(cursor);
@@ -157,17 +157,19 @@ export class SolanaChainReader implements ChainReader {
   }
 }
 
+/**
+ * The per-account signatures of a cursor this reader wrote. Any other text (another reader's, a
+ * fake chain's, a damaged row) reads as no cursor: every account is read from its history again,
+ * which costs calls but loses nothing (the core keys transfers), where refusing would stop the
+ * watcher for good.
+ */
 function parseCursor(cursor: string | undefined): Cursor {
-  if (cursor === undefined) return { v: 1, accounts: {} };
-  let parsed: unknown;
+  let parsed: Partial<Cursor> | undefined;
   try {
-    parsed = JSON.parse(cursor);
+    parsed = cursor === undefined ? undefined : (JSON.parse(cursor) as Partial<Cursor>);
   } catch {
     parsed = undefined;
   }
-  const accounts = (parsed as Partial<Cursor> | undefined)?.accounts;
-  if ((parsed as Partial<Cursor> | undefined)?.v !== 1 || typeof accounts !== 'object' || accounts === null) {
-    throw new Error('Solana scan: the cursor is not a Solana reader cursor');
-  }
-  return { v: 1, accounts: accounts as Record<string, string> };
+  const accounts = parsed?.v === 1 && typeof parsed.accounts === 'object' && parsed.accounts !== null ? parsed.accounts : {};
+  return { v: 1, accounts: Object.fromEntries(Object.entries(accounts).filter(([, s]) => typeof s === 'string')) };
 }
