@@ -33,9 +33,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-function readerOver(urls: string[]): SolanaChainReader {
+function readerOver(urls: string[], settings: { signaturesPerPage?: number; startSlot?: bigint } = {}): SolanaChainReader {
   const metrics = { requested: (_chain: string, endpoint: string, method: string, ok: boolean) => requests.push({ endpoint, method, ok }) };
-  return new SolanaChainReader(solanaRpc({ rpcUrls: urls, rpcTimeoutMs: 5000 }, metrics), { mints: [usdc, usdt] });
+  return new SolanaChainReader(solanaRpc({ rpcUrls: urls, rpcTimeoutMs: 5000 }, metrics), { mints: [usdc, usdt], ...settings });
 }
 
 /** A scan of `owners` from no cursor up to the head. */
@@ -100,7 +100,9 @@ describe('Solana reader over litesvm', () => {
     const mixed = await sender.transfer([{ mint: usdc, to, units: 2n }, { mint: foreign, to, units: 9n }]);
     const alone = await sender.transfer([{ mint: foreign, to, units: 4n }]);
     const { transfers } = await scanAll(readerOver([server.url]), [to]);
-    expect(transfers.map((t) => [t.txHash === failed, t.token, t.units])).toEqual([[false, usdc, 1n], [false, usdc, 2n], [false, foreign, 9n]]);
+    expect(transfers.some((t) => t.txHash === failed)).toBe(false);
+    expect(transfers.filter((t) => t.txHash === mixed).map((t) => [t.token, t.units, t.index])).toEqual([[usdc, 2n, 256], [foreign, 9n, 3 * 256]]);
+    expect(transfers.map((t) => [t.token, t.units])).toEqual([[usdc, 1n], [usdc, 2n], [foreign, 9n]]);
     expect(transfers.some((t) => t.txHash === alone)).toBe(false);
   });
 
@@ -121,6 +123,19 @@ describe('Solana reader over litesvm', () => {
     expect(settled.transfers).toEqual([]);
     const second = await sender.transfer([{ mint: usdc, to: a, units: 3_000000n }]);
     expect((await scanAll(reader, [a], settled.cursor)).transfers.map((t) => t.txHash)).toEqual([second]);
+  });
+
+  it('pages getSignaturesForAddress with `before` through a long history, and reads nothing below the start slot', async () => {
+    const to = (await owner()).address;
+    const signatures: string[] = [];
+    for (let i = 1; i <= 5; i++) signatures.push(await sender.transfer([{ mint: usdc, to, units: BigInt(i) }]));
+    requests.length = 0;
+    const { transfers } = await scanAll(readerOver([server.url], { signaturesPerPage: 2 }), [to]);
+    expect(transfers.map((t) => t.txHash)).toEqual(signatures);
+    expect(requests.filter((r) => r.method === 'getSignaturesForAddress')).toHaveLength(3 + 1);
+    const third = server.ledger.transactions.get(signatures[2]!)!.slot;
+    const late = await scanAll(readerOver([server.url], { signaturesPerPage: 2, startSlot: third }), [to]);
+    expect(late.transfers.map((t) => t.units)).toEqual([3n, 4n, 5n]);
   });
 
   it('presence: present once final at its slot; absent when a fork removed it; throws while the node has not finalized the slot', async () => {
