@@ -31,8 +31,8 @@ class RpcError extends Error {
 type Params = unknown[];
 type Config = Record<string, unknown> | undefined;
 
-/** Starts a server on 127.0.0.1 and a free port over `ledger` (a new one by default). */
-export async function startLiteSvmRpc(ledger = new LiteSvmLedger()): Promise<LiteSvmRpc> {
+/** Starts a server on 127.0.0.1 over `ledger` (a new one by default), on `port` or else a free one. */
+export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): Promise<LiteSvmRpc> {
   const calls: string[] = [];
   const state = { down: false };
   const server: Server = http.createServer((req, res) => {
@@ -54,10 +54,13 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger()): Promise<Lit
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`, ledger, calls,
+    url: `http://127.0.0.1:${bound}`, ledger, calls,
     get down() {
       return state.down;
     },

@@ -104,6 +104,13 @@ export class LocalSolana {
     return this.send(instructions, options);
   }
 
+  /** A transferChecked of the payer's `units` of `mint` straight to the token account `account` (which must exist). */
+  async transferToAccount(mint: string, account: string, units: bigint): Promise<string> {
+    return this.send([getTransferCheckedInstruction({
+      source: await ataOf(this.payer.address, mint), mint: address(mint), destination: address(account), authority: this.payer, amount: units, decimals: 6,
+    })]);
+  }
+
   /**
    * A transfer made by a program (an inner instruction): the payer's `units` of `mint` go to a
    * token account nested under `owner`'s account of a fresh mint, then the Associated Token
