@@ -4,7 +4,8 @@
  * litesvm behind the JSON-RPC server of test/support. A transferChecked to a tenant's deposit
  * address (its owner's associated token account) is detected at `confirmed`, then credited once
  * the slot is `finalized`, with deposit.detected and deposit.credited webhooks and one ledger
- * transaction naming it.
+ * transaction naming it; two transfers in one transaction are two deposits and another mint a
+ * finding; a transaction a fork removed before finality is dropped.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { generateKeyPairSigner } from '@solana/kit';
@@ -18,6 +19,8 @@ describe('Solana deposits over the real watcher and litesvm', () => {
   let rpc: LiteSvmRpc;
   let sender: LocalSolana;
   let usdc: string;
+  let usdt: string;
+  let foreign: string;
   let service: TestService;
   let hook: Receiver;
 
@@ -26,8 +29,9 @@ describe('Solana deposits over the real watcher and litesvm', () => {
     sender = new LocalSolana(rpc.url, await generateKeyPairSigner());
     await sender.airdrop(10);
     usdc = await sender.createMint(6);
-    const usdt = await sender.createMint(6);
-    await sender.mintTo(usdc, 1_000_000_000000n);
+    usdt = await sender.createMint(6);
+    foreign = await sender.createMint(6);
+    for (const mint of [usdc, usdt, foreign]) await sender.mintTo(mint, 1_000_000_000000n);
     service = await startTestService({
       CHAIN_WATCH_INTERVAL_MS: '50', CHAIN_WATCH_LEASE_MS: '1000',
       SOLANA_RPC_URLS: rpc.url, SOLANA_DEPOSIT_SEED: randomBytes(64).toString('hex'), SOLANA_USDC_MINT: usdc, SOLANA_USDT_MINT: usdt,
@@ -90,5 +94,39 @@ describe('Solana deposits over the real watcher and litesvm', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await usdcBalance(apiKey)).toBe('25.500000');
     expect(await sql("select count(*)::int as n from ledger_transactions where tenant_id = ? and kind = 'deposit'", [tenantId])).toEqual([{ n: 1 }]);
+  });
+
+  const ownerOf = async (apiKey: string) =>
+    (await service.call('GET', '/v1/deposit-addresses', { apiKey })).body.find((a: { blockchain: string }) => a.blockchain === 'SOLANA').ownerAddress as string;
+
+  it('two transfers in one transaction are two deposits; another mint sent alongside is a finding, never credited', async () => {
+    const { tenantId, apiKey } = await service.newTenant('0');
+    const to = await ownerOf(apiKey);
+    const signature = await sender.transfer([{ mint: usdc, to, units: 1_000000n }, { mint: usdt, to, units: 2_000000n, checked: false }, { mint: foreign, to, units: 3_000000n }]);
+    await eventually(async () => ((await deposits(apiKey)).length === 2 ? true : undefined));
+    rpc.ledger.finalizeAll();
+    const credited = await eventually(async () => {
+      const all = await deposits(apiKey);
+      return all.length === 2 && all.every((d) => d.status === 'credited') ? all : undefined;
+    });
+    expect(credited.map((d) => [d.currency, d.amount, d.txHash, d.index]).sort()).toEqual([['USDC', '1.000000', signature, 256], ['USDT', '2.000000', signature, 768]]);
+    const findings = await eventually(async () => {
+      const rows = await sql<{ kind: string; token: string; units: string; transfer_index: number }>(
+        'select kind, token, units::text, transfer_index from deposit_findings where tenant_id = ?', [tenantId]);
+      return rows.length === 1 ? rows : undefined;
+    });
+    expect(findings).toEqual([{ kind: 'foreign_token', token: foreign, units: '3000000', transfer_index: 5 * 256 }]);
+    expect(await sql("select count(*)::int as n from ledger_transactions where tenant_id = ? and kind = 'deposit'", [tenantId])).toEqual([{ n: 2 }]);
+  });
+
+  it('a transaction a fork removed before finality is dropped at finality; the balance never moved', async () => {
+    const { apiKey } = await service.newTenant('0');
+    const signature = await sender.transfer([{ mint: usdc, to: await ownerOf(apiKey), units: 9_000000n }]);
+    await eventually(async () => ((await deposits(apiKey)).length === 1 ? true : undefined));
+    rpc.ledger.drop(signature);
+    rpc.ledger.finalizeAll();
+    const [dropped] = await eventually(async () => ((await deposits(apiKey))[0]?.status === 'dropped' ? deposits(apiKey) : undefined));
+    expect(dropped).toMatchObject({ txHash: signature, status: 'dropped', ledgerTransactionId: null });
+    expect(await usdcBalance(apiKey)).toBe('0.000000');
   });
 });
