@@ -7,6 +7,7 @@
  */
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { solanaChainAdapter } from '../../src/adapters/chains/solana/solana-chain';
 import { SolanaChainReader } from '../../src/adapters/chains/solana/solana-chain-reader';
 import { solanaRpc } from '../../src/adapters/chains/solana/solana-rpc';
 import type { ChainTransfer } from '../../src/core/deposits/chain-ports';
@@ -178,5 +179,17 @@ describe('Solana reader over litesvm', () => {
       await down.close();
     }
     await expect(readerOver([dead.url]).heights()).rejects.toThrow();
+  });
+
+  it('the chain adapter built from SOLANA_RPC_URLS fails over too, and reports each failed request against the endpoint\'s host, never its URL', async () => {
+    const dead = await startLiteSvmRpc(server.ledger);
+    await dead.close();
+    const errors: Array<[string, string]> = [];
+    const supply = solanaChainAdapter({
+      variables: { SOLANA_RPC_URLS: `${dead.url}/v1/SECRETKEY,${server.url}` }, production: false, onRpcError: (chain, endpoint) => errors.push([chain, endpoint]),
+      tokens: [{ chain: 'SOLANA', currency: 'USDC', token: usdc, decimals: 6 }, { chain: 'SOLANA', currency: 'USDT', token: usdt, decimals: 6 }],
+    })!;
+    expect(await supply.reader.heights()).toEqual({ head: server.ledger.slot, finalized: server.ledger.slotAt('finalized') });
+    expect(errors).toEqual([['SOLANA', new URL(dead.url).host], ['SOLANA', new URL(dead.url).host]]);
   });
 });
