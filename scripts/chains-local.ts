@@ -8,9 +8,13 @@
  *   npm run chains:local -- bsc:send USDT 0xADDR 25   send 25 USDT on the local BSC from the funded
  *                                                     sender (reads BSC_RPC_URLS and the contracts
  *                                                     from the environment, as printed)
+ *   npm run chains:local -- solana:send USDC ADDR 25  send 25 USDC on the local Solana (reads
+ *                                                     SOLANA_RPC_URLS and the mints likewise)
  *
  * BSC: anvil on CHAINS_LOCAL_BSC_PORT (8545) mining a block a second, so the `finalized` tag
- * moves on its own. CHAINS_LOCAL_ENV_FILE names another file for the variables.
+ * moves on its own. Solana: litesvm behind a JSON-RPC server on CHAINS_LOCAL_SOLANA_PORT (8899),
+ * a slot every 400 ms (chains-local-solana.ts). CHAINS_LOCAL_ENV_FILE names another file for the
+ * variables.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +23,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { BSC_DEVELOPMENT_XPUB } from '../src/adapters/chains/bsc/bsc-address-deriver';
 import { ANVIL_MNEMONIC } from '../test/support/chains/anvil';
 import { LocalBsc } from '../test/support/chains/local-bsc';
+import { localSolana, solanaSend } from './chains-local-solana';
 
 /** A running local chain: what to print, the variables for the service, how to stop it. */
 interface LocalChain {
@@ -83,13 +88,14 @@ async function bscSend(args: string[]): Promise<void> {
   process.stdout.write(`mined in block ${receipt.blockNumber} (${receipt.status})\n`);
 }
 
-/** Every local chain, started in turn; the Solana one is added beside BSC. */
-const CHAINS: (() => Promise<LocalChain>)[] = [localBsc];
+/** Every local chain, started in turn. */
+const CHAINS: (() => Promise<LocalChain>)[] = [localBsc, () => localSolana(FUNDING)];
 
 async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
   if (command === 'bsc:send') return bscSend(args);
-  if (command !== undefined) throw new Error(`unknown command ${command}: none (start the chains) or bsc:send`);
+  if (command === 'solana:send') return solanaSend(args);
+  if (command !== undefined) throw new Error(`unknown command ${command}: none (start the chains), bsc:send or solana:send`);
 
   const chains: LocalChain[] = [];
   const stopAll = () => Promise.allSettled(chains.map((c) => c.stop()));

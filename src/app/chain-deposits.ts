@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { DEVELOPMENT_KEY_ID, DevelopmentAddressDeriver } from '../adapters/chains/development-address-deriver';
+import { solanaChainAdapter } from '../adapters/chains/solana/solana-chain';
 import type { ChainMetrics, ChainWatchGauges } from '../adapters/http/chain-metrics';
 import type { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
 import { ChainWatcher } from '../adapters/workers/chain-watcher';
@@ -45,7 +46,9 @@ export type ChainAdapter = (context: ChainAdapterContext) => ChainSupply | undef
  * variables and answers a ChainSupply is added here and nowhere else. A chain without one gets the
  * development key's addresses outside production, and no watcher.
  */
-export const CHAIN_ADAPTERS: readonly ChainAdapter[] = [];
+export const CHAIN_ADAPTERS: readonly ChainAdapter[] = [
+  solanaChainAdapter,
+];
 
 /** The tokens credited per chain, from the configuration (the real contracts and mints by default). */
 export function watchedTokens(config: Config): WatchedToken[] {

@@ -34,10 +34,12 @@ it('starts the local BSC, prints its variables, sends a deposit the reader then 
   const port = await freePort();
   const envFile = path.join(dir, 'chains.env');
   const tsNode = path.join('node_modules', '.bin', 'ts-node');
-  const chains = spawnChild(tsNode, ['--transpile-only', 'scripts/chains-local.ts'], { CHAINS_LOCAL_BSC_PORT: String(port), CHAINS_LOCAL_ENV_FILE: envFile });
+  const chains = spawnChild(tsNode, ['--transpile-only', 'scripts/chains-local.ts'], {
+    CHAINS_LOCAL_BSC_PORT: String(port), CHAINS_LOCAL_SOLANA_PORT: String(await freePort()), CHAINS_LOCAL_ENV_FILE: envFile,
+  });
   await lineMatching(chains.stdout, /^Start the service with them/);
   const variables = Object.fromEntries(readFileSync(envFile, 'utf8').trim().split('\n').map((line) => line.split('=') as [string, string]));
-  expect(Object.keys(variables)).toEqual(['BSC_RPC_URLS', 'BSC_USDT_CONTRACT', 'BSC_USDC_CONTRACT', 'BSC_START_BLOCK']);
+  expect(Object.keys(variables).filter((name) => name.startsWith('BSC_'))).toEqual(['BSC_RPC_URLS', 'BSC_USDT_CONTRACT', 'BSC_USDC_CONTRACT', 'BSC_START_BLOCK']);
   expect(variables.BSC_RPC_URLS).toBe(`http://127.0.0.1:${port}`);
 
   const config = parseBscConfig(variables);

@@ -1,10 +1,11 @@
-import { createHmac, createPrivateKey, createPublicKey, pbkdf2Sync } from 'node:crypto';
-import { address as solanaAddress } from '@solana/kit';
+import { pbkdf2Sync } from 'node:crypto';
+import { address as solanaAddress, getAddressDecoder } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { HDKey, publicKeyToAddress } from 'viem/accounts';
 import type { Blockchain } from '../../core/catalog/catalog';
 import type { DepositAddressDeriver, WatchedToken } from '../../core/deposits/chain-ports';
 import type { Stablecoin } from '../../core/shared/money';
+import { ed25519PublicKey, slip10Child, slip10Derive } from './slip10-ed25519';
 
 /**
  * The documented development key of deposit addresses (docs/decisions.md § Onchain deposits:
@@ -21,14 +22,23 @@ export const DEVELOPMENT_MNEMONIC = 'test test test test test test test test tes
  */
 export const DEVELOPMENT_BSC_XPUB = 'xpub6EFHUEbYV13535ChA9yg5xZTWowwFCmFoWnhLbwkd91xHoirGu89GTZwBSUBnBpFeY5EV2cgof8yuyDnkeGALcD8DgGYJSiQfkxKpunWTX1';
 
+/**
+ * The SLIP-0010 path of the Solana deposit account: owner `i` is its hardened child, at
+ * m/44'/501'/1'/0'/i' (44' BIP-44, 501' Solana's coin type, account 1', change 0'), for the
+ * development seed and a configured one alike.
+ */
+export const SOLANA_DEPOSIT_ACCOUNT_PATH: readonly number[] = [44, 501, 1, 0];
+
+/** The BIP-39 seed of DEVELOPMENT_MNEMONIC (PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic", no passphrase). */
+export function developmentSolanaSeed(): Buffer {
+  return pbkdf2Sync(DEVELOPMENT_MNEMONIC, 'mnemonic', 2048, 64, 'sha512');
+}
+
 /** The key id stored with every address the development key derived. */
 export const DEVELOPMENT_KEY_ID = 'development';
 
 /** secp256k1's field prime: a compressed public key's y is recovered modulo it. */
 const SECP256K1_P = 2n ** 256n - 2n ** 32n - 977n;
-/** PKCS#8 DER prefix of a raw 32-byte ed25519 private key (RFC 8410). */
-const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
-const HARDENED = 0x8000_0000;
 
 /**
  * Derives development deposit addresses (DepositAddressDeriver port): BSC by BIP-32 from
@@ -38,15 +48,13 @@ const HARDENED = 0x8000_0000;
  */
 export class DevelopmentAddressDeriver implements DepositAddressDeriver {
   private readonly bsc = HDKey.fromExtendedKey(DEVELOPMENT_BSC_XPUB);
-  private readonly solanaAccount = slip10(pbkdf2Sync(DEVELOPMENT_MNEMONIC, 'mnemonic', 2048, 64, 'sha512'), [44, 501, 1, 0]);
+  private readonly solanaAccount = slip10Derive(developmentSolanaSeed(), SOLANA_DEPOSIT_ACCOUNT_PATH);
 
   constructor(private readonly tokens: readonly WatchedToken[]) {}
 
   addressAt(chain: Blockchain, index: number): string {
     if (chain === 'BSC') return publicKeyToAddress(`0x${uncompressed(this.bsc.deriveChild(index).publicKey!).toString('hex')}`);
-    const { key } = slip10Child(this.solanaAccount, index);
-    const der = createPublicKey(createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, key]), format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
-    return base58(der.subarray(der.length - 32));
+    return getAddressDecoder().decode(ed25519PublicKey(slip10Child(this.solanaAccount, index).key));
   }
 
   async paymentAddress(chain: Blockchain, currency: Stablecoin, owner: string): Promise<string> {
@@ -69,35 +77,4 @@ function uncompressed(compressed: Uint8Array): Buffer {
   let y = power((x ** 3n + 7n) % SECP256K1_P, (SECP256K1_P + 1n) / 4n);
   if ((y & 1n) !== BigInt(compressed[0]! & 1)) y = SECP256K1_P - y;
   return Buffer.concat([Buffer.from([4]), Buffer.from(x.toString(16).padStart(64, '0'), 'hex'), Buffer.from(y.toString(16).padStart(64, '0'), 'hex')]);
-}
-
-interface Slip10Node {
-  readonly key: Buffer;
-  readonly chainCode: Buffer;
-}
-
-/** SLIP-0010 ed25519: the master node of `seed`, then hardened children along `path`. */
-function slip10(seed: Buffer, path: readonly number[]): Slip10Node {
-  const master = createHmac('sha512', 'ed25519 seed').update(seed).digest();
-  return path.reduce<Slip10Node>((node, index) => slip10Child(node, index), { key: master.subarray(0, 32), chainCode: master.subarray(32) });
-}
-
-/** The hardened child `index` of an ed25519 SLIP-0010 node (ed25519 has hardened children only). */
-function slip10Child(node: Slip10Node, index: number): Slip10Node {
-  const data = Buffer.alloc(37);
-  node.key.copy(data, 1);
-  data.writeUInt32BE((index | HARDENED) >>> 0, 33);
-  const digest = createHmac('sha512', node.chainCode).update(data).digest();
-  return { key: digest.subarray(0, 32), chainCode: digest.subarray(32) };
-}
-
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
-/** Base58 (Bitcoin alphabet, Solana's) of `bytes`, each leading zero byte written as `1`. */
-function base58(bytes: Uint8Array): string {
-  let value = BigInt(`0x${Buffer.from(bytes).toString('hex') || '0'}`);
-  let text = '';
-  for (; value > 0n; value /= 58n) text = BASE58_ALPHABET[Number(value % 58n)]! + text;
-  const zeros = bytes.findIndex((b) => b !== 0);
-  return '1'.repeat(zeros === -1 ? bytes.length : zeros) + text;
 }

@@ -1,0 +1,226 @@
+/**
+ * A ledger of slots and blocks around a LiteSVM (litesvm runs Solana programs in-process but keeps
+ * no blocks): every transaction sent lands in a slot of its own, with the token balances and
+ * inner instructions an RPC node reports for it, so the JSON-RPC server in front of it
+ * (litesvm-rpc-server.ts) can answer getSignaturesForAddress, getTransaction and getBlock.
+ * Slots advance on each transaction and on `advance`; the finalized slot trails the confirmed one
+ * by `finalityDepth`, so finality is observable.
+ */
+import { createHash } from 'node:crypto';
+import { LiteSVM, type FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
+import { address, getBase58Decoder, getCompiledTransactionMessageDecoder, type Transaction } from '@solana/kit';
+import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+
+/** A compiled instruction as getTransaction's `json` encoding shows it (https://solana.com/docs/rpc/json-structures). */
+export interface JsonInstruction {
+  readonly programIdIndex: number;
+  readonly accounts: number[];
+  /** Base58 instruction data. */
+  readonly data: string;
+  readonly stackHeight: number | null;
+}
+
+/** A token balance entry of a transaction's meta (https://solana.com/docs/rpc/json-structures#token-balances). */
+export interface JsonTokenBalance {
+  readonly accountIndex: number;
+  readonly mint: string;
+  readonly owner: string;
+  readonly programId: string;
+  readonly uiTokenAmount: { amount: string; decimals: number; uiAmount: number | null; uiAmountString: string };
+}
+
+/** One transaction as recorded: where it landed and what getTransaction answers about it. */
+export interface LedgerTransaction {
+  readonly signature: string;
+  slot: bigint;
+  readonly signatures: string[];
+  readonly version: 0 | 'legacy';
+  readonly message: {
+    accountKeys: string[];
+    header: { numRequiredSignatures: number; numReadonlySignedAccounts: number; numReadonlyUnsignedAccounts: number };
+    recentBlockhash: string;
+    instructions: JsonInstruction[];
+  };
+  readonly meta: {
+    err: unknown;
+    fee: number;
+    preBalances: number[];
+    postBalances: number[];
+    preTokenBalances: JsonTokenBalance[];
+    postTokenBalances: JsonTokenBalance[];
+    innerInstructions: Array<{ index: number; instructions: JsonInstruction[] }>;
+    logMessages: string[];
+    computeUnitsConsumed: number;
+  };
+}
+
+/** A produced slot. */
+export interface LedgerBlock {
+  readonly slot: bigint;
+  blockhash: string;
+  readonly parentSlot: bigint;
+  readonly blockTime: number;
+  readonly signatures: string[];
+}
+
+/** Slots a second on the clock the blocks report (Solana aims at 400 ms slots; whole seconds keep blockTime simple). */
+const GENESIS_TIME = 1_700_000_000;
+const FEE_LAMPORTS = 5000;
+
+/** LiteSVM plus the slots, blocks and transaction history an RPC node keeps. */
+export class LiteSvmLedger {
+  readonly svm = new LiteSVM();
+  /** The newest slot: processed and confirmed alike here. */
+  slot: bigint;
+  /** Slots the finalized one trails the confirmed one by (Solana: about 32). */
+  finalityDepth: bigint;
+  readonly blocks = new Map<bigint, LedgerBlock>();
+  readonly transactions = new Map<string, LedgerTransaction>();
+  /** Signatures touching each account, oldest first. */
+  private readonly byAccount = new Map<string, string[]>();
+  private forks = 0;
+
+  constructor(options: { startSlot?: bigint; finalityDepth?: number } = {}) {
+    this.slot = options.startSlot ?? 1000n;
+    this.finalityDepth = BigInt(options.finalityDepth ?? 32);
+    this.blocks.set(this.slot, this.newBlock(this.slot, this.slot - 1n));
+  }
+
+  /** The highest slot at `commitment` (`processed` and `confirmed` are the newest slot). */
+  slotAt(commitment: string | undefined): bigint {
+    if (commitment === 'processed' || commitment === 'confirmed') return this.slot;
+    const finalized = this.slot - this.finalityDepth;
+    return finalized > 0n ? finalized : 0n;
+  }
+
+  /** Produces `count` empty slots. */
+  advance(count = 1): void {
+    for (let i = 0; i < count; i++) this.produce([]);
+  }
+
+  /** Makes everything produced so far final (the finalized slot catches up with the confirmed one, adding empty slots). */
+  finalizeAll(): void {
+    this.advance(Number(this.finalityDepth));
+  }
+
+  /**
+   * Executes `tx` in LiteSVM and records it in a new slot, failed or not (a failed transaction is
+   * included on Solana too, with `meta.err`). Returns its signature and error (null on success).
+   */
+  submit(tx: Transaction): { signature: string; err: unknown } {
+    const compiled = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
+    if (compiled.version !== 'legacy' && compiled.version !== 0) throw new Error(`transaction message version ${compiled.version} is not supported here`);
+    const keys = compiled.staticAccounts.map(String);
+    const signatures = Object.values(tx.signatures).map((s) => getBase58Decoder().decode(s!));
+    const preTokenBalances = this.tokenBalances(keys);
+    const preBalances = keys.map((k) => Number(this.svm.getBalance(address(k)) ?? 0n));
+    const result = this.svm.sendTransaction(tx);
+    const failed = 'err' in result ? (result as FailedTransactionMetadata) : undefined;
+    const meta: TransactionMetadata = failed ? failed.meta() : (result as TransactionMetadata);
+    this.svm.expireBlockhash();
+    const header = compiled.header;
+    const record: LedgerTransaction = {
+      signature: signatures[0]!, slot: 0n, signatures, version: compiled.version === 'legacy' ? 'legacy' : 0,
+      message: {
+        accountKeys: keys,
+        header: { numRequiredSignatures: header.numSignerAccounts, numReadonlySignedAccounts: header.numReadonlySignerAccounts, numReadonlyUnsignedAccounts: header.numReadonlyNonSignerAccounts },
+        recentBlockhash: String(compiled.lifetimeToken),
+        instructions: compiled.instructions.map((ix) => ({
+          programIdIndex: ix.programAddressIndex, accounts: [...(ix.accountIndices ?? [])], data: getBase58Decoder().decode(ix.data ?? new Uint8Array()), stackHeight: null,
+        })),
+      },
+      meta: {
+        err: failed ? errorJson(failed.err()) : null,
+        fee: FEE_LAMPORTS,
+        preBalances,
+        postBalances: keys.map((k) => Number(this.svm.getBalance(address(k)) ?? 0n)),
+        preTokenBalances,
+        postTokenBalances: this.tokenBalances(keys),
+        innerInstructions: meta.innerInstructions().flatMap((group, index) => (group.length === 0 ? [] : [{
+          index,
+          instructions: group.map((inner) => ({
+            programIdIndex: inner.instruction().programIdIndex(), accounts: [...inner.instruction().accounts()],
+            data: getBase58Decoder().decode(inner.instruction().data()), stackHeight: inner.stackHeight(),
+          })),
+        }])),
+        logMessages: meta.logs(),
+        computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      },
+    };
+    this.produce([record]);
+    return { signature: record.signature, err: record.meta.err };
+  }
+
+  /** Signatures of transactions touching `account` at slots up to `maxSlot`, newest first. */
+  signaturesFor(account: string, maxSlot: bigint): LedgerTransaction[] {
+    return (this.byAccount.get(account) ?? []).map((s) => this.transactions.get(s)!).filter((t) => t.slot <= maxSlot).reverse();
+  }
+
+  /**
+   * A fork replaced the slot holding `signature`: the transaction is gone from the history (its
+   * effects stay in LiteSVM, which cannot roll back) and the slot's block has another hash.
+   */
+  drop(signature: string): void {
+    const tx = this.transactions.get(signature);
+    if (!tx) throw new Error(`no transaction ${signature}`);
+    this.transactions.delete(signature);
+    for (const key of tx.message.accountKeys) this.byAccount.set(key, (this.byAccount.get(key) ?? []).filter((s) => s !== signature));
+    const block = this.blocks.get(tx.slot)!;
+    block.signatures.splice(block.signatures.indexOf(signature), 1);
+    block.blockhash = this.hashOf(tx.slot, ++this.forks);
+  }
+
+  private produce(transactions: LedgerTransaction[]): void {
+    const parent = this.slot;
+    this.slot += 1n;
+    const block = this.newBlock(this.slot, parent);
+    for (const tx of transactions) {
+      tx.slot = this.slot;
+      this.transactions.set(tx.signature, tx);
+      block.signatures.push(tx.signature);
+      for (const key of new Set(tx.message.accountKeys)) this.byAccount.set(key, [...(this.byAccount.get(key) ?? []), tx.signature]);
+    }
+    this.blocks.set(this.slot, block);
+  }
+
+  private newBlock(slot: bigint, parentSlot: bigint): LedgerBlock {
+    return { slot, parentSlot, blockhash: this.hashOf(slot, 0), blockTime: GENESIS_TIME + Number(slot), signatures: [] };
+  }
+
+  private hashOf(slot: bigint, fork: number): string {
+    return getBase58Decoder().decode(createHash('sha256').update(`slot:${slot}:${fork}`).digest());
+  }
+
+  /** SPL Token accounts among `keys`, as a transaction meta's token balances (owner, mint, amount with the mint's decimals). */
+  private tokenBalances(keys: string[]): JsonTokenBalance[] {
+    const balances: JsonTokenBalance[] = [];
+    keys.forEach((key, accountIndex) => {
+      const account = this.svm.getAccount(address(key));
+      if (!account.exists || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== 165) return;
+      const token = getTokenDecoder().decode(account.data);
+      const mint = this.svm.getAccount(token.mint);
+      const decimals = mint.exists ? getMintDecoder().decode(mint.data).decimals : 0;
+      const ui = Number(token.amount) / 10 ** decimals;
+      balances.push({
+        accountIndex, mint: token.mint, owner: token.owner, programId: TOKEN_PROGRAM_ADDRESS,
+        uiTokenAmount: { amount: token.amount.toString(), decimals, uiAmount: ui, uiAmountString: String(ui) },
+      });
+    });
+    return balances;
+  }
+}
+
+/**
+ * LiteSVM's transaction error as the RPC's TransactionError JSON: `{ "InstructionError": [index,
+ * { "Custom": code }] }` for a program's custom error, else the error's name
+ * (https://solana.com/docs/rpc/json-structures, meta `err`).
+ */
+function errorJson(err: unknown): unknown {
+  const text = String(err);
+  const instruction = /InstructionError \{ index: (\d+), error: (\w+)(?: \{ code: (\d+) \})?/.exec(text);
+  if (instruction) {
+    const inner = instruction[3] !== undefined ? { Custom: Number(instruction[3]) } : instruction[2]!.replace(/^InstructionError/, '');
+    return { InstructionError: [Number(instruction[1]), inner] };
+  }
+  return /^TransactionError(\w+)/.exec(text)?.[1] ?? 'TransactionError';
+}

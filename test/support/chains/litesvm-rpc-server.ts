@@ -1,0 +1,214 @@
+/**
+ * A small Solana JSON-RPC 2.0 server over HTTP in front of a LiteSvmLedger, answering the calls the
+ * Solana reader and a sender make, in the shapes Solana's RPC documentation gives
+ * (https://solana.com/docs/rpc/http): getSlot, getSignaturesForAddress, getTransaction (`json`
+ * encoding), getBlock, getBlockTime, getAccountInfo (`base64`), getLatestBlockhash, getMinimumBalanceForRentExemption, requestAirdrop,
+ * sendTransaction (`base64`), getSignatureStatuses, getHealth. Commitments are honoured:
+ * `finalized` sees only slots up to the ledger's finalized slot. Listens on a free port.
+ */
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { address, getBase58Decoder, getBase64Encoder, getBase64Decoder, getTransactionDecoder } from '@solana/kit';
+import { LiteSvmLedger, type LedgerTransaction } from './litesvm-ledger';
+
+/** A running server. */
+export interface LiteSvmRpc {
+  readonly url: string;
+  readonly ledger: LiteSvmLedger;
+  /** Every method called, in order. */
+  readonly calls: string[];
+  /** While true every request is answered HTTP 503 (an endpoint that is down). */
+  down: boolean;
+  close(): Promise<void>;
+}
+
+class RpcError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+type Params = unknown[];
+type Config = Record<string, unknown> | undefined;
+
+/** Starts a server on 127.0.0.1 over `ledger` (a new one by default), on `port` or else a free one. */
+export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): Promise<LiteSvmRpc> {
+  const calls: string[] = [];
+  const state = { down: false };
+  const server: Server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (state.down) {
+        res.writeHead(503).end();
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        return;
+      }
+      const answer = Array.isArray(body) ? body.map((r) => handle(ledger, calls, r)) : handle(ledger, calls, body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`, ledger, calls,
+    get down() {
+      return state.down;
+    },
+    set down(value: boolean) {
+      state.down = value;
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function handle(ledger: LiteSvmLedger, calls: string[], request: unknown): unknown {
+  const { id = null, method, params = [] } = (request ?? {}) as { id?: unknown; method?: string; params?: Params };
+  calls.push(String(method));
+  try {
+    return { jsonrpc: '2.0', id, result: call(ledger, String(method), params) };
+  } catch (error) {
+    const code = error instanceof RpcError ? error.code : -32603;
+    return { jsonrpc: '2.0', id, error: { code, message: (error as Error).message } };
+  }
+}
+
+function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
+  const config = (index: number) => (params[index] ?? undefined) as Config;
+  const context = () => ({ slot: ledger.slot, apiVersion: '2.2.0' });
+  switch (method) {
+    case 'getHealth':
+      return 'ok';
+    case 'getSlot':
+      return ledger.slotAt(commitmentOf(config(0)));
+    case 'getBlockHeight':
+      return ledger.slotAt(commitmentOf(config(0)));
+    case 'getLatestBlockhash':
+      return { context: context(), value: { blockhash: ledger.svm.latestBlockhash(), lastValidBlockHeight: ledger.slot + 150n } };
+    case 'getSignaturesForAddress':
+      return signaturesForAddress(ledger, String(params[0]), config(1) ?? {});
+    case 'getTransaction':
+      return transaction(ledger, String(params[0]), config(1) ?? {});
+    case 'getBlock':
+      return block(ledger, BigInt(params[0] as number), config(1) ?? {});
+    case 'getBlockTime': {
+      const found = ledger.blocks.get(BigInt(params[0] as number));
+      if (!found || found.slot > ledger.slotAt('finalized')) throw new RpcError(-32004, `Block not available for slot ${String(params[0])}`);
+      return found.blockTime;
+    }
+    case 'getMinimumBalanceForRentExemption':
+      return ledger.svm.minimumBalanceForRentExemption(BigInt(params[0] as number));
+    case 'requestAirdrop': {
+      const result = ledger.svm.airdrop(address(String(params[0])), BigInt(params[1] as number) as never);
+      if (!result || 'err' in result) throw new RpcError(-32603, 'airdrop failed');
+      return getBase58Decoder().decode(result.signature());
+    }
+    case 'getAccountInfo': {
+      const account = ledger.svm.getAccount(address(String(params[0])));
+      if (!account.exists) return { context: context(), value: null };
+      return {
+        context: context(),
+        value: { data: [getBase64Decoder().decode(account.data), 'base64'], executable: account.executable, lamports: account.lamports, owner: account.programAddress, rentEpoch: 0, space: account.data.length },
+      };
+    }
+    case 'sendTransaction': {
+      const options = config(1) ?? {};
+      if (options.encoding !== 'base64') throw new RpcError(-32602, 'only base64 encoded transactions are accepted here');
+      const tx = getTransactionDecoder().decode(getBase64Encoder().encode(String(params[0])));
+      const { signature, err } = ledger.submit(tx);
+      if (err !== null && options.skipPreflight !== true) throw new RpcError(-32002, `Transaction simulation failed: ${JSON.stringify(err)}`);
+      return signature;
+    }
+    case 'getSignatureStatuses': {
+      const finalized = ledger.slotAt('finalized');
+      return {
+        context: context(),
+        value: (params[0] as string[]).map((s) => {
+          const tx = ledger.transactions.get(s);
+          if (!tx) return null;
+          const final = tx.slot <= finalized;
+          return {
+            slot: tx.slot, confirmations: final ? null : Number(ledger.slot - tx.slot), err: tx.meta.err,
+            status: tx.meta.err === null ? { Ok: null } : { Err: tx.meta.err }, confirmationStatus: final ? 'finalized' : 'confirmed',
+          };
+        }),
+      };
+    }
+    default:
+      throw new RpcError(-32601, 'Method not found');
+  }
+}
+
+function commitmentOf(config: Config): string {
+  return typeof config?.commitment === 'string' ? config.commitment : 'finalized';
+}
+
+/** https://solana.com/docs/rpc/http/getsignaturesforaddress: newest first, `before` and `until` excluded, at most `limit` (1 … 1000). */
+function signaturesForAddress(ledger: LiteSvmLedger, account: string, config: Record<string, unknown>): unknown {
+  const commitment = commitmentOf(config);
+  if (commitment === 'processed') throw new RpcError(-32602, 'Invalid params: processed commitment is not supported');
+  const limit = config.limit === undefined ? 1000 : Number(config.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RpcError(-32602, 'Invalid limit; max 1000');
+  let list = ledger.signaturesFor(account, ledger.slotAt(commitment));
+  if (typeof config.before === 'string') {
+    const at = list.findIndex((t) => t.signature === config.before);
+    list = at === -1 ? [] : list.slice(at + 1);
+  }
+  if (typeof config.until === 'string') {
+    const at = list.findIndex((t) => t.signature === config.until);
+    if (at !== -1) list = list.slice(0, at);
+  }
+  const finalized = ledger.slotAt('finalized');
+  return list.slice(0, limit).map((t) => ({
+    signature: t.signature, slot: t.slot, err: t.meta.err, memo: null, blockTime: ledger.blocks.get(t.slot)!.blockTime,
+    confirmationStatus: t.slot <= finalized ? 'finalized' : 'confirmed',
+  }));
+}
+
+/** https://solana.com/docs/rpc/http/gettransaction, `json` encoding only; null when unknown or above the commitment. */
+function transaction(ledger: LiteSvmLedger, signature: string, config: Record<string, unknown>): unknown {
+  const encoding = config.encoding ?? 'json';
+  if (encoding !== 'json') throw new RpcError(-32602, `Invalid params: encoding ${String(encoding)} is not supported here (json only)`);
+  const tx = ledger.transactions.get(signature);
+  if (!tx || tx.slot > ledger.slotAt(commitmentOf(config))) return null;
+  if (tx.version !== 'legacy' && config.maxSupportedTransactionVersion === undefined) {
+    throw new RpcError(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
+  }
+  return view(ledger, tx);
+}
+
+function view(ledger: LiteSvmLedger, tx: LedgerTransaction): unknown {
+  return {
+    slot: tx.slot, blockTime: ledger.blocks.get(tx.slot)!.blockTime, version: tx.version,
+    transaction: { signatures: tx.signatures, message: { ...tx.message, ...(tx.version === 0 ? { addressTableLookups: [] } : {}) } },
+    meta: {
+      ...tx.meta, status: tx.meta.err === null ? { Ok: null } : { Err: tx.meta.err }, rewards: [],
+      ...(tx.version === 0 ? { loadedAddresses: { writable: [], readonly: [] } } : {}),
+    },
+  };
+}
+
+/** https://solana.com/docs/rpc/http/getblock: `transactionDetails` none, signatures or full (json). */
+function block(ledger: LiteSvmLedger, slot: bigint, config: Record<string, unknown>): unknown {
+  const found = ledger.blocks.get(slot);
+  if (slot > ledger.slotAt(commitmentOf(config))) throw new RpcError(-32004, `Block not available for slot ${slot}`);
+  if (!found) throw new RpcError(-32007, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
+  const parent = ledger.blocks.get(found.parentSlot);
+  const base = { blockhash: found.blockhash, previousBlockhash: parent?.blockhash ?? found.blockhash, parentSlot: found.parentSlot, blockHeight: found.slot, blockTime: found.blockTime };
+  const details = config.transactionDetails ?? 'full';
+  if (details === 'none') return base;
+  if (details === 'signatures') return { ...base, signatures: found.signatures };
+  return { ...base, transactions: found.signatures.map((s) => view(ledger, ledger.transactions.get(s)!)), ...(config.rewards === false ? {} : { rewards: [] }) };
+}
