@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     process.stdout.write(`chain made: ${blocks} blocks, ${paid} deposits to ${TENANTS} tenants in ${((Date.now() - made) / 1000).toFixed(1)} s\n`);
 
     const conn = db.database.orm.em.fork().getConnection();
-    const credited = async () => Number((await conn.execute("select count(*)::int as n from deposits where status = 'credited'"))[0].n);
+    const credited = async () => Number(((await conn.execute("select count(*)::int as n from deposits where status = 'credited'")) as Array<{ n: number }>)[0]?.n ?? 0);
     const began = Date.now();
     watcher.start();
     while ((await credited()) < paid) await sleep(100);
