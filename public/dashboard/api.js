@@ -1,6 +1,7 @@
 /**
- * The console's one way to talk to the service over HTTP: POST /graphql with the operator's key
- * as a bearer token. The key is handed in by the caller and never stored.
+ * How the console talks to the service over HTTP: POST /graphql with the operator's key as a
+ * bearer token (the key is handed in by the caller and never stored), and GET /readyz, which
+ * needs no key, for the chain watchers' positions.
  */
 
 /** A GraphQL error as the page shows it: the message, and `extensions.code` (e.g. not_found). */
@@ -24,4 +25,11 @@ export async function request(key, query, variables) {
     throw new GraphqlError(first.message, first.extensions && first.extensions.code);
   }
   return body.data;
+}
+
+/** GET /readyz's `chains` (each watched chain's head, finalized, lag and lease), or [] when none is watched. */
+export async function chainWatchers() {
+  const res = await fetch('/readyz');
+  const body = await res.json();
+  return body.chains || [];
 }

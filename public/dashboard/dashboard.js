@@ -4,17 +4,18 @@
  * `graphqlWs`). Browser ES modules, no build step. The API key lives only in this module's state:
  * never in storage, never in the URL.
  */
-import { request } from './api.js';
+import { chainWatchers, request } from './api.js';
 import { createDetailPanel } from './detail-panel.js';
 import { createPaymentsTable } from './payments-table.js';
 import {
   COUNTRIES, CURRENCIES, METHODS, PAYMENT, PAYMENT_UPDATES, PAYMENTS, paymentFilter, paymentFromWire, seriesQuery, STATUSES,
-  summaryQuery, GROUP_BY, WEBHOOK_HEALTH,
+  summaryQuery, GROUP_BY, WEBHOOK_HEALTH, RECENT_DEPOSITS,
 } from './queries.js';
 import { statusLabel } from './format.js';
 import { renderTiles, todayUtc } from './tiles.js';
 import { createVolumeChart, seriesWindow } from './volume-chart.js';
 import { renderWebhookHealth } from './webhook-health.js';
+import { renderChainWatchers, renderDeposits } from './deposits-panel.js';
 
 /** Rows per page of the payments table. */
 const PAGE_SIZE = 25;
@@ -22,6 +23,9 @@ const PAGE_SIZE = 25;
 const REFUSED = { 4401: 'The key was refused (invalid or revoked).', 4403: 'This key belongs to no tenant.' };
 /** Webhook retries are not payment events, so health is also read on a timer (ms). */
 const HEALTH_POLL_MS = 15_000;
+/** How often the deposits panel is read again while connected (a BSC block is final in seconds). */
+const DEPOSITS_POLL_MS = 5_000;
+const DEPOSITS_SHOWN = 10;
 const PAYMENT_ID = /^pay_[0-9A-Z]{26}$/;
 
 const $ = (id) => document.getElementById(id);
@@ -134,6 +138,14 @@ async function refreshHealth() {
   renderWebhookHealth($('webhook-health'), data.webhookHealth);
 }
 
+/** The chain watchers' positions (GET /readyz) and the tenant's newest deposits; polled with the webhook health. */
+async function refreshDeposits() {
+  if (!session) return;
+  const [chains, data] = await Promise.all([chainWatchers(), request(session.key, RECENT_DEPOSITS, { first: DEPOSITS_SHOWN })]);
+  renderChainWatchers($('chain-watchers'), chains);
+  renderDeposits($('deposits'), data.deposits.nodes);
+}
+
 /** Runs `task` at most once per `ms`, the last call winning (live events come in bursts). */
 function throttled(task, ms) {
   let timer = null;
@@ -167,7 +179,7 @@ function onPayment(raw) {
 }
 
 async function loadAll() {
-  await Promise.all([loadPage(currentAfter), refreshFigures(), refreshHealth()]);
+  await Promise.all([loadPage(currentAfter), refreshFigures(), refreshHealth(), refreshDeposits()]);
 }
 
 function connect(key) {
@@ -206,6 +218,7 @@ function connect(key) {
     complete: () => {},
   });
   current.healthTimer = setInterval(() => refreshHealth().catch(() => {}), HEALTH_POLL_MS);
+  current.depositsTimer = setInterval(() => refreshDeposits().catch(() => {}), DEPOSITS_POLL_MS);
   session = current;
   $('connect').disabled = true;
   $('disconnect').disabled = false;
@@ -217,6 +230,7 @@ function disconnect() {
   session.unsubscribe();
   session.client.dispose();
   clearInterval(session.healthTimer);
+  clearInterval(session.depositsTimer);
   session = null;
   detail.close();
   $('connect').disabled = false;

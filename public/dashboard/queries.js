@@ -75,6 +75,11 @@ export const WEBHOOK_HEALTH = `query ConsoleWebhookHealth {
   webhookHealth { webhookId url status failing failed retrying delivered lastError lastErrorAt }
 }`;
 
+/** The tenant's newest deposits for the deposits panel. */
+export const RECENT_DEPOSITS = `query ConsoleDeposits($first: Int!) {
+  deposits(first: $first) { nodes { id blockchain currency amount status txHash index createdAt } }
+}`;
+
 /** Chart groupings as the schema's AnalyticsGroupBy spells them. */
 export const GROUP_BY = { hour: 'HOUR', day: 'DAY' };
 
