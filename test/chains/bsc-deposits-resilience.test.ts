@@ -120,6 +120,9 @@ describe('BSC deposits credited exactly once', () => {
     expect((await child.exited).signal).toBe('SIGKILL');
     const atKill = await creditedCount(to);
     expect(atKill).toBeLessThan(transfers);
+    // Killed inside the catch-up: the stored cursor is short of the head.
+    const [position] = await sql<{ scanned_to: string }>(service, "select scanned_to::text from chain_watchers where blockchain = 'BSC'");
+    expect(BigInt(position!.scanned_to)).toBeLessThan((await f.bsc.heights()).head);
 
     // The killed watcher's lease runs out (1 s); this replica's watcher takes it over.
     const watcher = service.container.chainWatchers[0]!;
