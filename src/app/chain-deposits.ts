@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { bscChainAdapter } from '../adapters/chains/bsc/bsc-chain-adapter';
 import { DEVELOPMENT_KEY_ID, DevelopmentAddressDeriver } from '../adapters/chains/development-address-deriver';
 import { solanaChainAdapter } from '../adapters/chains/solana/solana-chain';
 import type { ChainMetrics, ChainWatchGauges } from '../adapters/http/chain-metrics';
@@ -10,7 +11,7 @@ import { BLOCKCHAINS, type Blockchain } from '../core/catalog/catalog';
 import type { ChainReader, DepositAddressDeriver, WatchedToken } from '../core/deposits/chain-ports';
 import type { ChainDepositSetup } from '../core/deposits/deposit-addresses';
 import { scanChain, type ScanChainDeps } from '../core/deposits/scan-chain';
-import { ConfigError, type Config } from './config';
+import { ConfigError, namedProblem, type Config, type ConfigProblem } from './config';
 
 /** What the composition root hands a chain adapter (src/adapters/chains/<chain>). */
 export interface ChainAdapterContext {
@@ -47,6 +48,7 @@ export type ChainAdapter = (context: ChainAdapterContext) => ChainSupply | undef
  * development key's addresses outside production, and no watcher.
  */
 export const CHAIN_ADAPTERS: readonly ChainAdapter[] = [
+  bscChainAdapter,
   solanaChainAdapter,
 ];
 
@@ -70,20 +72,28 @@ export interface ChainDeposits {
 /**
  * Asks every chain adapter (and `extra`, a test's fake chains) for its supply and turns them into
  * address setups and watchers (docs/decisions.md § Onchain deposits: sandbox addresses). Throws a
- * ConfigError for two supplies of one chain, or for the development key in production.
+ * ConfigError for an adapter that refuses its variables, two supplies of one chain, or the
+ * development key in production.
  */
 export function chainDeposits(config: Config, logger: Logger, metrics: Pick<ChainMetrics, 'rpcError'>, extra: readonly ChainSupply[] = []): ChainDeposits {
   const tokens = watchedTokens(config);
   const production = config.NODE_ENV === 'production';
+  // An adapter refuses its variables by throwing; its message names them, never their values.
+  const refused: ConfigProblem[] = [];
   const supplies = [
-    ...CHAIN_ADAPTERS.map((adapter) => adapter({
-      variables: config.chainVariables, production, tokens, logger, onRpcError: (chain, endpoint) => metrics.rpcError(chain, endpoint),
-    })).filter((s): s is ChainSupply => s !== undefined),
+    ...CHAIN_ADAPTERS.map((adapter) => {
+      try {
+        return adapter({ variables: config.chainVariables, production, tokens, logger, onRpcError: (chain, endpoint) => metrics.rpcError(chain, endpoint) });
+      } catch (error) {
+        refused.push(namedProblem(error instanceof Error ? error.message : String(error)));
+        return undefined;
+      }
+    }).filter((s): s is ChainSupply => s !== undefined),
     ...extra,
   ];
   const problems = BLOCKCHAINS.filter((chain) => supplies.filter((s) => s.chain === chain).length > 1).map((chain) => `${chain}: configured twice`);
   if (production) problems.push(...supplies.filter((s) => s.developmentKey).map((s) => `${s.chain}: the development deposit key is refused in production`));
-  if (problems.length > 0) throw new ConfigError(problems.map((message) => ({ variables: [], message })));
+  if (refused.length + problems.length > 0) throw new ConfigError([...refused, ...problems.map((message) => ({ variables: [], message }))]);
   const development = new DevelopmentAddressDeriver(tokens);
   const setups = BLOCKCHAINS.flatMap((chain): ChainDepositSetup[] => {
     const supply = supplies.find((s) => s.chain === chain);

@@ -151,8 +151,8 @@ export class ConfigError extends Error {
 /** Variable names as messages spell them: upper case, digits and at least one underscore. */
 const VARIABLE_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
 
-/** A problem whose sentence names its variables (the key-strength and provider checks' messages). */
-const named = (message: string): ConfigProblem => ({ variables: [...new Set(message.match(VARIABLE_NAME) ?? [])], message });
+/** A problem whose sentence names its variables (the key-strength, provider and chain adapter checks' messages). */
+export const namedProblem = (message: string): ConfigProblem => ({ variables: [...new Set(message.match(VARIABLE_NAME) ?? [])], message });
 
 /**
  * Parses `env` (normally process.env); throws one ConfigError listing every problem found: each
@@ -190,7 +190,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ...parsed.data,
         MPESA_CALLBACK_PATH_SECRET: providers.configs.mpesa?.callbackPathSecret,
         MTN_MOMO_CALLBACK_SECRET: providers.configs.mtnMomo?.callbackSecret,
-      }).map(named));
+      }).map(namedProblem));
     }
   }
   // A lease shorter than two intervals would run out between the passes of a healthy watcher.
@@ -215,7 +215,7 @@ function payoutProviderConfigs(env: Record<string, string | undefined>): { confi
     try {
       return parse();
     } catch (error) {
-      problems.push(named((error as Error).message));
+      problems.push(namedProblem((error as Error).message));
       return undefined;
     }
   };

@@ -152,14 +152,31 @@ export class LocalBsc {
 
   private async deploy(artifact: Artifact, args: unknown[]): Promise<Address> {
     const hash = await this.wallet(0).deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args });
-    const receipt = await this.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    const receipt = await this.receipt(hash);
     if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deployment ${hash} failed`);
     return receipt.contractAddress.toLowerCase() as Address;
   }
 
+  /**
+   * The receipt of `hash`, asked every 20 ms for up to 60 s. Not viem's waitForTransactionReceipt:
+   * it waits for a block after the one it first saw, and with anvil mining only on transactions a
+   * receipt missed on that first look (a loaded machine) would wait for a block that never comes.
+   */
+  private async receipt(hash: Hex) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        return await this.publicClient.getTransactionReceipt({ hash });
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+  }
+
   private async send(from: number, address: Address, artifact: Artifact, functionName: string, args: unknown[]): Promise<Mined> {
     const hash = await this.wallet(from).writeContract({ address, abi: artifact.abi, functionName, args, chain: this.chain });
-    const receipt = await this.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    const receipt = await this.receipt(hash);
     if (receipt.status !== 'success') throw new Error(`${functionName} ${hash} reverted`);
     return { hash: hash.toLowerCase() as Hex, blockNumber: receipt.blockNumber, blockHash: receipt.blockHash.toLowerCase() as Hex };
   }

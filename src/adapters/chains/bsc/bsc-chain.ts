@@ -39,7 +39,7 @@ export function bscRpc(config: BscReaderConfig, metrics: RpcEndpointMetrics): { 
 }
 
 /**
- * The BSC ChainReader for the lead to wire (docs/chains.md § BSC reader): the reader over
+ * The BSC ChainReader that bscChainAdapter supplies (docs/chains.md § BSC reader): the reader over
  * `bscRpc` (failover client and chain id guard), knowing the configured tokens' decimals. Undefined when BSC_RPC_URLS is unset.
  */
 export function bscChainReaderFromConfig(config: BscConfig, metrics: RpcEndpointMetrics): BscChainReader | undefined {
