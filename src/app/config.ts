@@ -96,7 +96,7 @@ export const configSchema = z.object({
   // Onchain deposits (docs/decisions.md § Onchain deposits): each configured chain's watcher waits
   // CHAIN_WATCH_INTERVAL_MS between passes once caught up, under a lease of CHAIN_WATCH_LEASE_MS.
   CHAIN_WATCHER_ENABLED: bool.default(true),
-  CHAIN_WATCH_INTERVAL_MS: int(50).max(600_000).default(2000),
+  CHAIN_WATCH_INTERVAL_MS: int(50).max(600_000).default(500),
   CHAIN_WATCH_LEASE_MS: int(1000).max(3_600_000).default(30_000),
   // The tokens credited, per network: the real contracts and mints by default (local chains deploy their own).
   BSC_USDT_CONTRACT: evmAddress.default('0x55d398326f99059fF775485246999027B3197955'),
