@@ -1,0 +1,171 @@
+import { aggregateRates, medianOf, type AggregationSettings, type SourceRate } from '../../src/core/quotes/rate-aggregation';
+import { PAIR_MOVES, pricedMid, refreshPair, type JumpGuard, type PairState } from '../../src/core/quotes/pair-state';
+import { applySpread, spreadFor } from '../../src/core/quotes/spread';
+import { Decimal } from '../../src/core/shared/money';
+import { ok } from '../../src/core/shared/result';
+
+const NOW = new Date('2026-11-26T12:00:00Z');
+const ago = (seconds: number) => new Date(NOW.getTime() - seconds * 1000);
+const quote = (source: string, rate: string, secondsAgo = 10): SourceRate => ({ source, rate, at: ago(secondsAgo) });
+const settings = (o: Partial<AggregationSettings> = {}): AggregationSettings => ({
+  maxAgeMs: {}, defaultMaxAgeMs: 120_000, quorum: 2, bandPercent: '2', ...o,
+});
+
+describe('aggregateRates(): median of fresh sources', () => {
+  it('answers the median of three fresh sources, exactly', () => {
+    const result = aggregateRates([quote('a', '129.10'), quote('b', '129.35'), quote('c', '129.20')], NOW, settings());
+    expect(result).toEqual(ok({ median: '129.2', used: expect.any(Array), leftOut: [] }));
+  });
+
+  it('answers the exact mean of the two middle rates for an even count (no float noise)', () => {
+    expect(medianOf([new Decimal('0.1'), new Decimal('0.2')]).toString()).toBe('0.15');
+    const result = aggregateRates([quote('a', '1535.1'), quote('b', '1535.2')], NOW, settings());
+    expect(result.ok && result.value.median).toBe('1535.15');
+  });
+
+  it("leaves out a source whose own timestamp is older than its maximum age, and reports it as stale", () => {
+    const result = aggregateRates([quote('a', '100'), quote('b', '101'), quote('c', '50', 121)], NOW, settings());
+    expect(result.ok && result.value.median).toBe('100.5');
+    expect(result.ok && result.value.leftOut).toEqual([{ source: 'c', rate: '50', at: ago(121), reason: 'stale' }]);
+  });
+
+  it('keeps a source exactly at its maximum age, and uses each source its own maximum age', () => {
+    const exact = aggregateRates([quote('a', '100', 120), quote('b', '100', 120)], NOW, settings());
+    expect(exact.ok).toBe(true);
+    const perSource = aggregateRates([quote('slow', '100', 3000), quote('b', '100')], NOW, settings({ maxAgeMs: { slow: 3_600_000 } }));
+    expect(perSource.ok).toBe(true);
+    const tooOld = aggregateRates([quote('slow', '100', 3601), quote('b', '100')], NOW, settings({ maxAgeMs: { slow: 3_600_000 } }));
+    expect(tooOld.ok).toBe(false);
+  });
+
+  it('answers rate_unavailable below the quorum of fresh sources, with what it left out', () => {
+    const result = aggregateRates([quote('a', '100'), quote('b', '100', 500)], NOW, settings());
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.code).toBe('rate_unavailable');
+    expect(result.details).toEqual({ fresh: 1, leftOut: [expect.objectContaining({ source: 'b', reason: 'stale' })] });
+  });
+
+  it('honours a configured quorum of 3 and of 1', () => {
+    const two = [quote('a', '100'), quote('b', '100')];
+    expect(aggregateRates(two, NOW, settings({ quorum: 3 })).ok).toBe(false);
+    expect(aggregateRates([quote('a', '100')], NOW, settings({ quorum: 1 }))).toEqual(ok({ median: '100', used: [quote('a', '100')], leftOut: [] }));
+  });
+
+  it('never prices from a zero, negative or non-decimal rate: it counts as stale', () => {
+    const result = aggregateRates([quote('a', '0'), quote('b', '-3'), quote('c', 'NaN'), quote('d', 'abc'), quote('e', '100')], NOW, settings({ quorum: 1 }));
+    expect(result.ok && result.value.median).toBe('100');
+    expect(result.ok && result.value.leftOut.map((l) => [l.source, l.reason])).toEqual([['a', 'stale'], ['b', 'stale'], ['c', 'stale'], ['d', 'stale']]);
+  });
+});
+
+describe('aggregateRates(): deviation band', () => {
+  it('leaves out a source more than the band from the median and reports its signed deviation', () => {
+    const result = aggregateRates([quote('a', '100'), quote('b', '101'), quote('skewed', '110')], NOW, settings());
+    expect(result.ok && result.value.median).toBe('100.5');
+    expect(result.ok && result.value.leftOut).toEqual([
+      { source: 'skewed', rate: '110', at: ago(10), reason: 'out_of_band', deviationPercent: '8.9109' },
+    ]);
+  });
+
+  it('keeps a source exactly on the band edge', () => {
+    const result = aggregateRates([quote('a', '100'), quote('b', '100'), quote('edge', '102')], NOW, settings());
+    expect(result.ok && result.value.used.map((u) => u.source)).toEqual(['a', 'b', 'edge']);
+  });
+
+  it('answers rate_unavailable when too few sources stay in the band (two sources that disagree)', () => {
+    const result = aggregateRates([quote('a', '100'), quote('b', '110')], NOW, settings());
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.details?.leftOut).toHaveLength(2);
+  });
+});
+
+const guard: JumpGuard = { percent: '5', windowMs: 10 * 60_000 };
+const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+const median = (value: string) => ok({ median: value, used: [], leftOut: [] });
+const lost = { ok: false as const, code: 'rate_unavailable' as const, message: 'quorum' };
+
+/** Runs refreshes one minute apart from `awaiting`, checking each step against the move table. */
+function run(...medians: (string | undefined)[]) {
+  let state: PairState = { status: 'awaiting' };
+  const moves: string[] = [];
+  medians.forEach((value, minute) => {
+    const step = refreshPair(state, value === undefined ? lost : median(value), at(minute), guard);
+    expect(PAIR_MOVES[step.move].from).toContain(state.status);
+    expect(step.state.status).toBe(PAIR_MOVES[step.move].to);
+    state = step.state;
+    moves.push(step.move);
+  });
+  return { state, moves, mid: pricedMid(state) };
+}
+
+describe('refreshPair(): jump guard state machine', () => {
+  it('prices the first median and follows small moves', () => {
+    expect(run('100', '104', '100')).toEqual({ state: expect.objectContaining({ status: 'live' }), moves: ['first_rate', 'update', 'update'], mid: '100' });
+  });
+
+  it('suspends a pair whose median moves more than the jump within the window: no price', () => {
+    const { moves, mid, state } = run('100', '106');
+    expect(moves).toEqual(['first_rate', 'jump']);
+    expect(mid).toBeUndefined();
+    expect(state).toEqual({ status: 'suspended', reference: { mid: '100', at: at(0) }, candidate: { mid: '106', at: at(1) } });
+  });
+
+  it('a second refresh confirming the new level resumes pricing at it', () => {
+    expect(run('100', '106', '106.5')).toMatchObject({ moves: ['first_rate', 'jump', 'confirm'], mid: '106.5' });
+  });
+
+  it('a refresh back at the old level reverts the suspension', () => {
+    expect(run('100', '120', '101')).toMatchObject({ moves: ['first_rate', 'jump', 'revert'], mid: '101' });
+  });
+
+  it('a refresh far from both waits on the new candidate', () => {
+    expect(run('100', '120', '140')).toMatchObject({ moves: ['first_rate', 'jump', 'jump_again'], mid: undefined });
+    expect(run('100', '120', '140', '141')).toMatchObject({ mid: '141' });
+  });
+
+  it('a move of exactly the jump percent is not a jump', () => {
+    expect(run('100', '105').moves).toEqual(['first_rate', 'update']);
+    expect(run('100', '95').moves).toEqual(['first_rate', 'update']);
+    expect(run('100', '94.99').moves).toEqual(['first_rate', 'jump']);
+  });
+
+  it('a move larger than the jump but slower than the window is accepted', () => {
+    const live: PairState = { status: 'live', current: { mid: '100', at: at(0) } };
+    expect(refreshPair(live, median('110'), at(10), guard).move).toBe('jump');
+    expect(refreshPair(live, median('110'), new Date(at(10).getTime() + 1), guard).move).toBe('update');
+  });
+
+  it('quorum lost answers no price from any state and keeps the last priced mid as the jump reference', () => {
+    const { moves, state, mid } = run('100', undefined);
+    expect(moves).toEqual(['first_rate', 'quorum_lost']);
+    expect(mid).toBeUndefined();
+    expect(state).toEqual({ status: 'unavailable', reference: { mid: '100', at: at(0) } });
+    expect(run(undefined).state).toEqual({ status: 'unavailable', reference: undefined });
+    expect(run('100', '120', undefined).state).toEqual({ status: 'unavailable', reference: { mid: '100', at: at(0) } });
+  });
+
+  it('quorum back near the reference prices again; quorum back after a jump is suspended', () => {
+    expect(run('100', undefined, '101')).toMatchObject({ moves: ['first_rate', 'quorum_lost', 'quorum_back'], mid: '101' });
+    expect(run('100', undefined, '110')).toMatchObject({ moves: ['first_rate', 'quorum_lost', 'jump'], mid: undefined });
+    expect(run(undefined, '110')).toMatchObject({ moves: ['quorum_lost', 'quorum_back'], mid: '110' });
+  });
+});
+
+describe('spread', () => {
+  const table = { default: '1', byCorridor: { 'KE:MOMO': '0.5', '*:BANK': '0.75' } };
+
+  it('picks the corridor and method, else any country for the method, else the default', () => {
+    expect(spreadFor(table, 'MOMO', 'KE')).toBe('0.5');
+    expect(spreadFor(table, 'BANK', 'NG')).toBe('0.75');
+    expect(spreadFor(table, 'MOMO', 'UG')).toBe('1');
+    expect(spreadFor(table, 'MOMO')).toBe('1');
+  });
+
+  it('lowers the mid by the spread, cut at 6 places toward the service', () => {
+    expect(applySpread('129.2', '0.5')).toBe('128.554');
+    expect(applySpread('100', '0')).toBe('100');
+    expect(applySpread('1.2345678', '0')).toBe('1.234567');
+    expect(applySpread('3.333333333', '1')).toBe('3.299999');
+  });
+});
