@@ -1,0 +1,74 @@
+import { pricedMid, refreshPair, type JumpGuard, type PairMove, type PairState } from './pair-state';
+import { aggregateRates, type AggregationSettings, type LeftOutSource, type SourceRate } from './rate-aggregation';
+import { pairKey, type FeedReading, type RatePair } from './rate-feed';
+
+/** How the book combines its sources (docs/decisions.md § FX quotes: live rates). */
+export interface RateBookSettings {
+  readonly aggregation: AggregationSettings;
+  readonly jump: JumpGuard;
+}
+
+/** What one refresh did to one pair: the move, the state it left, the sources used and left out. */
+export interface PairRefresh {
+  readonly pair: RatePair;
+  readonly move: PairMove;
+  readonly state: PairState;
+  readonly used: readonly SourceRate[];
+  readonly leftOut: readonly LeftOutSource[];
+}
+
+/**
+ * The live rates of every pair the service quotes (docs/decisions.md § FX quotes: live rates), held
+ * in memory: each source's latest rate per pair (kept until replaced, so a source that fails for a
+ * while still counts until its own timestamp is too old), and each pair's state. `refresh` applies
+ * the aggregation and the jump guard; `mid` answers from memory, never waiting on a source.
+ * Pure TypeScript; the caller owns the clock and the schedule.
+ */
+export class RateBook {
+  private readonly latest = new Map<string, Map<string, SourceRate>>();
+  private readonly states = new Map<string, PairState>();
+
+  constructor(readonly pairs: readonly RatePair[], private readonly settings: RateBookSettings) {
+    for (const pair of pairs) this.states.set(pairKey(pair), { status: 'awaiting' });
+  }
+
+  /** Keeps `source`'s rates from one reading; pairs the book does not quote are ignored. */
+  record(source: string, reading: FeedReading): void {
+    for (const rate of reading.rates) {
+      const key = pairKey(rate);
+      if (!this.states.has(key)) continue;
+      const bySource = this.latest.get(key) ?? new Map<string, SourceRate>();
+      bySource.set(source, { source, rate: rate.rate, at: rate.at });
+      this.latest.set(key, bySource);
+    }
+  }
+
+  /** Re-aggregates every pair at `now` and moves its state; one entry per pair, in `pairs` order. */
+  refresh(now: Date): PairRefresh[] {
+    return this.pairs.map((pair) => {
+      const key = pairKey(pair);
+      const rates = [...(this.latest.get(key)?.values() ?? [])];
+      const aggregated = aggregateRates(rates, now, this.settings.aggregation);
+      const step = refreshPair(this.states.get(key) ?? { status: 'awaiting' }, aggregated, now, this.settings.jump);
+      this.states.set(key, step.state);
+      const leftOut = aggregated.ok ? aggregated.value.leftOut : ((aggregated.details?.leftOut ?? []) as LeftOutSource[]);
+      return { pair, move: step.move, state: step.state, used: aggregated.ok ? aggregated.value.used : [], leftOut };
+    });
+  }
+
+  /** The mid rate a pair is priced at now, or undefined (not quoted, awaiting, suspended or unavailable). */
+  mid(pair: RatePair): string | undefined {
+    const state = this.states.get(pairKey(pair));
+    return state ? pricedMid(state) : undefined;
+  }
+
+  /** Whether the book quotes `pair` at all (live or not). */
+  quotes(pair: RatePair): boolean {
+    return this.states.has(pairKey(pair));
+  }
+
+  /** A pair's state (undefined for a pair the book does not quote). */
+  stateOf(pair: RatePair): PairState | undefined {
+    return this.states.get(pairKey(pair));
+  }
+}
