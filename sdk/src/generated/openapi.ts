@@ -2110,7 +2110,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2454,17 +2454,17 @@ export interface components {
              * @description The shape A code of the same meaning, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "provider_unavailable";
+            code: "unsupported_corridor" | "rate_unavailable";
         };
         /**
-         * @description ErrorD as answered with status 503: code provider_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorD as answered with status 503: code rate_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": 503,
-         *       "message": "Exchange rates are unavailable; retry later",
+         *       "message": "No live exchange rate for KES/USDC now; retry later",
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
          *       },
-         *       "code": "provider_unavailable"
+         *       "code": "rate_unavailable"
          *     }
          */
         ErrorD503: components["schemas"]["ErrorD"] & ({
@@ -2472,7 +2472,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable";
+            code: "rate_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -2620,10 +2620,10 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 503: code provider_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 503: code provider_unavailable, rate_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 503,
-         *       "message": "Exchange rates are unavailable; retry later",
+         *       "message": "No payout provider is available for this tenant: every payout provider is failing",
          *       "code": "provider_unavailable",
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -2635,7 +2635,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable" | "service_unavailable";
+            code: "provider_unavailable" | "rate_unavailable" | "service_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -2721,7 +2721,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -2741,7 +2741,7 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
         };
         /**
          * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available (docs/decisions.md § Errors: shapes per route family)
@@ -2767,12 +2767,12 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorB as answered with status 503: code provider_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 503: code provider_unavailable, rate_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "provider_unavailable"
          *       },
-         *       "message": "Exchange rates are unavailable; retry later",
+         *       "message": "No payout provider is available for this tenant: every payout provider is failing",
          *       "statusCode": 503,
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -2785,7 +2785,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable";
+            code: "provider_unavailable" | "rate_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -4819,23 +4819,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description Rates unavailable (shape D) */
+            /** @description rate_unavailable (shape D): no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation); retry after Retry-After seconds; nothing is stored */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "error": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No live exchange rate for KES/USDC now; retry later",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
                      *       },
-                     *       "code": "provider_unavailable"
+                     *       "code": "rate_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorD503"];
@@ -5045,7 +5046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After); nothing is written, retry with the same Idempotency-Key */
+            /** @description provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After). Nothing is written either way: retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5058,7 +5059,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "code": "provider_unavailable",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -5572,7 +5573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable (shape B): no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); nothing is written */
+            /** @description provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); nothing is written */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5587,7 +5588,7 @@ export interface operations {
                      *       "error": {
                      *         "code": "provider_unavailable"
                      *       },
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "statusCode": 503,
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -8535,7 +8536,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "code": "provider_unavailable",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -10761,7 +10762,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "code": "provider_unavailable",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"

@@ -72,7 +72,7 @@ export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
  */
 export const SHAPE_D_STATUS = {
   unsupported_corridor: 422,
-  provider_unavailable: 503,
+  // FX's only 503: no trustworthy live rate (docs/decisions.md § FX quotes: live rates); it calls no payout provider.
   rate_unavailable: 503,
 } as const satisfies Partial<Record<ShapeACode, number>>;
 /** A code of error shape D. */
