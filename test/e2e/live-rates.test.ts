@@ -8,6 +8,7 @@ import { startCoinbaseSimulator } from '../../simulators/coinbase/coinbase-simul
 import { startLunoSimulator } from '../../simulators/luno/luno-simulator';
 import type { RateSimulator } from '../../simulators/rate-sim/rate-sim';
 import { startValrSimulator } from '../../simulators/valr/valr-simulator';
+import { captureLog } from '../support/captured-log';
 import { gql } from '../support/graphql-client';
 import { liveTenant, REFUND_ADDRESS } from '../support/live-tenant';
 import { ScriptedProvider } from '../support/scripted-provider';
@@ -35,6 +36,8 @@ describe('live rates from three sources', () => {
   let live: { tenantId: string; apiKey: string };
   let sandboxKey: string;
   const sims: Record<'coinbase' | 'luno' | 'valr', RateSimulator> = {} as never;
+  const log = captureLog('info');
+  const warned = (msg: string) => log.lines.filter((line) => line.msg === msg);
 
   beforeAll(async () => {
     sims.coinbase = await startCoinbaseSimulator({ rates: { 'USDC:ZAR': '18.00' } });
@@ -48,7 +51,7 @@ describe('live rates from three sources', () => {
       RATES_LUNO_MARKETS: 'USDCZAR', RATES_VALR_MARKETS: 'USDCZAR',
       RATES_REFRESH_INTERVAL_MS: '600000', RATES_QUORUM: '2', RATES_BAND_PERCENT: '2', RATES_JUMP_PERCENT: '5',
       RATES_SPREADS: 'ZA:BANK=0.5', WORKER_ENABLED: 'false',
-    }, { routing: new CatalogRouting(catalog, sandbox, [new ScriptedProvider('paystack')], () => true) });
+    }, { routing: new CatalogRouting(catalog, sandbox, [new ScriptedProvider('paystack')], () => true) }, { logger: log.logger });
     admin = await service.newAdminKey();
     live = await liveTenant(service, admin);
     sandboxKey = (await service.newTenant()).apiKey;
@@ -93,6 +96,9 @@ describe('live rates from three sources', () => {
     await sources({ luno: { mode: 'skewed', skewPercent: '10' } });
     // Luno at 20.13 is 11 % from 18.10; median(18.00, 18.10) = 18.05; × 0.995 = 17.95975.
     expect((await quote(live.apiKey)).body.exchangeRate).toBe('17.95975');
+    expect(warned('rate source left out: too far from the median').at(-1)).toMatchObject({
+      level: 40, pair: 'USDC/ZAR', sources: [{ source: 'luno', rate: '20.13', deviationPercent: '11.2155' }],
+    });
   });
 
   it('quorum lost: 503 rate_unavailable with Retry-After on every path, nothing written; the sandbox is unaffected', async () => {
@@ -124,9 +130,29 @@ describe('live rates from three sources', () => {
     await sources({ coinbase: { mode: 'jumping', jumpPercent: '8' }, luno: { mode: 'jumping', jumpPercent: '8' }, valr: { mode: 'jumping', jumpPercent: '8' } });
     const suspended = await quote(live.apiKey);
     expect([suspended.status, suspended.body.code]).toEqual([503, 'rate_unavailable']);
+    // Operators are told, with the level it left and the one it jumped to.
+    expect(warned('rate pair jump').at(-1)).toMatchObject({ level: 40, pair: 'USDC/ZAR', status: 'suspended', reference: '18.1', candidate: '19.548' });
     await service.container.rates.refreshNow();
+    expect(warned('rate pair confirm').at(-1)).toMatchObject({ pair: 'USDC/ZAR', status: 'live', mid: '19.548' });
     // 18.10 × 1.08 = 19.548; × 0.995 = 19.45026.
     expect((await quote(live.apiKey)).body.exchangeRate).toBe('19.45026');
     await sources({}, 2);
+  });
+
+  it('a quote taken before a move still pays at its locked rate within its lifetime; a money-out without one pays the new rate', async () => {
+    await sources();
+    const before = await quote(live.apiKey);
+    expect(before.body.exchangeRate).toBe('18.0095');
+    sims.coinbase.setRates({ 'USDC:ZAR': '18.40' });
+    sims.valr.setRates({ USDCZAR: '18.40' });
+    await sources();
+    // median(18.40, 18.30, 18.40) = 18.40; × 0.995 = 18.308.
+    expect((await quote(live.apiKey)).body.exchangeRate).toBe('18.308');
+    const locked = await service.call('POST', '/v1/payments/moneyout', {
+      apiKey: live.apiKey, body: zaBankBody({ quoteId: before.body.quoteId }), headers: { 'idempotency-key': randomUUID() },
+    });
+    expect([locked.status, locked.body.exchangeRate]).toEqual([201, '18.0095']);
+    const current = await service.call('POST', '/v1/payments/moneyout', { apiKey: live.apiKey, body: zaBankBody(), headers: { 'idempotency-key': randomUUID() } });
+    expect([current.status, current.body.exchangeRate]).toEqual([201, '18.308']);
   });
 });
