@@ -130,6 +130,19 @@ describe('live rates from three sources', () => {
     await sources({ coinbase: { mode: 'jumping', jumpPercent: '8' }, luno: { mode: 'jumping', jumpPercent: '8' }, valr: { mode: 'jumping', jumpPercent: '8' } });
     const suspended = await quote(live.apiKey);
     expect([suspended.status, suspended.body.code]).toEqual([503, 'rate_unavailable']);
+    const board = await service.call('GET', '/v1/admin/rates', { apiKey: admin });
+    expect(board.status).toBe(200);
+    expect(board.body.live).toBe(true);
+    expect(board.body.pairs.find((p: { pair: string }) => p.pair === 'USDC/ZAR')).toEqual({
+      pair: 'USDC/ZAR', status: 'suspended', mid: null, reference: '18.1', candidate: '19.548', refreshedAt: expect.any(String),
+      sources: [
+        { source: 'coinbase', rate: '19.44', at: expect.any(String), used: true, reason: null, deviationPercent: null },
+        { source: 'luno', rate: '19.764', at: expect.any(String), used: true, reason: null, deviationPercent: null },
+        { source: 'valr', rate: '19.548', at: expect.any(String), used: true, reason: null, deviationPercent: null },
+      ],
+    });
+    expect(board.body.pairs.find((p: { pair: string }) => p.pair === 'USDC/KES')).toMatchObject({ status: 'unavailable', mid: null, sources: [] });
+    expect((await service.call('GET', '/v1/admin/rates', { apiKey: live.apiKey })).status).toBe(403);
     // Operators are told, with the level it left and the one it jumped to.
     expect(warned('rate pair jump').at(-1)).toMatchObject({ level: 40, pair: 'USDC/ZAR', status: 'suspended', reference: '18.1', candidate: '19.548' });
     await service.container.rates.refreshNow();

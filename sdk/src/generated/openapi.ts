@@ -859,6 +859,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every live rate pair with its state, mid rate and sources
+         * @description Platform admin key. The in-memory rate book of the replica that answers (each replica refreshes its own): per pair its state, the mid priced before the spread, and each source's rate and own timestamp, used or left out (stale, out of band).
+         */
+        get: operations["listRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -4315,6 +4335,129 @@ export interface components {
              * @example 2026-11-27T10:15:02.118Z
              */
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "live": true,
+         *       "pairs": [
+         *         {
+         *           "pair": "USDC/ZAR",
+         *           "status": "awaiting",
+         *           "mid": "18.1",
+         *           "reference": null,
+         *           "candidate": null,
+         *           "refreshedAt": "2026-11-27T00:31:06.120Z",
+         *           "sources": [
+         *             {
+         *               "source": "luno",
+         *               "rate": "18.30",
+         *               "at": "2026-11-27T00:31:05.000Z",
+         *               "used": true,
+         *               "reason": null,
+         *               "deviationPercent": null
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        Rates: {
+            /** @description Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates */
+            live: boolean;
+            pairs: components["schemas"]["RatePair"][];
+        };
+        /**
+         * @example {
+         *       "pair": "USDC/ZAR",
+         *       "status": "awaiting",
+         *       "mid": "18.1",
+         *       "reference": null,
+         *       "candidate": null,
+         *       "refreshedAt": "2026-11-27T00:31:06.120Z",
+         *       "sources": [
+         *         {
+         *           "source": "luno",
+         *           "rate": "18.30",
+         *           "at": "2026-11-27T00:31:05.000Z",
+         *           "used": true,
+         *           "reason": null,
+         *           "deviationPercent": null
+         *         }
+         *       ]
+         *     }
+         */
+        RatePair: {
+            /**
+             * @description Stablecoin/fiat
+             * @example USDC/ZAR
+             */
+            pair: string;
+            /**
+             * @description live: priced; suspended: a jump awaits confirmation; unavailable: quorum lost; awaiting: never refreshed
+             * @enum {string}
+             */
+            status: "awaiting" | "live" | "suspended" | "unavailable";
+            /**
+             * @description The mid rate priced now, before the spread; null unless live
+             * @example 18.1
+             */
+            mid: string | null;
+            /**
+             * @description While suspended or unavailable: the last mid priced
+             * @example null
+             */
+            reference: string | null;
+            /**
+             * @description While suspended: the level awaiting confirmation
+             * @example null
+             */
+            candidate: string | null;
+            /**
+             * @description When this replica last refreshed the pair
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            refreshedAt: string | null;
+            sources: components["schemas"]["RateSourceView"][];
+        };
+        /**
+         * @example {
+         *       "source": "luno",
+         *       "rate": "18.30",
+         *       "at": "2026-11-27T00:31:05.000Z",
+         *       "used": true,
+         *       "reason": null,
+         *       "deviationPercent": null
+         *     }
+         */
+        RateSourceView: {
+            /**
+             * @description Rate source (docs/providers.md § Rates)
+             * @example luno
+             */
+            source: string;
+            /**
+             * @description Units of fiat per 1 stablecoin, as the source published it
+             * @example 18.30
+             */
+            rate: string;
+            /**
+             * Format: date-time
+             * @description The source's own timestamp of the rate
+             * @example 2026-11-27T00:31:05.000Z
+             */
+            at: string;
+            /** @description Whether the rate entered the median of the last refresh */
+            used: boolean;
+            /**
+             * @description Why it was left out; null when used, or when the pair was short of its quorum
+             * @example null
+             */
+            reason: ("stale" | "out_of_band") | null;
+            /**
+             * @description For out_of_band: signed distance from the median, in percent
+             * @example null
+             */
+            deviationPercent: string | null;
         };
     };
     responses: never;
@@ -11277,6 +11420,147 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["DepositFinding"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate book */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "live": true,
+                     *       "pairs": [
+                     *         {
+                     *           "pair": "USDC/ZAR",
+                     *           "status": "awaiting",
+                     *           "mid": "18.1",
+                     *           "reference": null,
+                     *           "candidate": null,
+                     *           "refreshedAt": "2026-11-27T00:31:06.120Z",
+                     *           "sources": [
+                     *             {
+                     *               "source": "luno",
+                     *               "rate": "18.30",
+                     *               "at": "2026-11-27T00:31:05.000Z",
+                     *               "used": true,
+                     *               "reason": null,
+                     *               "deviationPercent": null
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rates"];
                 };
             };
             /** @description Validation failed (validation_error) */

@@ -16,11 +16,23 @@ import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliat
 import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
 import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
 import type { DepositFindingView } from '../deposits/deposit';
+import type { RatePairView } from '../quotes/rate-book';
 import type { DepositFindingReader } from '../deposits/deposit-ports';
 import { listDepositFindings } from '../deposits/list-deposits';
 import {
   reconciliationReport, type ReconciliationReport, type ReportDeps, type ReportErrorCode, type ReportWindow,
 } from '../reconciliation/reconciliation-report';
+
+/** Port: the live rate book as operators see it (docs/decisions.md § FX quotes: live rates). */
+export interface RateBoard {
+  view(): RatePairView[];
+}
+
+/** What GET /v1/admin/rates shows: whether live tenants are priced live, and every pair of the book. */
+export interface RatesView {
+  readonly live: boolean;
+  readonly pairs: readonly RatePairView[];
+}
 
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
 export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved' | 'environments'> & {
@@ -32,6 +44,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly refunds: RefundReader;
   /** Transfers to deposit addresses never credited (docs/decisions.md § Onchain deposits). */
   readonly depositFindings: DepositFindingReader;
+  /** The live rate book; undefined when no live source is configured (every tenant on the catalog's rates). */
+  readonly rateBoard?: RateBoard;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -79,6 +93,8 @@ export interface AdminApplication {
   markRefundSent(refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>>;
   /** Transfers to deposit addresses never credited (another token, dust, oversized), newest first, at most `limit`. */
   listDepositFindings(limit: number): Promise<DepositFindingView[]>;
+  /** Every pair of the live rate book with its state and sources; `live: false` and no pairs without live sources. */
+  listRates(): RatesView;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -111,5 +127,6 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     listRefunds: (status, limit) => listRefunds(deps, status, limit),
     markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
     listDepositFindings: (limit) => listDepositFindings({ findings: deps.depositFindings }, limit),
+    listRates: () => (deps.rateBoard ? { live: true, pairs: deps.rateBoard.view() } : { live: false, pairs: [] }),
   };
 }

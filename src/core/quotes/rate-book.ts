@@ -17,6 +17,40 @@ export interface PairRefresh {
   readonly leftOut: readonly LeftOutSource[];
 }
 
+interface LastRefresh {
+  readonly at: Date;
+  readonly used: readonly SourceRate[];
+  readonly idle: readonly SourceRate[];
+  readonly leftOut: readonly LeftOutSource[];
+}
+
+/**
+ * One source of a pair as the last refresh saw it: its rate, its own time, whether it entered the
+ * median (`used`), and if not why (`stale`, `out_of_band`; null: the pair was short of its quorum).
+ */
+export interface RateSourceView {
+  readonly source: string;
+  readonly rate: string;
+  readonly at: Date;
+  readonly used: boolean;
+  readonly reason: 'stale' | 'out_of_band' | null;
+  readonly deviationPercent: string | null;
+}
+
+/** A pair as operators see it (GET /v1/admin/rates): its state, the mid it is priced at, and its sources. */
+export interface RatePairView {
+  readonly pair: string;
+  readonly status: PairState['status'];
+  /** The mid priced now; null unless `live`. */
+  readonly mid: string | null;
+  /** While suspended or unavailable: the last mid priced; while suspended: the level awaiting confirmation. */
+  readonly reference: string | null;
+  readonly candidate: string | null;
+  /** When the last refresh ran (our clock); null before the first. */
+  readonly refreshedAt: Date | null;
+  readonly sources: readonly RateSourceView[];
+}
+
 /**
  * The live rates of every pair the service quotes (docs/decisions.md § FX quotes: live rates), held
  * in memory: each source's latest rate per pair (kept until replaced, so a source that fails for a
@@ -27,6 +61,7 @@ export interface PairRefresh {
 export class RateBook {
   private readonly latest = new Map<string, Map<string, SourceRate>>();
   private readonly states = new Map<string, PairState>();
+  private readonly last = new Map<string, LastRefresh>();
 
   constructor(readonly pairs: readonly RatePair[], private readonly settings: RateBookSettings) {
     for (const pair of pairs) this.states.set(pairKey(pair), { status: 'awaiting' });
@@ -52,7 +87,11 @@ export class RateBook {
       const step = refreshPair(this.states.get(key) ?? { status: 'awaiting' }, aggregated, now, this.settings.jump);
       this.states.set(key, step.state);
       const leftOut = aggregated.ok ? aggregated.value.leftOut : ((aggregated.details?.leftOut ?? []) as LeftOutSource[]);
-      return { pair, move: step.move, state: step.state, used: aggregated.ok ? aggregated.value.used : [], leftOut };
+      const used = aggregated.ok ? aggregated.value.used : [];
+      // Fresh sources of a pair short of its quorum are neither used nor left out.
+      const idle = aggregated.ok ? [] : rates.filter((r) => !leftOut.some((l) => l.source === r.source));
+      this.last.set(key, { at: now, used, idle, leftOut });
+      return { pair, move: step.move, state: step.state, used, leftOut };
     });
   }
 
@@ -65,6 +104,31 @@ export class RateBook {
   /** Whether the book quotes `pair` at all (live or not). */
   quotes(pair: RatePair): boolean {
     return this.states.has(pairKey(pair));
+  }
+
+  /** Every pair as operators see it, in `pairs` order (GET /v1/admin/rates). */
+  view(): RatePairView[] {
+    return this.pairs.map((pair) => {
+      const key = pairKey(pair);
+      const state = this.states.get(key) ?? { status: 'awaiting' as const };
+      const last = this.last.get(key);
+      const priced = pricedMid(state);
+      const plain = (used: boolean) => (r: SourceRate): RateSourceView => ({ source: r.source, rate: r.rate, at: r.at, used, reason: null, deviationPercent: null });
+      const sources: RateSourceView[] = [
+        ...(last?.used ?? []).map(plain(true)),
+        ...(last?.idle ?? []).map(plain(false)),
+        ...(last?.leftOut ?? []).map((l) => ({ source: l.source, rate: l.rate, at: l.at, used: false, reason: l.reason, deviationPercent: l.deviationPercent ?? null })),
+      ];
+      return {
+        pair: key,
+        status: state.status,
+        mid: priced ?? null,
+        reference: state.status === 'suspended' || state.status === 'unavailable' ? state.reference?.mid ?? null : null,
+        candidate: state.status === 'suspended' ? state.candidate.mid : null,
+        refreshedAt: last?.at ?? null,
+        sources: sources.sort((a, b) => a.source.localeCompare(b.source)),
+      };
+    });
   }
 
   /** A pair's state (undefined for a pair the book does not quote). */
