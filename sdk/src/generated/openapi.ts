@@ -4364,6 +4364,7 @@ export interface components {
         Rates: {
             /** @description Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates */
             live: boolean;
+            /** @description Every pair the catalog quotes, live or not */
             pairs: components["schemas"]["RatePair"][];
         };
         /**
@@ -4417,6 +4418,7 @@ export interface components {
              * @example 2026-11-27T00:31:06.120Z
              */
             refreshedAt: string | null;
+            /** @description Each source of the pair at the last refresh, by name */
             sources: components["schemas"]["RateSourceView"][];
         };
         /**

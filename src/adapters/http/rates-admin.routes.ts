@@ -19,12 +19,12 @@ const PairView = z.object({
   reference: DecimalString.nullable().meta({ description: 'While suspended or unavailable: the last mid priced', example: null }),
   candidate: DecimalString.nullable().meta({ description: 'While suspended: the level awaiting confirmation', example: null }),
   refreshedAt: z.iso.datetime().nullable().meta({ description: 'When this replica last refreshed the pair', example: '2026-11-27T00:31:06.120Z' }),
-  sources: z.array(SourceView),
+  sources: z.array(SourceView).meta({ description: 'Each source of the pair at the last refresh, by name' }),
 }).meta({ id: 'RatePair' });
 
 const RatesResponse = z.object({
   live: z.boolean().meta({ description: 'Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates' }),
-  pairs: z.array(PairView),
+  pairs: z.array(PairView).meta({ description: 'Every pair the catalog quotes, live or not' }),
 }).meta({ id: 'Rates' });
 
 /** GET /v1/admin/rates (docs/decisions.md § FX quotes: live rates): the rate book of the replica that answers. */
