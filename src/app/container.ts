@@ -33,6 +33,7 @@ import { BatchingUnitOfWork } from '../adapters/persistence/batching-unit-of-wor
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { ratesSetup, type RatesSetup } from './live-rates';
+import { RatePinRepository } from '../adapters/persistence/rate-pin.repository';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
 import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
@@ -310,7 +311,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
   }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
-  const rates = ratesSetup(config, catalog, tenantSettings, clock, logger);
+  const ratePins = new RatePinRepository(em);
+  const rates = ratesSetup(config, catalog, tenantSettings, clock, logger, ratePins);
   const application = createApplication({
     catalog,
     rates: rates.rates,
@@ -360,7 +362,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book,
+    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(

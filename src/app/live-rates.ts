@@ -11,6 +11,7 @@ import { RateRefresher } from '../adapters/workers/rate-refresher';
 import type { Catalog } from '../core/catalog/catalog';
 import { RateBook } from '../core/quotes/rate-book';
 import type { RateFeed, RatePair } from '../core/quotes/rate-feed';
+import type { RatePinStore } from '../core/quotes/rate-pins';
 import type { RateSource } from '../core/quotes/rate-source';
 import type { TenantEnvironments } from '../core/routing/provider-routing';
 import type { Clock } from '../core/shared/clock';
@@ -36,7 +37,9 @@ export interface RatesSetup {
  * from the in-memory book of every catalog pair, refreshed every RATES_REFRESH_INTERVAL_MS on this
  * replica by the configured feeds.
  */
-export function ratesSetup(config: Config, catalog: Catalog, environments: TenantEnvironments, clock: Clock, logger: Logger): RatesSetup {
+export function ratesSetup(
+  config: Config, catalog: Catalog, environments: TenantEnvironments, clock: Clock, logger: Logger, pins: RatePinStore,
+): RatesSetup {
   const catalogRates = new CatalogRateSource(catalog);
   if (config.RATES_SOURCES.length === 0) {
     return { rates: catalogRates, start: async () => undefined, refreshNow: async () => undefined, stop: async () => undefined };
@@ -56,7 +59,7 @@ export function ratesSetup(config: Config, catalog: Catalog, environments: Tenan
     },
     jump: { percent: config.RATES_JUMP_PERCENT, windowMs: config.RATES_JUMP_WINDOW_MINUTES * 60_000 },
   });
-  const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger);
+  const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger, pins);
   // `start` makes the first refresh itself; the loop's first pass, right after it, is skipped.
   let primed = false;
   const worker = new PollingWorker('rates', async () => {
@@ -65,7 +68,7 @@ export function ratesSetup(config: Config, catalog: Catalog, environments: Tenan
     return 0;
   }, { pollIntervalMs: config.RATES_REFRESH_INTERVAL_MS, batchSize: 1 }, logger);
   const retryAfterS = Math.max(1, Math.ceil(config.RATES_REFRESH_INTERVAL_MS / 1000));
-  const live = new BookRateSource(book, spreadTableOf(config), retryAfterS);
+  const live = new BookRateSource(book, spreadTableOf(config), retryAfterS, clock);
   let started = false;
   return {
     rates: new EnvironmentRateSource(environments, catalogRates, live),

@@ -140,6 +140,7 @@ describe('live rates from three sources', () => {
         { source: 'luno', rate: '19.764', at: expect.any(String), used: true, reason: null, deviationPercent: null },
         { source: 'valr', rate: '19.548', at: expect.any(String), used: true, reason: null, deviationPercent: null },
       ],
+      pin: null,
     });
     expect(board.body.pairs.find((p: { pair: string }) => p.pair === 'USDC/KES')).toMatchObject({ status: 'unavailable', mid: null, sources: [] });
     expect((await service.call('GET', '/v1/admin/rates', { apiKey: live.apiKey })).status).toBe(403);
@@ -167,5 +168,27 @@ describe('live rates from three sources', () => {
     expect([locked.status, locked.body.exchangeRate]).toEqual([201, '18.0095']);
     const current = await service.call('POST', '/v1/payments/moneyout', { apiKey: live.apiKey, body: zaBankBody(), headers: { 'idempotency-key': randomUUID() } });
     expect([current.status, current.body.exchangeRate]).toEqual([201, '18.308']);
+  });
+
+  it('an operator pins a rate during an outage: it prices live tenants (spread on top), is stored with the key that pinned it, and shows in the book', async () => {
+    await sources({ coinbase: 'failing', luno: 'stale', valr: 'stale' });
+    expect((await quote(live.apiKey)).status).toBe(503);
+    const pinned = await service.call('POST', '/v1/admin/rates/pins', {
+      apiKey: admin, body: { fiat: 'ZAR', stablecoin: 'USDC', rate: '18.20', expiresInMinutes: 30, reason: 'venues stale; treasury desk rate' },
+    });
+    expect(pinned.status).toBe(201);
+    expect(pinned.body).toMatchObject({ pair: 'USDC/ZAR', rate: '18.2', reason: 'venues stale; treasury desk rate', createdBy: expect.stringMatching(/^key_/) });
+    // 18.2 × 0.995 = 18.109.
+    expect((await quote(live.apiKey)).body.exchangeRate).toBe('18.109');
+    const [row] = await sql<{ rate: string; created_by: string; minutes: number }>(
+      'select rate::text as rate, created_by, extract(epoch from expires_at - created_at)::int / 60 as minutes from rate_pins where id = ?', [pinned.body.id]);
+    expect(row).toEqual({ rate: '18.20000000', created_by: pinned.body.createdBy, minutes: 30 });
+    await service.container.rates.refreshNow();
+    const board = (await service.call('GET', '/v1/admin/rates', { apiKey: admin })).body.pairs.find((p: { pair: string }) => p.pair === 'USDC/ZAR');
+    expect(board).toMatchObject({ status: 'unavailable', mid: '18.2', pin: { id: pinned.body.id, rate: '18.2' } });
+    const refused = await service.call('POST', '/v1/admin/rates/pins', { apiKey: admin, body: { fiat: 'ZAR', stablecoin: 'USDC', rate: '0', expiresInMinutes: 30, reason: 'x' } });
+    expect([refused.status, refused.body.code, refused.body.details.fields]).toEqual([400, 'validation_error', [{ path: 'body.rate', message: 'rate must be a positive decimal string' }]]);
+    await sql('delete from rate_pins where id = ?', [pinned.body.id]);
+    await sources({}, 2);
   });
 });

@@ -1,5 +1,7 @@
 import { aggregateRates, medianOf, type AggregationSettings, type SourceRate } from '../../src/core/quotes/rate-aggregation';
 import { PAIR_MOVES, pricedMid, refreshPair, type JumpGuard, type PairState } from '../../src/core/quotes/pair-state';
+import { RateBook } from '../../src/core/quotes/rate-book';
+import { pinInForce, pinRate, type RatePin } from '../../src/core/quotes/rate-pins';
 import { applySpread, spreadFor } from '../../src/core/quotes/spread';
 import { Decimal } from '../../src/core/shared/money';
 import { ok } from '../../src/core/shared/result';
@@ -167,5 +169,63 @@ describe('spread', () => {
     expect(applySpread('100', '0')).toBe('100');
     expect(applySpread('1.2345678', '0')).toBe('1.234567');
     expect(applySpread('3.333333333', '1')).toBe('3.299999');
+  });
+});
+
+describe('pinned rates', () => {
+  const pair = { fiat: 'ZAR' as const, stablecoin: 'USDC' as const };
+  const pin = (o: Partial<RatePin> = {}): RatePin => ({
+    id: 'pin_1', ...pair, rate: '18.2', reason: 'incident', createdBy: 'key_1', createdAt: at(0), expiresAt: at(30), ...o,
+  });
+  const book = () => new RateBook([pair], { aggregation: settings(), jump: guard });
+
+  it('a pin wins over the sources until it expires, then the book prices again; the newest pin wins', () => {
+    const b = book();
+    b.record('a', { rates: [{ ...pair, rate: '18', at: at(0) }], problems: [] });
+    b.record('b', { rates: [{ ...pair, rate: '18', at: at(0) }], problems: [] });
+    b.refresh(at(0));
+    expect(b.mid(pair, at(1))).toBe('18');
+    b.setPins([pin(), pin({ id: 'pin_0', rate: '17.5', createdAt: ago(60) })]);
+    expect(b.mid(pair, at(1))).toBe('18.2');
+    expect(b.mid(pair, at(29))).toBe('18.2');
+    expect(b.mid(pair, at(30))).toBe('18');
+    expect(pinInForce([pin({ expiresAt: at(0) })], pair, at(0))).toBeUndefined();
+  });
+
+  it('a pin prices a pair that has no live rate (quorum lost), and shows in the view', () => {
+    const b = book();
+    b.refresh(at(0));
+    expect(b.mid(pair, at(1))).toBeUndefined();
+    b.addPin(pin());
+    expect(b.mid(pair, at(1))).toBe('18.2');
+    expect(b.view(at(1))[0]).toMatchObject({ pair: 'USDC/ZAR', status: 'unavailable', mid: '18.2', pin: { id: 'pin_1', rate: '18.2', createdBy: 'key_1' } });
+    expect(b.view(at(31))[0]).toMatchObject({ mid: null, pin: null });
+  });
+
+  it('pinRate(): validates, stores the audit record and applies it; refused without live sources', async () => {
+    const stored: RatePin[] = [];
+    const applied: RatePin[] = [];
+    let n = 0;
+    const deps = {
+      pins: { insert: async (p: RatePin) => void stored.push(p), active: async () => stored },
+      clock: { now: () => NOW }, ids: { next: (prefix: string) => `${prefix}_${++n}`, uuid: () => 'u' },
+      quotes: (p: { fiat: string }) => p.fiat === 'ZAR', onPinned: (p: RatePin) => void applied.push(p),
+    };
+    const command = { fiat: 'ZAR', stablecoin: 'USDC', rate: '18.20', expiresInMinutes: 60, reason: ' treasury desk ' };
+    const pinned = await pinRate(deps, command, 'key_9');
+    expect(pinned).toEqual(ok({
+      id: 'pin_1', fiat: 'ZAR', stablecoin: 'USDC', rate: '18.2', reason: 'treasury desk', createdBy: 'key_9', createdAt: NOW, expiresAt: new Date(NOW.getTime() + 3_600_000),
+    }));
+    expect([stored, applied]).toEqual([[pinned.ok && pinned.value], [pinned.ok && pinned.value]]);
+    for (const [patch, field] of [
+      [{ fiat: 'KES' }, 'fiat'], [{ stablecoin: 'DAI' }, 'fiat'], [{ rate: '0' }, 'rate'], [{ rate: '-1' }, 'rate'], [{ rate: '1e3' }, 'rate'],
+      [{ expiresInMinutes: 0 }, 'expiresInMinutes'], [{ expiresInMinutes: 1441 }, 'expiresInMinutes'], [{ expiresInMinutes: 1.5 }, 'expiresInMinutes'],
+      [{ reason: '  ' }, 'reason'], [{ reason: 'x'.repeat(201) }, 'reason'],
+    ] as const) {
+      const refused = await pinRate(deps, { ...command, ...patch }, 'key_9');
+      expect({ patch, code: !refused.ok && refused.code, field: !refused.ok && refused.details?.field }).toEqual({ patch, code: 'validation_error', field });
+    }
+    expect(stored).toHaveLength(1);
+    expect((await pinRate({ ...deps, quotes: undefined }, command, 'key_9')).ok).toBe(false);
   });
 });

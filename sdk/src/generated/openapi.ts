@@ -879,6 +879,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/rates/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin a manual mid rate on a live pair until it expires (incidents)
+         * @description Platform admin key. The pinned mid wins over the sources for live tenants until it expires (the corridor spread still applies); stored with the admin key that pinned it, never changed (the audit record). The replica that answers applies it at once, the others at their next refresh.
+         */
+        post: operations["pinRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -1407,6 +1427,42 @@ export interface components {
             payoutBlockchain?: "BSC" | "SOLANA";
             /** @description A wallet address on the payout blockchain; null refuses legacy payouts */
             payoutRefundAddress?: string | null;
+        };
+        /**
+         * @example {
+         *       "fiat": "ZAR",
+         *       "stablecoin": "USDC",
+         *       "rate": "18.2",
+         *       "expiresInMinutes": 60,
+         *       "reason": "VALR and Luno halted; rate from the treasury desk"
+         *     }
+         */
+        RatePinInput: {
+            /**
+             * @description Fiat currency of the pair
+             * @example ZAR
+             */
+            fiat: string;
+            /**
+             * @description USDC or USDT
+             * @example USDC
+             */
+            stablecoin: string;
+            /**
+             * @description Mid rate, units of fiat per 1 stablecoin, a positive decimal string (the spread still applies)
+             * @example 18.2
+             */
+            rate: string;
+            /**
+             * @description Minutes until the pin lapses, 1 to 1440
+             * @example 60
+             */
+            expiresInMinutes: number;
+            /**
+             * @description Why, for the audit record (1 to 200 characters)
+             * @example VALR and Luno halted; rate from the treasury desk
+             */
+            reason: string;
         };
         /**
          * @description Body of a payment.processing delivery
@@ -4356,7 +4412,14 @@ export interface components {
          *               "reason": null,
          *               "deviationPercent": null
          *             }
-         *           ]
+         *           ],
+         *           "pin": {
+         *             "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *             "rate": "18.2",
+         *             "reason": "VALR and Luno halted; rate from the treasury desk",
+         *             "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *             "expiresAt": "2026-11-27T01:31:06.120Z"
+         *           }
          *         }
          *       ]
          *     }
@@ -4384,7 +4447,14 @@ export interface components {
          *           "reason": null,
          *           "deviationPercent": null
          *         }
-         *       ]
+         *       ],
+         *       "pin": {
+         *         "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "rate": "18.2",
+         *         "reason": "VALR and Luno halted; rate from the treasury desk",
+         *         "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *         "expiresAt": "2026-11-27T01:31:06.120Z"
+         *       }
          *     }
          */
         RatePair: {
@@ -4420,6 +4490,35 @@ export interface components {
             refreshedAt: string | null;
             /** @description Each source of the pair at the last refresh, by name */
             sources: components["schemas"]["RateSourceView"][];
+            /** @description The operator's pin in force, which wins over the sources until it expires; null when none */
+            pin: {
+                /**
+                 * @description Pin id (pin_ + ULID)
+                 * @example pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
+                id: string;
+                /**
+                 * @description The pinned mid rate
+                 * @example 18.2
+                 */
+                rate: string;
+                /**
+                 * @description The operator's reason
+                 * @example VALR and Luno halted; rate from the treasury desk
+                 */
+                reason: string;
+                /**
+                 * @description The admin key that pinned it
+                 * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+                 */
+                createdBy: string;
+                /**
+                 * Format: date-time
+                 * @description When the pin lapses and the sources price again
+                 * @example 2026-11-27T01:31:06.120Z
+                 */
+                expiresAt: string;
+            } | null;
         };
         /**
          * @example {
@@ -4460,6 +4559,56 @@ export interface components {
              * @example null
              */
             deviationPercent: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "pair": "USDC/ZAR",
+         *       "rate": "18.2",
+         *       "reason": "VALR and Luno halted; rate from the treasury desk",
+         *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *       "createdAt": "2026-11-27T00:31:06.120Z",
+         *       "expiresAt": "2026-11-27T01:31:06.120Z"
+         *     }
+         */
+        RatePin: {
+            /**
+             * @description Pin id (pin_ + ULID)
+             * @example pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            id: string;
+            /**
+             * @description Stablecoin/fiat
+             * @example USDC/ZAR
+             */
+            pair: string;
+            /**
+             * @description The pinned mid rate
+             * @example 18.2
+             */
+            rate: string;
+            /**
+             * @description The operator's reason
+             * @example VALR and Luno halted; rate from the treasury desk
+             */
+            reason: string;
+            /**
+             * @description The admin key that pinned it
+             * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+             */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When it was pinned
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it lapses
+             * @example 2026-11-27T01:31:06.120Z
+             */
+            expiresAt: string;
         };
     };
     responses: never;
@@ -11557,7 +11706,14 @@ export interface operations {
                      *               "reason": null,
                      *               "deviationPercent": null
                      *             }
-                     *           ]
+                     *           ],
+                     *           "pin": {
+                     *             "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *             "rate": "18.2",
+                     *             "reason": "VALR and Luno halted; rate from the treasury desk",
+                     *             "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *             "expiresAt": "2026-11-27T01:31:06.120Z"
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -11633,6 +11789,168 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    pinRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fiat": "ZAR",
+                 *       "stablecoin": "USDC",
+                 *       "rate": "18.2",
+                 *       "expiresInMinutes": 60,
+                 *       "reason": "VALR and Luno halted; rate from the treasury desk"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RatePinInput"];
+            };
+        };
+        responses: {
+            /** @description The pin */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "pair": "USDC/ZAR",
+                     *       "rate": "18.2",
+                     *       "reason": "VALR and Luno halted; rate from the treasury desk",
+                     *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *       "createdAt": "2026-11-27T00:31:06.120Z",
+                     *       "expiresAt": "2026-11-27T01:31:06.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RatePin"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description invalid_state: no live rate source is configured (RATES_SOURCES) */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
                 };
             };
             /** @description Too many requests (rate_limited) */

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { AdminApplication } from '../../core/admin/admin-application';
-import { AUTH_ERRORS, DecimalString } from './common.schema';
+import type { ShapeACode } from '../contract/error-codes';
+import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
+import { fieldsOf, sendShapeA } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 const SourceView = z.object({
@@ -20,7 +22,34 @@ const PairView = z.object({
   candidate: DecimalString.nullable().meta({ description: 'While suspended: the level awaiting confirmation', example: null }),
   refreshedAt: z.iso.datetime().nullable().meta({ description: 'When this replica last refreshed the pair', example: '2026-11-27T00:31:06.120Z' }),
   sources: z.array(SourceView).meta({ description: 'Each source of the pair at the last refresh, by name' }),
+  pin: z.object({
+    id: z.string().meta({ description: 'Pin id (pin_ + ULID)', example: 'pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
+    rate: DecimalString.meta({ description: 'The pinned mid rate', example: '18.2' }),
+    reason: z.string().meta({ description: "The operator's reason", example: 'VALR and Luno halted; rate from the treasury desk' }),
+    createdBy: z.string().meta({ description: 'The admin key that pinned it', example: 'key_01JD4YB2C4E6G8J0L2N4Q6S8U0' }),
+    expiresAt: z.iso.datetime().meta({ description: 'When the pin lapses and the sources price again', example: '2026-11-27T01:31:06.120Z' }),
+  }).nullable().meta({ description: "The operator's pin in force, which wins over the sources until it expires; null when none" }),
 }).meta({ id: 'RatePair' });
+
+const PinBody = z.strictObject({
+  fiat: z.string().max(3).meta({ description: 'Fiat currency of the pair', example: 'ZAR' }),
+  stablecoin: z.string().max(4).meta({ description: 'USDC or USDT', example: 'USDC' }),
+  rate: z.string().max(24).meta({ description: 'Mid rate, units of fiat per 1 stablecoin, a positive decimal string (the spread still applies)', example: '18.2' }),
+  expiresInMinutes: z.number().int().meta({ description: 'Minutes until the pin lapses, 1 to 1440', example: 60 }),
+  reason: z.string().max(200).meta({ description: 'Why, for the audit record (1 to 200 characters)', example: 'VALR and Luno halted; rate from the treasury desk' }),
+}).meta({ id: 'RatePinInput' });
+
+const PinView = z.object({
+  id: z.string().meta({ description: 'Pin id (pin_ + ULID)', example: 'pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
+  pair: z.string().meta({ description: 'Stablecoin/fiat', example: 'USDC/ZAR' }),
+  rate: DecimalString.meta({ description: 'The pinned mid rate', example: '18.2' }),
+  reason: z.string().meta({ description: "The operator's reason", example: 'VALR and Luno halted; rate from the treasury desk' }),
+  createdBy: z.string().meta({ description: 'The admin key that pinned it', example: 'key_01JD4YB2C4E6G8J0L2N4Q6S8U0' }),
+  createdAt: z.iso.datetime().meta({ description: 'When it was pinned', example: '2026-11-27T00:31:06.120Z' }),
+  expiresAt: z.iso.datetime().meta({ description: 'When it lapses', example: '2026-11-27T01:31:06.120Z' }),
+}).meta({ id: 'RatePin' });
+
+const PIN_ERRORS: Record<'validation_error' | 'invalid_state', ShapeACode> = { validation_error: 'validation_error', invalid_state: 'invalid_state' };
 
 const RatesResponse = z.object({
   live: z.boolean().meta({ description: 'Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates' }),
@@ -42,7 +71,28 @@ export function rateAdminRoutes(admin: AdminApplication): RouteSpec<any, any, an
           live: view.live,
           pairs: view.pairs.map((p) => ({
             ...p, refreshedAt: p.refreshedAt?.toISOString() ?? null, sources: p.sources.map((s) => ({ ...s, at: s.at.toISOString() })),
+            pin: p.pin ? { ...p.pin, expiresAt: p.pin.expiresAt.toISOString() } : null,
           })),
+        });
+      },
+    }),
+    defineRoute<z.infer<typeof PinBody>>({
+      tags: ['Admin'], auth: 'admin', method: 'post', path: '/v1/admin/rates/pins', operationId: 'pinRate',
+      summary: 'Pin a manual mid rate on a live pair until it expires (incidents)',
+      description: 'Platform admin key. The pinned mid wins over the sources for live tenants until it expires (the corridor spread still applies); '
+        + 'stored with the admin key that pinned it, never changed (the audit record). The replica that answers applies it at once, the others at their next refresh.',
+      body: PinBody,
+      responses: {
+        '201': { description: 'The pin', schema: PinView }, ...AUTH_ERRORS,
+        '409': { description: 'invalid_state: no live rate source is configured (RATES_SOURCES)', schema: ErrorA },
+      },
+      handler: async (req, res) => {
+        const result = await admin.pinRate(req.body, req.principal?.keyId ?? 'unknown');
+        if (!result.ok) return sendShapeA(res, PIN_ERRORS[result.code], result.message, fieldsOf(result, req));
+        const pin = result.value;
+        res.status(201).json({
+          id: pin.id, pair: `${pin.stablecoin}/${pin.fiat}`, rate: pin.rate, reason: pin.reason, createdBy: pin.createdBy,
+          createdAt: pin.createdAt.toISOString(), expiresAt: pin.expiresAt.toISOString(),
         });
       },
     }),

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { PairRefresh, RateBook } from '../../core/quotes/rate-book';
 import { pairKey, type RateFeed } from '../../core/quotes/rate-feed';
+import type { RatePinStore } from '../../core/quotes/rate-pins';
 import type { Clock } from '../../core/shared/clock';
 
 /** Moves operators are told about (docs/decisions.md § FX quotes: live rates); `update` and `first_rate` are routine. */
@@ -19,6 +20,7 @@ export class RateRefresher {
     private readonly book: RateBook,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly pins?: RatePinStore,
   ) {}
 
   /** One pass: read, record, refresh; answers what happened to each pair. Never throws for a feed's fault. */
@@ -28,7 +30,16 @@ export class RateRefresher {
       this.book.record(feed.name, reading);
       if (reading.problems.length > 0) this.logger.warn({ source: feed.name, problems: reading.problems.slice(0, 10) }, 'rate source problems');
     }
-    const refreshed = this.book.refresh(this.clock.now());
+    const now = this.clock.now();
+    if (this.pins) {
+      // Pins taken on any replica apply here from this refresh on; a failed read keeps the ones known.
+      try {
+        this.book.setPins(await this.pins.active(now));
+      } catch (error) {
+        this.logger.error({ err: error }, 'rate pins could not be read; keeping the ones known');
+      }
+    }
+    const refreshed = this.book.refresh(now);
     for (const step of refreshed) this.report(step);
     return refreshed;
   }

@@ -17,6 +17,8 @@ import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
 import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
 import type { DepositFindingView } from '../deposits/deposit';
 import type { RatePairView } from '../quotes/rate-book';
+import type { RatePair } from '../quotes/rate-feed';
+import { pinRate, type PinCommand, type RatePin, type RatePinStore } from '../quotes/rate-pins';
 import type { DepositFindingReader } from '../deposits/deposit-ports';
 import { listDepositFindings } from '../deposits/list-deposits';
 import {
@@ -25,7 +27,9 @@ import {
 
 /** Port: the live rate book as operators see it (docs/decisions.md § FX quotes: live rates). */
 export interface RateBoard {
-  view(): RatePairView[];
+  view(now: Date): RatePairView[];
+  quotes(pair: RatePair): boolean;
+  addPin(pin: RatePin): void;
 }
 
 /** What GET /v1/admin/rates shows: whether live tenants are priced live, and every pair of the book. */
@@ -46,6 +50,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly depositFindings: DepositFindingReader;
   /** The live rate book; undefined when no live source is configured (every tenant on the catalog's rates). */
   readonly rateBoard?: RateBoard;
+  /** Operators' pinned rates, stored for audit. */
+  readonly ratePins: RatePinStore;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -95,6 +101,11 @@ export interface AdminApplication {
   listDepositFindings(limit: number): Promise<DepositFindingView[]>;
   /** Every pair of the live rate book with its state and sources; `live: false` and no pairs without live sources. */
   listRates(): RatesView;
+  /**
+   * Pins a manual mid rate on a live pair until it expires (docs/decisions.md § FX quotes: live
+   * rates), recorded with the admin key that pinned it. Errors: `validation_error`, `invalid_state` (no live sources).
+   */
+  pinRate(command: PinCommand, keyId: string): Promise<Result<RatePin, 'validation_error' | 'invalid_state'>>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -127,6 +138,12 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     listRefunds: (status, limit) => listRefunds(deps, status, limit),
     markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
     listDepositFindings: (limit) => listDepositFindings({ findings: deps.depositFindings }, limit),
-    listRates: () => (deps.rateBoard ? { live: true, pairs: deps.rateBoard.view() } : { live: false, pairs: [] }),
+    listRates: () => (deps.rateBoard ? { live: true, pairs: deps.rateBoard.view(deps.clock.now()) } : { live: false, pairs: [] }),
+    pinRate: (command, keyId) => {
+      const board = deps.rateBoard;
+      return pinRate({
+        pins: deps.ratePins, clock: deps.clock, ids: deps.ids, quotes: board ? (pair) => board.quotes(pair) : undefined, onPinned: (pin) => board?.addPin(pin),
+      }, command, keyId);
+    },
   };
 }

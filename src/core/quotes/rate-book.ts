@@ -1,6 +1,7 @@
 import { pricedMid, refreshPair, type JumpGuard, type PairMove, type PairState } from './pair-state';
 import { aggregateRates, type AggregationSettings, type LeftOutSource, type SourceRate } from './rate-aggregation';
 import { pairKey, type FeedReading, type RatePair } from './rate-feed';
+import { pinInForce, type RatePin } from './rate-pins';
 
 /** How the book combines its sources (docs/decisions.md § FX quotes: live rates). */
 export interface RateBookSettings {
@@ -49,6 +50,8 @@ export interface RatePairView {
   /** When the last refresh ran (our clock); null before the first. */
   readonly refreshedAt: Date | null;
   readonly sources: readonly RateSourceView[];
+  /** The operator's pin in force, which wins over the sources until it expires; null when none. */
+  readonly pin: { readonly id: string; readonly rate: string; readonly reason: string; readonly createdBy: string; readonly expiresAt: Date } | null;
 }
 
 /**
@@ -62,6 +65,7 @@ export class RateBook {
   private readonly latest = new Map<string, Map<string, SourceRate>>();
   private readonly states = new Map<string, PairState>();
   private readonly last = new Map<string, LastRefresh>();
+  private pins: readonly RatePin[] = [];
 
   constructor(readonly pairs: readonly RatePair[], private readonly settings: RateBookSettings) {
     for (const pair of pairs) this.states.set(pairKey(pair), { status: 'awaiting' });
@@ -95,10 +99,24 @@ export class RateBook {
     });
   }
 
-  /** The mid rate a pair is priced at now, or undefined (not quoted, awaiting, suspended or unavailable). */
-  mid(pair: RatePair): string | undefined {
+  /** Replaces the operators' pins with `pins` (the active ones, read at each refresh). */
+  setPins(pins: readonly RatePin[]): void {
+    this.pins = [...pins];
+  }
+
+  /** Adds one pin now (the replica that took it applies it before its next refresh). */
+  addPin(pin: RatePin): void {
+    this.pins = [pin, ...this.pins.filter((p) => p.id !== pin.id)];
+  }
+
+  /**
+   * The mid rate a pair is priced at `now`: an operator's pin in force wins; else the book's mid, or
+   * undefined (not quoted, awaiting, suspended or unavailable).
+   */
+  mid(pair: RatePair, now: Date): string | undefined {
     const state = this.states.get(pairKey(pair));
-    return state ? pricedMid(state) : undefined;
+    if (!state) return undefined;
+    return pinInForce(this.pins, pair, now)?.rate ?? pricedMid(state);
   }
 
   /** Whether the book quotes `pair` at all (live or not). */
@@ -107,8 +125,9 @@ export class RateBook {
   }
 
   /** Every pair as operators see it, in `pairs` order (GET /v1/admin/rates). */
-  view(): RatePairView[] {
+  view(now: Date): RatePairView[] {
     return this.pairs.map((pair) => {
+      const pin = pinInForce(this.pins, pair, now);
       const key = pairKey(pair);
       const state = this.states.get(key) ?? { status: 'awaiting' as const };
       const last = this.last.get(key);
@@ -122,11 +141,12 @@ export class RateBook {
       return {
         pair: key,
         status: state.status,
-        mid: priced ?? null,
+        mid: pin?.rate ?? priced ?? null,
         reference: state.status === 'suspended' || state.status === 'unavailable' ? state.reference?.mid ?? null : null,
         candidate: state.status === 'suspended' ? state.candidate.mid : null,
         refreshedAt: last?.at ?? null,
         sources: sources.sort((a, b) => a.source.localeCompare(b.source)),
+        pin: pin ? { id: pin.id, rate: pin.rate, reason: pin.reason, createdBy: pin.createdBy, expiresAt: pin.expiresAt } : null,
       };
     });
   }

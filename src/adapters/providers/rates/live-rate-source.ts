@@ -2,22 +2,23 @@ import type { RateBook } from '../../../core/quotes/rate-book';
 import type { RateContext, RateSource } from '../../../core/quotes/rate-source';
 import { applySpread, spreadFor, type SpreadTable } from '../../../core/quotes/spread';
 import type { TenantEnvironments } from '../../../core/routing/provider-routing';
+import type { Clock } from '../../../core/shared/clock';
 import type { FiatCurrency, Stablecoin } from '../../../core/shared/money';
 import { err, ok } from '../../../core/shared/result';
 
 /**
  * RateSource answering from the in-memory rate book (docs/decisions.md § FX quotes: live rates): the
- * pair's mid with the corridor's spread applied. Never waits on a source: a pair without a priced
+ * pair's mid (an operator's pin in force wins) with the corridor's spread applied. Never waits on a source: a pair without a priced
  * mid (awaiting its first refresh, suspended by the jump guard, or short of its quorum) is
  * `rate_unavailable` with `retryAfterS`, the refresh interval in whole seconds.
  */
 export class BookRateSource implements RateSource {
-  constructor(private readonly book: RateBook, private readonly spreads: SpreadTable, private readonly retryAfterS: number) {}
+  constructor(private readonly book: RateBook, private readonly spreads: SpreadTable, private readonly retryAfterS: number, private readonly clock: Clock) {}
 
   async rate(fiat: FiatCurrency, stablecoin: Stablecoin, context: RateContext) {
     const pair = { fiat, stablecoin };
     if (!this.book.quotes(pair)) return err('unsupported_pair' as const, `No rate for ${fiat}/${stablecoin}`);
-    const mid = this.book.mid(pair);
+    const mid = this.book.mid(pair, this.clock.now());
     if (mid === undefined) {
       return err('rate_unavailable' as const, `No live exchange rate for ${fiat}/${stablecoin} now; retry later`, { retryAfterS: this.retryAfterS });
     }
