@@ -34,6 +34,7 @@ import { WebhookMikroRepository } from '../adapters/persistence/webhook.reposito
 import { loadCatalog } from '../adapters/providers/catalog-file';
 import { ratesSetup, type RatesSetup } from './live-rates';
 import { RatePinRepository } from '../adapters/persistence/rate-pin.repository';
+import { RateSpreadRepository } from '../adapters/persistence/rate-spread.repository';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
 import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
@@ -312,7 +313,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
   const ratePins = new RatePinRepository(em);
-  const rates = ratesSetup(config, catalog, tenantSettings, clock, logger, ratePins);
+  const rateSpreads = new RateSpreadRepository(em);
+  const rates = ratesSetup(config, catalog, tenantSettings, clock, logger, ratePins, rateSpreads);
   const application = createApplication({
     catalog,
     rates: rates.rates,
@@ -362,7 +364,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins,
+    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(

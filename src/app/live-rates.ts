@@ -13,6 +13,7 @@ import { RateBook } from '../core/quotes/rate-book';
 import type { RateFeed, RatePair } from '../core/quotes/rate-feed';
 import type { RatePinStore } from '../core/quotes/rate-pins';
 import type { RateSource } from '../core/quotes/rate-source';
+import { Spreads, type SpreadStore } from '../core/quotes/spread';
 import type { TenantEnvironments } from '../core/routing/provider-routing';
 import type { Clock } from '../core/shared/clock';
 import { FIAT_CURRENCIES, STABLECOINS } from '../core/shared/money';
@@ -24,6 +25,8 @@ export interface RatesSetup {
   /** The refresher's loop (a worker in /health); undefined without live sources. */
   readonly worker?: PollingWorker;
   readonly book?: RateBook;
+  /** The spreads in force for live tenants (configured, with the operators' changes on top). */
+  readonly spreads?: Spreads;
   /** First refresh, awaited at start so live tenants are priced from the first request when sources answer. */
   start(): Promise<void>;
   /** One refresh now, outside the loop's schedule (operators' tooling and tests). */
@@ -38,7 +41,7 @@ export interface RatesSetup {
  * replica by the configured feeds.
  */
 export function ratesSetup(
-  config: Config, catalog: Catalog, environments: TenantEnvironments, clock: Clock, logger: Logger, pins: RatePinStore,
+  config: Config, catalog: Catalog, environments: TenantEnvironments, clock: Clock, logger: Logger, pins: RatePinStore, spreadStore: SpreadStore,
 ): RatesSetup {
   const catalogRates = new CatalogRateSource(catalog);
   if (config.RATES_SOURCES.length === 0) {
@@ -59,7 +62,8 @@ export function ratesSetup(
     },
     jump: { percent: config.RATES_JUMP_PERCENT, windowMs: config.RATES_JUMP_WINDOW_MINUTES * 60_000 },
   });
-  const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger, pins);
+  const spreads = new Spreads(spreadTableOf(config));
+  const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger, pins, { store: spreadStore, inForce: spreads });
   // `start` makes the first refresh itself; the loop's first pass, right after it, is skipped.
   let primed = false;
   const worker = new PollingWorker('rates', async () => {
@@ -68,12 +72,13 @@ export function ratesSetup(
     return 0;
   }, { pollIntervalMs: config.RATES_REFRESH_INTERVAL_MS, batchSize: 1 }, logger);
   const retryAfterS = Math.max(1, Math.ceil(config.RATES_REFRESH_INTERVAL_MS / 1000));
-  const live = new BookRateSource(book, spreadTableOf(config), retryAfterS, clock);
+  const live = new BookRateSource(book, () => spreads.table(), retryAfterS, clock);
   let started = false;
   return {
     rates: new EnvironmentRateSource(environments, catalogRates, live),
     worker,
     book,
+    spreads,
     async start() {
       if (started) return;
       started = true;

@@ -191,4 +191,26 @@ describe('live rates from three sources', () => {
     await sql('delete from rate_pins where id = ?', [pinned.body.id]);
     await sources({}, 2);
   });
+
+  it('an operator sets a corridor spread through the admin API: it prices at once, is stored with the key that set it, and shows in the book', async () => {
+    await sources();
+    const set = await service.call('POST', '/v1/admin/rates/spreads', {
+      apiKey: admin, body: { country: 'ZA', paymentMethod: 'BANK', percent: '1', reason: 'rand volatility this week' },
+    });
+    expect([set.status, set.body]).toEqual([201, {
+      id: expect.stringMatching(/^spr_/), corridor: 'ZA:BANK', percent: '1', reason: 'rand volatility this week', createdBy: expect.stringMatching(/^key_/), createdAt: expect.any(String),
+    }]);
+    // The mid is 18.40 since the quote-lock test: 18.40 × 0.99 = 18.216.
+    expect((await quote(live.apiKey)).body.exchangeRate).toBe('18.216');
+    await service.container.rates.refreshNow();
+    expect((await quote(live.apiKey)).body.exchangeRate).toBe('18.216');
+    expect((await service.call('GET', '/v1/admin/rates', { apiKey: admin })).body.spreads).toEqual({ default: '0', byCorridor: { 'ZA:BANK': '1' } });
+    const [row] = await sql<{ percent: string; created_by: string }>('select percent::text as percent, created_by from rate_spreads where id = ?', [set.body.id]);
+    expect(row).toEqual({ percent: '1.0000', created_by: set.body.createdBy });
+    const refused = await service.call('POST', '/v1/admin/rates/spreads', { apiKey: admin, body: { country: 'ZA', paymentMethod: 'BANK', percent: '11', reason: 'x' } });
+    expect([refused.status, refused.body.details.fields[0].path]).toEqual([400, 'body.percent']);
+    // Back to the configured 0.5 % for the other tests of this file (a later change wins).
+    await service.call('POST', '/v1/admin/rates/spreads', { apiKey: admin, body: { country: 'ZA', paymentMethod: 'BANK', percent: '0.5', reason: 'back to normal' } });
+    expect((await quote(live.apiKey)).body.exchangeRate).toBe('18.308');
+  });
 });

@@ -69,6 +69,7 @@ describe('admin use cases on fakes', () => {
       depositFindings: { listFindings: async () => [] },
       // Pinned rates have their own tests (test/unit/live-rates.test.ts, test/e2e/live-rates.test.ts).
       ratePins: { insert: async () => undefined, active: async () => [] },
+      rateSpreads: { insert: async () => undefined, latest: async () => [] },
       reconciliationReport: {
         sent: { sentBetween: async () => [] }, payments: world.store.reader, providers: { providerOf: async () => undefined },
         records: [], clock: world.clock,

@@ -2,7 +2,8 @@ import { aggregateRates, medianOf, type AggregationSettings, type SourceRate } f
 import { PAIR_MOVES, pricedMid, refreshPair, type JumpGuard, type PairState } from '../../src/core/quotes/pair-state';
 import { RateBook } from '../../src/core/quotes/rate-book';
 import { pinInForce, pinRate, type RatePin } from '../../src/core/quotes/rate-pins';
-import { applySpread, spreadFor } from '../../src/core/quotes/spread';
+import { setSpread } from '../../src/core/quotes/set-spread';
+import { applySpread, spreadFor, Spreads, type SpreadChange } from '../../src/core/quotes/spread';
 import { Decimal } from '../../src/core/shared/money';
 import { ok } from '../../src/core/shared/result';
 
@@ -227,5 +228,38 @@ describe('pinned rates', () => {
     }
     expect(stored).toHaveLength(1);
     expect((await pinRate({ ...deps, quotes: undefined }, command, 'key_9')).ok).toBe(false);
+  });
+});
+
+describe('operator-set spreads', () => {
+  const change = (corridor: string, percent: string, minute: number): SpreadChange => ({
+    id: `spr_${minute}`, corridor, percent, reason: 'r', createdBy: 'key_1', createdAt: at(minute),
+  });
+
+  it('the latest change per corridor wins over the configured table; *:* replaces the default', () => {
+    const spreads = new Spreads({ default: '0', byCorridor: { 'ZA:BANK': '0.5' } });
+    expect(spreads.table()).toEqual({ default: '0', byCorridor: { 'ZA:BANK': '0.5' } });
+    spreads.set([change('ZA:BANK', '0.8', 2), change('ZA:BANK', '0.6', 1), change('*:*', '0.25', 1)]);
+    expect(spreads.table()).toEqual({ default: '0.25', byCorridor: { 'ZA:BANK': '0.8' } });
+    spreads.add(change('KE:MOMO', '1', 3));
+    expect(spreadFor(spreads.table(), 'MOMO', 'KE')).toBe('1');
+  });
+
+  it('setSpread(): validates, stores the audit record and applies it', async () => {
+    const stored: SpreadChange[] = [];
+    let n = 0;
+    const deps = { spreads: { insert: async (c: SpreadChange) => void stored.push(c), latest: async () => stored }, clock: { now: () => NOW }, ids: { next: (p: string) => `${p}_${++n}`, uuid: () => 'u' } };
+    const set = await setSpread(deps, { country: 'KE', paymentMethod: 'MOMO', percent: '0.50', reason: 'float costs' }, 'key_2');
+    expect(set).toEqual(ok({ id: 'spr_1', corridor: 'KE:MOMO', percent: '0.5', reason: 'float costs', createdBy: 'key_2', createdAt: NOW }));
+    expect((await setSpread(deps, { country: '*', paymentMethod: '*', percent: '0', reason: 'default' }, 'key_2')).ok).toBe(true);
+    for (const [patch, field] of [
+      [{ country: 'FR' }, 'country'], [{ paymentMethod: 'CARD' }, 'paymentMethod'], [{ paymentMethod: '*' }, 'paymentMethod'],
+      [{ percent: '10.01' }, 'percent'], [{ percent: '-1' }, 'percent'], [{ percent: '0.12345' }, 'percent'], [{ reason: '' }, 'reason'],
+    ] as const) {
+      const base = { country: 'KE', paymentMethod: 'MOMO', percent: '1', reason: 'r' };
+      const refused = await setSpread(deps, { ...base, ...patch }, 'key_2');
+      expect({ patch, field: !refused.ok && refused.details?.field }).toEqual({ patch, field });
+    }
+    expect(stored).toHaveLength(2);
   });
 });

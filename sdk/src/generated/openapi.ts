@@ -899,6 +899,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/rates/spreads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the spread of a corridor and payment method for live tenants (audited)
+         * @description Platform admin key. The spread under the mid rate live tenants are priced at, for one corridor and method (`*` for any country; `*`/`*` for the default), over RATES_SPREADS. Each change is stored with the admin key that made it, never changed (the audit record); the newest per corridor is in force: at once on the replica that answers, on the others at their next refresh.
+         */
+        post: operations["setRateSpread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -1461,6 +1481,36 @@ export interface components {
             /**
              * @description Why, for the audit record (1 to 200 characters)
              * @example VALR and Luno halted; rate from the treasury desk
+             */
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "country": "KE",
+         *       "paymentMethod": "MOMO",
+         *       "percent": "0.5",
+         *       "reason": "M-Pesa float costs up this quarter"
+         *     }
+         */
+        RateSpreadInput: {
+            /**
+             * @description Payout country code, or * for any
+             * @example KE
+             */
+            country: string;
+            /**
+             * @description BANK, MOMO, PAYBILL, TILL, or * (with country *: the default)
+             * @example MOMO
+             */
+            paymentMethod: string;
+            /**
+             * @description Percent under the mid rate, 0 to 10, at most 4 places
+             * @example 0.5
+             */
+            percent: string;
+            /**
+             * @description Why, for the audit record (1 to 200 characters)
+             * @example M-Pesa float costs up this quarter
              */
             reason: string;
         };
@@ -4395,6 +4445,12 @@ export interface components {
         /**
          * @example {
          *       "live": true,
+         *       "spreads": {
+         *         "default": "0",
+         *         "byCorridor": {
+         *           "ZA:BANK": "0.5"
+         *         }
+         *       },
          *       "pairs": [
          *         {
          *           "pair": "USDC/ZAR",
@@ -4427,8 +4483,34 @@ export interface components {
         Rates: {
             /** @description Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates */
             live: boolean;
+            /** @description The spreads in force for live tenants; null without live sources */
+            spreads: components["schemas"]["RateSpreads"] | null;
             /** @description Every pair the catalog quotes, live or not */
             pairs: components["schemas"]["RatePair"][];
+        };
+        /**
+         * @example {
+         *       "default": "0",
+         *       "byCorridor": {
+         *         "ZA:BANK": "0.5"
+         *       }
+         *     }
+         */
+        RateSpreads: {
+            /**
+             * @description Percent under the mid where no corridor entry applies
+             * @example 0
+             */
+            default: string;
+            /**
+             * @description Percent per `<country>:<method>` or `*:<method>`
+             * @example {
+             *       "ZA:BANK": "0.5"
+             *     }
+             */
+            byCorridor: {
+                [key: string]: string;
+            };
         };
         /**
          * @example {
@@ -4609,6 +4691,49 @@ export interface components {
              * @example 2026-11-27T01:31:06.120Z
              */
             expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "corridor": "KE:MOMO",
+         *       "percent": "0.5",
+         *       "reason": "M-Pesa float costs up this quarter",
+         *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *       "createdAt": "2026-11-27T00:31:06.120Z"
+         *     }
+         */
+        RateSpreadChange: {
+            /**
+             * @description Change id (spr_ + ULID)
+             * @example spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            id: string;
+            /**
+             * @description `<country>:<method>`, `*:<method>` or `*:*`
+             * @example KE:MOMO
+             */
+            corridor: string;
+            /**
+             * @description Percent under the mid
+             * @example 0.5
+             */
+            percent: string;
+            /**
+             * @description The operator's reason
+             * @example M-Pesa float costs up this quarter
+             */
+            reason: string;
+            /**
+             * @description The admin key that set it
+             * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+             */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When it was set
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            createdAt: string;
         };
     };
     responses: never;
@@ -11689,6 +11814,12 @@ export interface operations {
                     /**
                      * @example {
                      *       "live": true,
+                     *       "spreads": {
+                     *         "default": "0",
+                     *         "byCorridor": {
+                     *           "ZA:BANK": "0.5"
+                     *         }
+                     *       },
                      *       "pairs": [
                      *         {
                      *           "pair": "USDC/ZAR",
@@ -11951,6 +12082,144 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    setRateSpread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "KE",
+                 *       "paymentMethod": "MOMO",
+                 *       "percent": "0.5",
+                 *       "reason": "M-Pesa float costs up this quarter"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateSpreadInput"];
+            };
+        };
+        responses: {
+            /** @description The change */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "corridor": "KE:MOMO",
+                     *       "percent": "0.5",
+                     *       "reason": "M-Pesa float costs up this quarter",
+                     *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *       "createdAt": "2026-11-27T00:31:06.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateSpreadChange"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */

@@ -51,8 +51,30 @@ const PinView = z.object({
 
 const PIN_ERRORS: Record<'validation_error' | 'invalid_state', ShapeACode> = { validation_error: 'validation_error', invalid_state: 'invalid_state' };
 
+const SpreadTableView = z.object({
+  default: z.string().meta({ description: 'Percent under the mid where no corridor entry applies', example: '0' }),
+  byCorridor: z.record(z.string(), z.string()).meta({ description: 'Percent per `<country>:<method>` or `*:<method>`', example: { 'ZA:BANK': '0.5' } }),
+}).meta({ id: 'RateSpreads' });
+
+const SpreadBody = z.strictObject({
+  country: z.string().max(2).meta({ description: 'Payout country code, or * for any', example: 'KE' }),
+  paymentMethod: z.string().max(10).meta({ description: 'BANK, MOMO, PAYBILL, TILL, or * (with country *: the default)', example: 'MOMO' }),
+  percent: z.string().max(8).meta({ description: 'Percent under the mid rate, 0 to 10, at most 4 places', example: '0.5' }),
+  reason: z.string().max(200).meta({ description: 'Why, for the audit record (1 to 200 characters)', example: 'M-Pesa float costs up this quarter' }),
+}).meta({ id: 'RateSpreadInput' });
+
+const SpreadChangeView = z.object({
+  id: z.string().meta({ description: 'Change id (spr_ + ULID)', example: 'spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }),
+  corridor: z.string().meta({ description: '`<country>:<method>`, `*:<method>` or `*:*`', example: 'KE:MOMO' }),
+  percent: z.string().meta({ description: 'Percent under the mid', example: '0.5' }),
+  reason: z.string().meta({ description: "The operator's reason", example: 'M-Pesa float costs up this quarter' }),
+  createdBy: z.string().meta({ description: 'The admin key that set it', example: 'key_01JD4YB2C4E6G8J0L2N4Q6S8U0' }),
+  createdAt: z.iso.datetime().meta({ description: 'When it was set', example: '2026-11-27T00:31:06.120Z' }),
+}).meta({ id: 'RateSpreadChange' });
+
 const RatesResponse = z.object({
   live: z.boolean().meta({ description: 'Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates' }),
+  spreads: SpreadTableView.nullable().meta({ description: 'The spreads in force for live tenants; null without live sources' }),
   pairs: z.array(PairView).meta({ description: 'Every pair the catalog quotes, live or not' }),
 }).meta({ id: 'Rates' });
 
@@ -69,6 +91,7 @@ export function rateAdminRoutes(admin: AdminApplication): RouteSpec<any, any, an
         const view = admin.listRates();
         res.json({
           live: view.live,
+          spreads: view.spreads,
           pairs: view.pairs.map((p) => ({
             ...p, refreshedAt: p.refreshedAt?.toISOString() ?? null, sources: p.sources.map((s) => ({ ...s, at: s.at.toISOString() })),
             pin: p.pin ? { ...p.pin, expiresAt: p.pin.expiresAt.toISOString() } : null,
@@ -90,10 +113,24 @@ export function rateAdminRoutes(admin: AdminApplication): RouteSpec<any, any, an
         const result = await admin.pinRate(req.body, req.principal?.keyId ?? 'unknown');
         if (!result.ok) return sendShapeA(res, PIN_ERRORS[result.code], result.message, fieldsOf(result, req));
         const pin = result.value;
-        res.status(201).json({
+        return void res.status(201).json({
           id: pin.id, pair: `${pin.stablecoin}/${pin.fiat}`, rate: pin.rate, reason: pin.reason, createdBy: pin.createdBy,
           createdAt: pin.createdAt.toISOString(), expiresAt: pin.expiresAt.toISOString(),
         });
+      },
+    }),
+    defineRoute<z.infer<typeof SpreadBody>>({
+      tags: ['Admin'], auth: 'admin', method: 'post', path: '/v1/admin/rates/spreads', operationId: 'setRateSpread',
+      summary: 'Set the spread of a corridor and payment method for live tenants (audited)',
+      description: 'Platform admin key. The spread under the mid rate live tenants are priced at, for one corridor and method (`*` for any country; '
+        + '`*`/`*` for the default), over RATES_SPREADS. Each change is stored with the admin key that made it, never changed (the audit record); '
+        + 'the newest per corridor is in force: at once on the replica that answers, on the others at their next refresh.',
+      body: SpreadBody,
+      responses: { '201': { description: 'The change', schema: SpreadChangeView }, ...AUTH_ERRORS },
+      handler: async (req, res) => {
+        const result = await admin.setSpread(req.body, req.principal?.keyId ?? 'unknown');
+        if (!result.ok) return sendShapeA(res, PIN_ERRORS[result.code], result.message, fieldsOf(result, req));
+        res.status(201).json({ ...result.value, createdAt: result.value.createdAt.toISOString() });
       },
     }),
   ];

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { PairRefresh, RateBook } from '../../core/quotes/rate-book';
 import { pairKey, type RateFeed } from '../../core/quotes/rate-feed';
 import type { RatePinStore } from '../../core/quotes/rate-pins';
+import type { SpreadStore, Spreads } from '../../core/quotes/spread';
 import type { Clock } from '../../core/shared/clock';
 
 /** Moves operators are told about (docs/decisions.md § FX quotes: live rates); `update` and `first_rate` are routine. */
@@ -12,7 +13,9 @@ const TOLD: ReadonlySet<string> = new Set(['jump', 'confirm', 'revert', 'jump_ag
  * once (each bounded by its adapter's timeout), records what they brought, and moves every pair.
  * Every replica runs its own, so no replica waits on another or on the database to price; requests
  * only ever read the book. Feed problems, sources left out of the band and every non-routine move
- * are logged at warn (pair, sources, rates and reasons: public market data, no secret).
+ * are logged at warn (pair, sources, rates and reasons: public market data, no secret). Each pass
+ * also reads the operators' pins and spreads from the database, so a change made on any replica
+ * applies on this one from its next refresh.
  */
 export class RateRefresher {
   constructor(
@@ -21,6 +24,7 @@ export class RateRefresher {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly pins?: RatePinStore,
+    private readonly spreads?: { readonly store: SpreadStore; readonly inForce: Spreads },
   ) {}
 
   /** One pass: read, record, refresh; answers what happened to each pair. Never throws for a feed's fault. */
@@ -37,6 +41,13 @@ export class RateRefresher {
         this.book.setPins(await this.pins.active(now));
       } catch (error) {
         this.logger.error({ err: error }, 'rate pins could not be read; keeping the ones known');
+      }
+    }
+    if (this.spreads) {
+      try {
+        this.spreads.inForce.set(await this.spreads.store.latest());
+      } catch (error) {
+        this.logger.error({ err: error }, 'rate spreads could not be read; keeping the ones known');
       }
     }
     const refreshed = this.book.refresh(now);

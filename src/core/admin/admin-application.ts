@@ -19,6 +19,8 @@ import type { DepositFindingView } from '../deposits/deposit';
 import type { RatePairView } from '../quotes/rate-book';
 import type { RatePair } from '../quotes/rate-feed';
 import { pinRate, type PinCommand, type RatePin, type RatePinStore } from '../quotes/rate-pins';
+import { setSpread, type SpreadCommand } from '../quotes/set-spread';
+import type { SpreadChange, SpreadStore, SpreadTable, Spreads } from '../quotes/spread';
 import type { DepositFindingReader } from '../deposits/deposit-ports';
 import { listDepositFindings } from '../deposits/list-deposits';
 import {
@@ -35,6 +37,8 @@ export interface RateBoard {
 /** What GET /v1/admin/rates shows: whether live tenants are priced live, and every pair of the book. */
 export interface RatesView {
   readonly live: boolean;
+  /** The spreads in force for live tenants (percent under the mid); null without live sources. */
+  readonly spreads: SpreadTable | null;
   readonly pairs: readonly RatePairView[];
 }
 
@@ -52,6 +56,10 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly rateBoard?: RateBoard;
   /** Operators' pinned rates, stored for audit. */
   readonly ratePins: RatePinStore;
+  /** Operators' spread changes, stored for audit. */
+  readonly rateSpreads: SpreadStore;
+  /** The spreads in force on this replica; undefined without live sources. */
+  readonly spreadsInForce?: Spreads;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -106,6 +114,11 @@ export interface AdminApplication {
    * rates), recorded with the admin key that pinned it. Errors: `validation_error`, `invalid_state` (no live sources).
    */
   pinRate(command: PinCommand, keyId: string): Promise<Result<RatePin, 'validation_error' | 'invalid_state'>>;
+  /**
+   * Sets the spread of a corridor and method for live tenants (docs/decisions.md § FX quotes: live
+   * rates), recorded with the admin key that set it. Errors: `validation_error`.
+   */
+  setSpread(command: SpreadCommand, keyId: string): Promise<Result<SpreadChange, 'validation_error'>>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -138,7 +151,10 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     listRefunds: (status, limit) => listRefunds(deps, status, limit),
     markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
     listDepositFindings: (limit) => listDepositFindings({ findings: deps.depositFindings }, limit),
-    listRates: () => (deps.rateBoard ? { live: true, pairs: deps.rateBoard.view(deps.clock.now()) } : { live: false, pairs: [] }),
+    listRates: () => (deps.rateBoard
+      ? { live: true, spreads: deps.spreadsInForce?.table() ?? null, pairs: deps.rateBoard.view(deps.clock.now()) }
+      : { live: false, spreads: null, pairs: [] }),
+    setSpread: (command, keyId) => setSpread({ spreads: deps.rateSpreads, clock: deps.clock, ids: deps.ids, onSet: (change) => deps.spreadsInForce?.add(change) }, command, keyId),
     pinRate: (command, keyId) => {
       const board = deps.rateBoard;
       return pinRate({

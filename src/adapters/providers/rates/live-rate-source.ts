@@ -13,7 +13,7 @@ import { err, ok } from '../../../core/shared/result';
  * `rate_unavailable` with `retryAfterS`, the refresh interval in whole seconds.
  */
 export class BookRateSource implements RateSource {
-  constructor(private readonly book: RateBook, private readonly spreads: SpreadTable, private readonly retryAfterS: number, private readonly clock: Clock) {}
+  constructor(private readonly book: RateBook, private readonly spreads: () => SpreadTable, private readonly retryAfterS: number, private readonly clock: Clock) {}
 
   async rate(fiat: FiatCurrency, stablecoin: Stablecoin, context: RateContext) {
     const pair = { fiat, stablecoin };
@@ -22,7 +22,7 @@ export class BookRateSource implements RateSource {
     if (mid === undefined) {
       return err('rate_unavailable' as const, `No live exchange rate for ${fiat}/${stablecoin} now; retry later`, { retryAfterS: this.retryAfterS });
     }
-    return ok(applySpread(mid, spreadFor(this.spreads, context.paymentMethod, context.country)));
+    return ok(applySpread(mid, spreadFor(this.spreads(), context.paymentMethod, context.country)));
   }
 }
 
