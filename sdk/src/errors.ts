@@ -90,11 +90,12 @@ export class ResolutionError extends PayoutGatewayError {
 }
 
 /** The code each shape D status means (docs/decisions.md § Errors: shapes per route family, FX). */
-const FX_CODE_BY_STATUS: Readonly<Record<number, FxErrorCode>> = { 422: 'unsupported_corridor', 503: 'provider_unavailable' };
+const FX_CODE_BY_STATUS: Readonly<Record<number, FxErrorCode>> = { 422: 'unsupported_corridor', 503: 'rate_unavailable' };
 
 /**
  * Shape D `{error: <numeric status>, message, details, code}`: refusals of `GET /fx/convert`
- * (unsupported pair 422 `unsupported_corridor`, rates unavailable 503 `provider_unavailable`).
+ * (unsupported pair 422 `unsupported_corridor`, no live rate for the pair now 503 `rate_unavailable`,
+ * with `Retry-After`).
  */
 export class FxError extends PayoutGatewayError {
   readonly shape = 'D' as const;
@@ -102,7 +103,7 @@ export class FxError extends PayoutGatewayError {
    * The value to branch on: the body's `code`, the shape A code of the same meaning
    * (docs/decisions.md § Errors: shapes per route family). A body without one (a service older
    * than the code) gets the code its status documents: 422 `unsupported_corridor`, 503
-   * `provider_unavailable`; undefined for any other status.
+   * `rate_unavailable`; undefined for any other status.
    */
   readonly code: FxErrorCode | undefined;
   /** Free-form details, e.g. the currency pair asked for. */

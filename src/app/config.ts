@@ -7,6 +7,7 @@ import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './logger';
 import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
+import { ratesEnvSchema } from '../adapters/providers/rates/rates-config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -105,6 +106,8 @@ export const configSchema = z.object({
   SOLANA_USDC_MINT: solanaAddress.default('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
   SOLANA_USDT_MINT: solanaAddress.default('Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'),
   SOLANA_TOKEN_DECIMALS: int(0).max(77).default(6),
+  // Live FX rates (docs/decisions.md § FX quotes: live rates): sources, freshness, quorum, band, jump guard, spreads.
+  ...ratesEnvSchema.shape,
 });
 
 /**

@@ -32,7 +32,9 @@ import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work';
 import { BatchingUnitOfWork } from '../adapters/persistence/batching-unit-of-work';
 import { WebhookMikroRepository } from '../adapters/persistence/webhook.repository';
 import { loadCatalog } from '../adapters/providers/catalog-file';
-import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
+import { ratesSetup, type RatesSetup } from './live-rates';
+import { RatePinRepository } from '../adapters/persistence/rate-pin.repository';
+import { RateSpreadRepository } from '../adapters/persistence/rate-spread.repository';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
 import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
@@ -102,6 +104,8 @@ export interface Container {
   readonly access: BearerAccess;
   /** GraphQL over HTTP and graphql-ws: main and tests `attach(server)` it to the listening server. */
   readonly graphql: GraphqlGateway;
+  /** The rates priced with: the catalog's, or live ones for live tenants (docs/decisions.md § FX quotes: live rates). */
+  readonly rates: RatesSetup;
   /**
    * Seals personal data still in clear (the start-up backfill, docs/decisions.md § Personal data and
    * secrets), then starts the process's one LISTEN connection (key revocations, payment events) and
@@ -308,9 +312,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
   }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
+  const ratePins = new RatePinRepository(em);
+  const rateSpreads = new RateSpreadRepository(em);
+  const rates = ratesSetup(config, catalog, tenantSettings, clock, logger, ratePins, rateSpreads);
   const application = createApplication({
     catalog,
-    rates: new CatalogRateSource(catalog),
+    rates: rates.rates,
     quotes: new QuoteMikroRepository(em, true),
     payments,
     paymentList: new PaymentListRepository(em),
@@ -357,7 +364,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads,
+    reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(
@@ -411,7 +418,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker)]
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker), ...(rates.worker ? [rates.worker] : [])]
         .map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
       ...(chains.watched.length > 0 ? { chains: () => chainStatus(chains, chainWatch) } : {}),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
@@ -420,7 +427,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     callbacks: { endpoints: callbacks.endpoints, limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -435,6 +442,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
       if (config.CHAIN_WATCHER_ENABLED) watchers.forEach((w) => w.start());
+      // Live rates refresh on every replica, whatever the worker switches say: pricing needs them.
+      await rates.start();
     },
     beginShutdown() {
       shuttingDown = true;
@@ -455,6 +464,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await counters.close();
       await live.close();
       await chains.close();
+      await rates.stop();
     },
   };
 }

@@ -67,6 +67,9 @@ describe('admin use cases on fakes', () => {
       reconciliationChecks: { listFindings: async () => [] },
       refunds: { list: async () => [], pendingTotals: async () => [] },
       depositFindings: { listFindings: async () => [] },
+      // Pinned rates have their own tests (test/unit/live-rates.test.ts, test/e2e/live-rates.test.ts).
+      ratePins: { insert: async () => undefined, active: async () => [] },
+      rateSpreads: { insert: async () => undefined, latest: async () => [] },
       reconciliationReport: {
         sent: { sentBetween: async () => [] }, payments: world.store.reader, providers: { providerOf: async () => undefined },
         records: [], clock: world.clock,

@@ -190,11 +190,13 @@ describe('createMoneyOut on fakes', () => {
     nothingWritten();
   });
 
-  it('maps the rate source: an unserved pair is unsupported_corridor, an outage provider_unavailable', async () => {
+  it('maps the rate source: an unserved pair is unsupported_corridor, no live rate rate_unavailable with only its retry time', async () => {
     const unserved = { ...world.moneyOut, rates: { rate: async () => err('unsupported_pair' as const, 'No rate for KES/USDC') } };
     expect(await run(command(), KEY, unserved)).toEqual(err('unsupported_corridor', 'No rate for KES/USDC'));
-    const down = { ...world.moneyOut, rates: { rate: async () => err('rates_unavailable' as const, 'down') } };
-    expect(await run(command(), KEY, down)).toEqual(err('provider_unavailable', 'Exchange rates are unavailable; retry later'));
+    const down = { ...world.moneyOut, rates: { rate: async () => err('rate_unavailable' as const, 'down', { retryAfterS: 5, leftOut: ['luno'] }) } };
+    expect(await run(command(), KEY, down)).toEqual(err('rate_unavailable', 'No live exchange rate for KES/USDC now; retry later', { retryAfterS: 5 }));
+    const noWait = { ...world.moneyOut, rates: { rate: async () => err('rate_unavailable' as const, 'down') } };
+    expect(await run(command(), OTHER_KEY, noWait)).toEqual(err('rate_unavailable', 'No live exchange rate for KES/USDC now; retry later'));
     nothingWritten();
   });
 

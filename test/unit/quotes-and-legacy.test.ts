@@ -54,8 +54,8 @@ describe('getFxQuote', () => {
 
   it('refuses a country that does not pay out in the currency, and a pair without a rate', async () => {
     expect(await getFxQuote(deps, TENANT, query({ country: 'UG' }))).toEqual(err('unsupported_pair', 'UG does not pay out in KES'));
-    const none = { ...deps, rates: { rate: async () => err('rates_unavailable' as const, 'down') } };
-    expect(await getFxQuote(none, TENANT, query())).toEqual(err('rates_unavailable', 'down'));
+    const none = { ...deps, rates: { rate: async () => err('rate_unavailable' as const, 'down') } };
+    expect(await getFxQuote(none, TENANT, query())).toEqual(err('rate_unavailable', 'down'));
     expect(inserted).toEqual([]);
   });
 });

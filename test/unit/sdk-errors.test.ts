@@ -61,14 +61,14 @@ describe('SDK error shapes', () => {
     const unsupported = toPayoutGatewayError(answer(422), { error: 422, message: 'No rate for KES to USDT', details: { requestId: 'req-9' }, code: 'unsupported_corridor' });
     expect(unsupported).toBeInstanceOf(FxError);
     expect(unsupported).toMatchObject({ shape: 'D', status: 422, code: 'unsupported_corridor', requestId: 'req-9', details: { requestId: 'req-9' } });
-    const unavailable = toPayoutGatewayError(answer(503), { error: 503, message: 'Exchange rates are unavailable; retry later', details: {}, code: 'provider_unavailable' });
-    expect(unavailable).toMatchObject({ shape: 'D', status: 503, code: 'provider_unavailable' });
+    const unavailable = toPayoutGatewayError(answer(503), { error: 503, message: 'No live exchange rate for KES/USDC now; retry later', details: {}, code: 'rate_unavailable' });
+    expect(unavailable).toMatchObject({ shape: 'D', status: 503, code: 'rate_unavailable' });
   });
 
   it('FxError without a code in the body: the code its status documents, none for another status', () => {
     const withoutCode = (status: number) => toPayoutGatewayError(new Response(null, { status }), { error: status, message: 'm', details: {} });
     expect(withoutCode(422)).toMatchObject({ shape: 'D', code: 'unsupported_corridor' });
-    expect(withoutCode(503)).toMatchObject({ shape: 'D', code: 'provider_unavailable' });
+    expect(withoutCode(503)).toMatchObject({ shape: 'D', code: 'rate_unavailable' });
     const other = withoutCode(500);
     expect(other).toBeInstanceOf(FxError);
     expect((other as FxError).code).toBeUndefined();

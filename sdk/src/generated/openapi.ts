@@ -859,6 +859,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every live rate pair with its state, mid rate and sources
+         * @description Platform admin key. The in-memory rate book of the replica that answers (each replica refreshes its own): per pair its state, the mid priced before the spread, and each source's rate and own timestamp, used or left out (stale, out of band).
+         */
+        get: operations["listRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/rates/pins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pin a manual mid rate on a live pair until it expires (incidents)
+         * @description Platform admin key. The pinned mid wins over the sources for live tenants until it expires (the corridor spread still applies); stored with the admin key that pinned it, never changed (the audit record). The replica that answers applies it at once, the others at their next refresh.
+         */
+        post: operations["pinRate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/rates/spreads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the spread of a corridor and payment method for live tenants (audited)
+         * @description Platform admin key. The spread under the mid rate live tenants are priced at, for one corridor and method (`*` for any country; `*`/`*` for the default), over RATES_SPREADS. Each change is stored with the admin key that made it, never changed (the audit record); the newest per corridor is in force: at once on the replica that answers, on the others at their next refresh.
+         */
+        post: operations["setRateSpread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -1387,6 +1447,72 @@ export interface components {
             payoutBlockchain?: "BSC" | "SOLANA";
             /** @description A wallet address on the payout blockchain; null refuses legacy payouts */
             payoutRefundAddress?: string | null;
+        };
+        /**
+         * @example {
+         *       "fiat": "ZAR",
+         *       "stablecoin": "USDC",
+         *       "rate": "18.2",
+         *       "expiresInMinutes": 60,
+         *       "reason": "VALR and Luno halted; rate from the treasury desk"
+         *     }
+         */
+        RatePinInput: {
+            /**
+             * @description Fiat currency of the pair
+             * @example ZAR
+             */
+            fiat: string;
+            /**
+             * @description USDC or USDT
+             * @example USDC
+             */
+            stablecoin: string;
+            /**
+             * @description Mid rate, units of fiat per 1 stablecoin, a positive decimal string (the spread still applies)
+             * @example 18.2
+             */
+            rate: string;
+            /**
+             * @description Minutes until the pin lapses, 1 to 1440
+             * @example 60
+             */
+            expiresInMinutes: number;
+            /**
+             * @description Why, for the audit record (1 to 200 characters)
+             * @example VALR and Luno halted; rate from the treasury desk
+             */
+            reason: string;
+        };
+        /**
+         * @example {
+         *       "country": "KE",
+         *       "paymentMethod": "MOMO",
+         *       "percent": "0.5",
+         *       "reason": "M-Pesa float costs up this quarter"
+         *     }
+         */
+        RateSpreadInput: {
+            /**
+             * @description Payout country code, or * for any
+             * @example KE
+             */
+            country: string;
+            /**
+             * @description BANK, MOMO, PAYBILL, TILL, or * (with country *: the default)
+             * @example MOMO
+             */
+            paymentMethod: string;
+            /**
+             * @description Percent under the mid rate, 0 to 10, at most 4 places
+             * @example 0.5
+             */
+            percent: string;
+            /**
+             * @description Why, for the audit record (1 to 200 characters)
+             * @example M-Pesa float costs up this quarter
+             */
+            reason: string;
         };
         /**
          * @description Body of a payment.processing delivery
@@ -2110,7 +2236,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2454,17 +2580,17 @@ export interface components {
              * @description The shape A code of the same meaning, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "provider_unavailable";
+            code: "unsupported_corridor" | "rate_unavailable";
         };
         /**
-         * @description ErrorD as answered with status 503: code provider_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorD as answered with status 503: code rate_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": 503,
-         *       "message": "Exchange rates are unavailable; retry later",
+         *       "message": "No live exchange rate for KES/USDC now; retry later",
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
          *       },
-         *       "code": "provider_unavailable"
+         *       "code": "rate_unavailable"
          *     }
          */
         ErrorD503: components["schemas"]["ErrorD"] & ({
@@ -2472,7 +2598,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable";
+            code: "rate_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -2620,10 +2746,10 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 503: code provider_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 503: code provider_unavailable, rate_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 503,
-         *       "message": "Exchange rates are unavailable; retry later",
+         *       "message": "No payout provider is available for this tenant: every payout provider is failing",
          *       "code": "provider_unavailable",
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -2635,7 +2761,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable" | "service_unavailable";
+            code: "provider_unavailable" | "rate_unavailable" | "service_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -2721,7 +2847,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -2741,7 +2867,7 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
         };
         /**
          * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available (docs/decisions.md § Errors: shapes per route family)
@@ -2767,12 +2893,12 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorB as answered with status 503: code provider_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 503: code provider_unavailable, rate_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "provider_unavailable"
          *       },
-         *       "message": "Exchange rates are unavailable; retry later",
+         *       "message": "No payout provider is available for this tenant: every payout provider is failing",
          *       "statusCode": 503,
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -2785,7 +2911,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable";
+            code: "provider_unavailable" | "rate_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -4316,6 +4442,299 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "live": true,
+         *       "spreads": {
+         *         "default": "0",
+         *         "byCorridor": {
+         *           "ZA:BANK": "0.5"
+         *         }
+         *       },
+         *       "pairs": [
+         *         {
+         *           "pair": "USDC/ZAR",
+         *           "status": "awaiting",
+         *           "mid": "18.1",
+         *           "reference": null,
+         *           "candidate": null,
+         *           "refreshedAt": "2026-11-27T00:31:06.120Z",
+         *           "sources": [
+         *             {
+         *               "source": "luno",
+         *               "rate": "18.30",
+         *               "at": "2026-11-27T00:31:05.000Z",
+         *               "used": true,
+         *               "reason": null,
+         *               "deviationPercent": null
+         *             }
+         *           ],
+         *           "pin": {
+         *             "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *             "rate": "18.2",
+         *             "reason": "VALR and Luno halted; rate from the treasury desk",
+         *             "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *             "expiresAt": "2026-11-27T01:31:06.120Z"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        Rates: {
+            /** @description Whether live tenants are priced from live sources (RATES_SOURCES set); false: every tenant on the catalog rates */
+            live: boolean;
+            /** @description The spreads in force for live tenants; null without live sources */
+            spreads: components["schemas"]["RateSpreads"] | null;
+            /** @description Every pair the catalog quotes, live or not */
+            pairs: components["schemas"]["RatePair"][];
+        };
+        /**
+         * @example {
+         *       "default": "0",
+         *       "byCorridor": {
+         *         "ZA:BANK": "0.5"
+         *       }
+         *     }
+         */
+        RateSpreads: {
+            /**
+             * @description Percent under the mid where no corridor entry applies
+             * @example 0
+             */
+            default: string;
+            /**
+             * @description Percent per `<country>:<method>` or `*:<method>`
+             * @example {
+             *       "ZA:BANK": "0.5"
+             *     }
+             */
+            byCorridor: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @example {
+         *       "pair": "USDC/ZAR",
+         *       "status": "awaiting",
+         *       "mid": "18.1",
+         *       "reference": null,
+         *       "candidate": null,
+         *       "refreshedAt": "2026-11-27T00:31:06.120Z",
+         *       "sources": [
+         *         {
+         *           "source": "luno",
+         *           "rate": "18.30",
+         *           "at": "2026-11-27T00:31:05.000Z",
+         *           "used": true,
+         *           "reason": null,
+         *           "deviationPercent": null
+         *         }
+         *       ],
+         *       "pin": {
+         *         "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "rate": "18.2",
+         *         "reason": "VALR and Luno halted; rate from the treasury desk",
+         *         "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *         "expiresAt": "2026-11-27T01:31:06.120Z"
+         *       }
+         *     }
+         */
+        RatePair: {
+            /**
+             * @description Stablecoin/fiat
+             * @example USDC/ZAR
+             */
+            pair: string;
+            /**
+             * @description live: priced; suspended: a jump awaits confirmation; unavailable: quorum lost; awaiting: never refreshed
+             * @enum {string}
+             */
+            status: "awaiting" | "live" | "suspended" | "unavailable";
+            /**
+             * @description The mid rate priced now, before the spread; null unless live
+             * @example 18.1
+             */
+            mid: string | null;
+            /**
+             * @description While suspended or unavailable: the last mid priced
+             * @example null
+             */
+            reference: string | null;
+            /**
+             * @description While suspended: the level awaiting confirmation
+             * @example null
+             */
+            candidate: string | null;
+            /**
+             * @description When this replica last refreshed the pair
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            refreshedAt: string | null;
+            /** @description Each source of the pair at the last refresh, by name */
+            sources: components["schemas"]["RateSourceView"][];
+            /** @description The operator's pin in force, which wins over the sources until it expires; null when none */
+            pin: {
+                /**
+                 * @description Pin id (pin_ + ULID)
+                 * @example pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+                 */
+                id: string;
+                /**
+                 * @description The pinned mid rate
+                 * @example 18.2
+                 */
+                rate: string;
+                /**
+                 * @description The operator's reason
+                 * @example VALR and Luno halted; rate from the treasury desk
+                 */
+                reason: string;
+                /**
+                 * @description The admin key that pinned it
+                 * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+                 */
+                createdBy: string;
+                /**
+                 * Format: date-time
+                 * @description When the pin lapses and the sources price again
+                 * @example 2026-11-27T01:31:06.120Z
+                 */
+                expiresAt: string;
+            } | null;
+        };
+        /**
+         * @example {
+         *       "source": "luno",
+         *       "rate": "18.30",
+         *       "at": "2026-11-27T00:31:05.000Z",
+         *       "used": true,
+         *       "reason": null,
+         *       "deviationPercent": null
+         *     }
+         */
+        RateSourceView: {
+            /**
+             * @description Rate source (docs/providers.md § Rates)
+             * @example luno
+             */
+            source: string;
+            /**
+             * @description Units of fiat per 1 stablecoin, as the source published it
+             * @example 18.30
+             */
+            rate: string;
+            /**
+             * Format: date-time
+             * @description The source's own timestamp of the rate
+             * @example 2026-11-27T00:31:05.000Z
+             */
+            at: string;
+            /** @description Whether the rate entered the median of the last refresh */
+            used: boolean;
+            /**
+             * @description Why it was left out; null when used, or when the pair was short of its quorum
+             * @example null
+             */
+            reason: ("stale" | "out_of_band") | null;
+            /**
+             * @description For out_of_band: signed distance from the median, in percent
+             * @example null
+             */
+            deviationPercent: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "pair": "USDC/ZAR",
+         *       "rate": "18.2",
+         *       "reason": "VALR and Luno halted; rate from the treasury desk",
+         *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *       "createdAt": "2026-11-27T00:31:06.120Z",
+         *       "expiresAt": "2026-11-27T01:31:06.120Z"
+         *     }
+         */
+        RatePin: {
+            /**
+             * @description Pin id (pin_ + ULID)
+             * @example pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            id: string;
+            /**
+             * @description Stablecoin/fiat
+             * @example USDC/ZAR
+             */
+            pair: string;
+            /**
+             * @description The pinned mid rate
+             * @example 18.2
+             */
+            rate: string;
+            /**
+             * @description The operator's reason
+             * @example VALR and Luno halted; rate from the treasury desk
+             */
+            reason: string;
+            /**
+             * @description The admin key that pinned it
+             * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+             */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When it was pinned
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it lapses
+             * @example 2026-11-27T01:31:06.120Z
+             */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "corridor": "KE:MOMO",
+         *       "percent": "0.5",
+         *       "reason": "M-Pesa float costs up this quarter",
+         *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+         *       "createdAt": "2026-11-27T00:31:06.120Z"
+         *     }
+         */
+        RateSpreadChange: {
+            /**
+             * @description Change id (spr_ + ULID)
+             * @example spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            id: string;
+            /**
+             * @description `<country>:<method>`, `*:<method>` or `*:*`
+             * @example KE:MOMO
+             */
+            corridor: string;
+            /**
+             * @description Percent under the mid
+             * @example 0.5
+             */
+            percent: string;
+            /**
+             * @description The operator's reason
+             * @example M-Pesa float costs up this quarter
+             */
+            reason: string;
+            /**
+             * @description The admin key that set it
+             * @example key_01JD4YB2C4E6G8J0L2N4Q6S8U0
+             */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description When it was set
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            createdAt: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -4819,23 +5238,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description Rates unavailable (shape D) */
+            /** @description rate_unavailable (shape D): no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation); retry after Retry-After seconds; nothing is stored */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
                      *       "error": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No live exchange rate for KES/USDC now; retry later",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
                      *       },
-                     *       "code": "provider_unavailable"
+                     *       "code": "rate_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorD503"];
@@ -5045,7 +5465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After); nothing is written, retry with the same Idempotency-Key */
+            /** @description provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After). Nothing is written either way: retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5058,7 +5478,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "code": "provider_unavailable",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -5572,7 +5992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable (shape B): no rate, or the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); nothing is written */
+            /** @description provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); nothing is written */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5587,7 +6007,7 @@ export interface operations {
                      *       "error": {
                      *         "code": "provider_unavailable"
                      *       },
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "statusCode": 503,
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -8535,7 +8955,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "code": "provider_unavailable",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -10761,7 +11181,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 503,
-                     *       "message": "Exchange rates are unavailable; retry later",
+                     *       "message": "No payout provider is available for this tenant: every payout provider is failing",
                      *       "code": "provider_unavailable",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
@@ -11276,6 +11696,460 @@ export interface operations {
                      *     ]
                      */
                     "application/json": components["schemas"]["DepositFinding"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate book */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "live": true,
+                     *       "spreads": {
+                     *         "default": "0",
+                     *         "byCorridor": {
+                     *           "ZA:BANK": "0.5"
+                     *         }
+                     *       },
+                     *       "pairs": [
+                     *         {
+                     *           "pair": "USDC/ZAR",
+                     *           "status": "awaiting",
+                     *           "mid": "18.1",
+                     *           "reference": null,
+                     *           "candidate": null,
+                     *           "refreshedAt": "2026-11-27T00:31:06.120Z",
+                     *           "sources": [
+                     *             {
+                     *               "source": "luno",
+                     *               "rate": "18.30",
+                     *               "at": "2026-11-27T00:31:05.000Z",
+                     *               "used": true,
+                     *               "reason": null,
+                     *               "deviationPercent": null
+                     *             }
+                     *           ],
+                     *           "pin": {
+                     *             "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *             "rate": "18.2",
+                     *             "reason": "VALR and Luno halted; rate from the treasury desk",
+                     *             "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *             "expiresAt": "2026-11-27T01:31:06.120Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rates"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    pinRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fiat": "ZAR",
+                 *       "stablecoin": "USDC",
+                 *       "rate": "18.2",
+                 *       "expiresInMinutes": 60,
+                 *       "reason": "VALR and Luno halted; rate from the treasury desk"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RatePinInput"];
+            };
+        };
+        responses: {
+            /** @description The pin */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pin_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "pair": "USDC/ZAR",
+                     *       "rate": "18.2",
+                     *       "reason": "VALR and Luno halted; rate from the treasury desk",
+                     *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *       "createdAt": "2026-11-27T00:31:06.120Z",
+                     *       "expiresAt": "2026-11-27T01:31:06.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RatePin"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description invalid_state: no live rate source is configured (RATES_SOURCES) */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    setRateSpread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "country": "KE",
+                 *       "paymentMethod": "MOMO",
+                 *       "percent": "0.5",
+                 *       "reason": "M-Pesa float costs up this quarter"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RateSpreadInput"];
+            };
+        };
+        responses: {
+            /** @description The change */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "spr_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "corridor": "KE:MOMO",
+                     *       "percent": "0.5",
+                     *       "reason": "M-Pesa float costs up this quarter",
+                     *       "createdBy": "key_01JD4YB2C4E6G8J0L2N4Q6S8U0",
+                     *       "createdAt": "2026-11-27T00:31:06.120Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateSpreadChange"];
                 };
             };
             /** @description Validation failed (validation_error) */

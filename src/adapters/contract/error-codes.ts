@@ -31,6 +31,8 @@ export const SHAPE_A_STATUS = {
   headers_too_large: 431,
   internal_error: 500,
   provider_unavailable: 503,
+  // No trustworthy live exchange rate for the pair now (docs/decisions.md § FX quotes: live rates).
+  rate_unavailable: 503,
   // Starting (the port is bound before the service is built) or shutting down (docs/decisions.md § Running it).
   service_unavailable: 503,
 } as const;
@@ -48,6 +50,7 @@ export const SHAPE_B_STATUS = {
   duplicate_reference: 409,
   payout_in_progress: 409,
   provider_unavailable: 503,
+  rate_unavailable: 503,
 } as const;
 /** A code of error shape B. */
 export type ShapeBCode = keyof typeof SHAPE_B_STATUS;
@@ -69,7 +72,8 @@ export type ShapeCCode = keyof typeof SHAPE_C_STATUS;
  */
 export const SHAPE_D_STATUS = {
   unsupported_corridor: 422,
-  provider_unavailable: 503,
+  // FX's only 503: no trustworthy live rate (docs/decisions.md § FX quotes: live rates); it calls no payout provider.
+  rate_unavailable: 503,
 } as const satisfies Partial<Record<ShapeACode, number>>;
 /** A code of error shape D. */
 export type ShapeDCode = keyof typeof SHAPE_D_STATUS;

@@ -21,12 +21,12 @@ export const FxQuery = z.strictObject({
 /**
  * Every FX failure with the shape A code of its meaning (docs/decisions.md § Errors: shapes per
  * route family): GraphQL answers these names; REST answers validation in shape A and the others in
- * the numeric shape D, with these codes' statuses (422, 503). Exhaustive by type.
+ * the numeric shape D, with these codes' statuses (422, 503 with Retry-After). Exhaustive by type.
  */
 export const FX_ERRORS = {
   validation_error: 'validation_error',
   unsupported_pair: 'unsupported_corridor',
-  rates_unavailable: 'provider_unavailable',
+  rate_unavailable: 'rate_unavailable',
 } as const satisfies Record<FxQuoteErrorCode, ShapeACode>;
 
 /** The parsed query carries exactly the fields of the core's FxQuoteQuery: a field added to one side only fails `tsc`. */

@@ -40,6 +40,7 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   idempotency_key_reused: 'duplicate_reference',
   idempotency_key_in_use: 'payout_in_progress',
   provider_unavailable: 'provider_unavailable',
+  rate_unavailable: 'rate_unavailable',
   corridor_not_available: 'corridor_not_available',
 };
 

@@ -56,6 +56,7 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   idempotency_key_in_use: 'idempotency_key_in_use',
   idempotency_key_reused: 'idempotency_key_reused',
   provider_unavailable: 'provider_unavailable',
+  rate_unavailable: 'rate_unavailable',
   corridor_not_available: 'corridor_not_available',
   insufficient_balance: 'insufficient_balance',
 };

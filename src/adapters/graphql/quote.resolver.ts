@@ -8,7 +8,7 @@ import { QuoteType, toQuoteType } from './quote.type';
 /** FX quotes: the same use case and argument rules as REST's GET /fx/convert. */
 @Resolver()
 export class QuoteResolver {
-  /** Prices and stores a quote. Errors: validation_error, unsupported_corridor (no such pair), provider_unavailable (no rates). */
+  /** Prices and stores a quote. Errors: validation_error, unsupported_corridor (no such pair), rate_unavailable (no live rate for the pair now). */
   @Query(() => QuoteType, { nullable: true, description: 'Quote a fiat amount in a stablecoin, fees included (REST: GET /fx/convert); null with the error in errors when it cannot be priced' })
   async fxQuote(@Args(() => FxQuoteArgs) args: FxQuoteArgs, @Ctx() ctx: GraphqlContext): Promise<QuoteType> {
     const query = parseInput(FxQuery, { ...args }, 'args');

@@ -17,6 +17,7 @@ import { defineRoute, type RouteSpec } from './route';
 import { reconciliationRoutes } from './reconciliation.routes';
 import { refundRoutes } from './refund.routes';
 import { depositFindingRoutes } from './deposit.routes';
+import { rateAdminRoutes } from './rates-admin.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -217,5 +218,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     ...reconciliationRoutes(admin),
     ...refundRoutes(admin),
     ...depositFindingRoutes(admin),
+    ...rateAdminRoutes(admin),
   ];
 }

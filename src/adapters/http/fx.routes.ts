@@ -5,7 +5,8 @@ import type { FxQuoteErrorCode } from '../../core/quotes/get-fx-quote';
 import { FX_ERRORS, FxQuery } from '../contract/fx.contract';
 import { AUTH_ERRORS, DecimalString, ErrorD } from './common.schema';
 import type { Err } from '../../core/shared/result';
-import { fieldsOf, sendShapeA, sendShapeD, type RequestParts } from './http-errors';
+import { RetryAfterHeader } from './openapi-headers';
+import { fieldsOf, sendShapeA, sendShapeD, setRetryAfter, type RequestParts } from './http-errors';
 import { defineRoute, type RouteSpec } from './route';
 
 /** FX quote (OpenAPI convertFx) plus the stored quote's id (docs/decisions.md § FX quotes and the quote lock). */
@@ -26,11 +27,12 @@ export const FxQuoteResponse = z
 /**
  * Every FX failure in its REST error shape (docs/decisions.md § Errors: shapes per route family):
  * validation in shape A, the rest in the numeric shape D with the status of the code GraphQL
- * answers for it (422 unsupported_corridor, 503 provider_unavailable).
+ * answers for it (422 unsupported_corridor, 503 rate_unavailable with Retry-After when known).
  */
 function sendFxError(res: Response, failure: Err<FxQuoteErrorCode>, req: RequestParts): void {
   const code = FX_ERRORS[failure.code];
   if (code === 'validation_error') return sendShapeA(res, code, failure.message, fieldsOf(failure, req));
+  setRetryAfter(res, failure);
   sendShapeD(res, code, failure.message);
 }
 
@@ -50,7 +52,10 @@ export function fxRoutes(app: Application): RouteSpec<any, any, any>[] {
         '200': { description: 'The quote', schema: FxQuoteResponse },
         ...AUTH_ERRORS,
         '422': { description: 'Unsupported currency pair (shape D)', schema: ErrorD },
-        '503': { description: 'Rates unavailable (shape D)', schema: ErrorD },
+        '503': {
+          description: 'rate_unavailable (shape D): no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation); retry after Retry-After seconds; nothing is stored',
+          schema: ErrorD, headers: { 'Retry-After': RetryAfterHeader },
+        },
       },
       handler: async (req, res) => {
         const result = await app.getFxQuote(req.tenantId, req.query);

@@ -16,11 +16,31 @@ import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliat
 import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
 import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
 import type { DepositFindingView } from '../deposits/deposit';
+import type { RatePairView } from '../quotes/rate-book';
+import type { RatePair } from '../quotes/rate-feed';
+import { pinRate, type PinCommand, type RatePin, type RatePinStore } from '../quotes/rate-pins';
+import { setSpread, type SpreadCommand } from '../quotes/set-spread';
+import type { SpreadChange, SpreadStore, SpreadTable, Spreads } from '../quotes/spread';
 import type { DepositFindingReader } from '../deposits/deposit-ports';
 import { listDepositFindings } from '../deposits/list-deposits';
 import {
   reconciliationReport, type ReconciliationReport, type ReportDeps, type ReportErrorCode, type ReportWindow,
 } from '../reconciliation/reconciliation-report';
+
+/** Port: the live rate book as operators see it (docs/decisions.md § FX quotes: live rates). */
+export interface RateBoard {
+  view(now: Date): RatePairView[];
+  quotes(pair: RatePair): boolean;
+  addPin(pin: RatePin): void;
+}
+
+/** What GET /v1/admin/rates shows: whether live tenants are priced live, and every pair of the book. */
+export interface RatesView {
+  readonly live: boolean;
+  /** The spreads in force for live tenants (percent under the mid); null without live sources. */
+  readonly spreads: SpreadTable | null;
+  readonly pairs: readonly RatePairView[];
+}
 
 /** The admin use cases' ports: tenants and keys, plus the payment ports deposits and simulation use. */
 export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'payments' | 'onPaymentMoved' | 'environments'> & {
@@ -32,6 +52,14 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly refunds: RefundReader;
   /** Transfers to deposit addresses never credited (docs/decisions.md § Onchain deposits). */
   readonly depositFindings: DepositFindingReader;
+  /** The live rate book; undefined when no live source is configured (every tenant on the catalog's rates). */
+  readonly rateBoard?: RateBoard;
+  /** Operators' pinned rates, stored for audit. */
+  readonly ratePins: RatePinStore;
+  /** Operators' spread changes, stored for audit. */
+  readonly rateSpreads: SpreadStore;
+  /** The spreads in force on this replica; undefined without live sources. */
+  readonly spreadsInForce?: Spreads;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -79,6 +107,18 @@ export interface AdminApplication {
   markRefundSent(refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>>;
   /** Transfers to deposit addresses never credited (another token, dust, oversized), newest first, at most `limit`. */
   listDepositFindings(limit: number): Promise<DepositFindingView[]>;
+  /** Every pair of the live rate book with its state and sources; `live: false` and no pairs without live sources. */
+  listRates(): RatesView;
+  /**
+   * Pins a manual mid rate on a live pair until it expires (docs/decisions.md § FX quotes: live
+   * rates), recorded with the admin key that pinned it. Errors: `validation_error`, `invalid_state` (no live sources).
+   */
+  pinRate(command: PinCommand, keyId: string): Promise<Result<RatePin, 'validation_error' | 'invalid_state'>>;
+  /**
+   * Sets the spread of a corridor and method for live tenants (docs/decisions.md § FX quotes: live
+   * rates), recorded with the admin key that set it. Errors: `validation_error`.
+   */
+  setSpread(command: SpreadCommand, keyId: string): Promise<Result<SpreadChange, 'validation_error'>>;
 }
 
 /** Binds the admin use cases to `deps`. */
@@ -111,5 +151,15 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     listRefunds: (status, limit) => listRefunds(deps, status, limit),
     markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
     listDepositFindings: (limit) => listDepositFindings({ findings: deps.depositFindings }, limit),
+    listRates: () => (deps.rateBoard
+      ? { live: true, spreads: deps.spreadsInForce?.table() ?? null, pairs: deps.rateBoard.view(deps.clock.now()) }
+      : { live: false, spreads: null, pairs: [] }),
+    setSpread: (command, keyId) => setSpread({ spreads: deps.rateSpreads, clock: deps.clock, ids: deps.ids, onSet: (change) => deps.spreadsInForce?.add(change) }, command, keyId),
+    pinRate: (command, keyId) => {
+      const board = deps.rateBoard;
+      return pinRate({
+        pins: deps.ratePins, clock: deps.clock, ids: deps.ids, quotes: board ? (pair) => board.quotes(pair) : undefined, onPinned: (pin) => board?.addPin(pin),
+      }, command, keyId);
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { Catalog } from '../catalog/catalog';
 import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import type { Quote } from '../quotes/quote';
 import { payoutRoute, type PayoutCorridor, type PayoutRouted, type RoutingDeps } from '../routing/provider-routing';
-import type { RateSource } from '../quotes/rate-source';
+import type { RateContext, RateSource } from '../quotes/rate-source';
 import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
@@ -23,6 +23,7 @@ export type MoneyOutErrorCode =
   | 'idempotency_key_in_use'
   | 'idempotency_key_reused'
   | 'provider_unavailable'
+  | 'rate_unavailable'
   | 'corridor_not_available'
   | 'insufficient_balance';
 
@@ -80,9 +81,10 @@ export interface MoneyOutDeps extends RoutingDeps {
  * `idempotency_key_in_use` (first request still in flight), `idempotency_key_reused` (same key,
  * other command), `corridor_not_available` (no payout provider is configured for the corridor in
  * this deployment for the tenant's environment: permanent until the configuration changes;
- * nothing is written), `provider_unavailable` (no rate could be had, or the corridor's providers
- * all refuse calls for now: `details.retryAfterS`, seconds, says how soon to ask again; nothing is
- * written), `insufficient_balance` (the available balance does not cover the amount).
+ * nothing is written), `provider_unavailable` (the corridor's providers all refuse calls for now:
+ * `details.retryAfterS`, seconds, says how soon to ask again; nothing is written),
+ * `rate_unavailable` (no trustworthy live rate for the pair now, docs/decisions.md § FX quotes: live
+ * rates; `details.retryAfterS`; nothing is written), `insufficient_balance` (the available balance does not cover the amount).
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -159,7 +161,7 @@ async function insertPayment(
 async function createInOneTrip(
   deps: MoneyOutDeps, tenantId: string, key: string, fingerprint: string, command: ValidMoneyOut,
 ): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode> | undefined> {
-  const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency);
+  const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency, rateContext(tenantId, command));
   if (!rate.ok) return undefined;
   const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, rate: rate.value, now: deps.clock.now(), paymentId: deps.ids.next('pay') });
   const written = await deps.oneTrip.createIfFirst(write);
@@ -191,11 +193,11 @@ async function lockedOrCurrentRate(
   paymentId: string,
 ): Promise<Result<string, MoneyOutErrorCode>> {
   if (command.quoteId === undefined) {
-    const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency);
+    const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency, rateContext(tenantId, command));
     if (rate.ok) return rate;
     return rate.code === 'unsupported_pair'
       ? err('unsupported_corridor', rate.message)
-      : err('provider_unavailable', 'Exchange rates are unavailable; retry later');
+      : err('rate_unavailable', `No live exchange rate for ${command.destinationCurrency}/${command.sourceCurrency} now; retry later`, retryOnly(rate.details));
   }
   const quote = await tx.quotes.findForTenant(tenantId, command.quoteId);
   if (!quote) return err('validation_error', 'quoteId does not match a quote of yours', { field: 'quoteId' });
@@ -207,6 +209,16 @@ async function lockedOrCurrentRate(
     return err('quote_already_used', 'The quote was already used by another money-out; request a new one');
   }
   return ok(quote.exchangeRate);
+}
+
+/** The corridor a money-out prices for (docs/decisions.md § FX quotes: live rates). */
+function rateContext(tenantId: string, command: ValidMoneyOut): RateContext {
+  return { tenantId, paymentMethod: command.paymentMethod, country: command.country };
+}
+
+/** Only `retryAfterS` of a rate failure's details reaches the caller: the sources behind it are ours. */
+function retryOnly(details: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+  return typeof details?.retryAfterS === 'number' ? { retryAfterS: details.retryAfterS } : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { Quote, type QuoteRepository } from './quote';
 import type { RateSource } from './rate-source';
 
 /** Closed set of expected failures of an FX quote (OpenAPI convertFx; docs/decisions.md § Errors: shapes per route family, shape D). */
-export type FxQuoteErrorCode = 'validation_error' | 'unsupported_pair' | 'rates_unavailable';
+export type FxQuoteErrorCode = 'validation_error' | 'unsupported_pair' | 'rate_unavailable';
 
 /** Query of `GET /fx/convert` after transport parsing (docs/decisions.md § FX quotes and the quote lock). */
 export interface FxQuoteQuery {
@@ -38,7 +38,8 @@ const MIN_FX_AMOUNT = new Decimal('0.01');
  * Prices `amount` of fiat in a stablecoin and stores the quote so a money-out can lock its rate
  * (OpenAPI convertFx; docs/decisions.md § FX quotes and the quote lock). Defaults: paymentMethod MOMO, optionalIssuerFee NO, the catalog's
  * default blockchain. Errors: `validation_error` (amount under 0.01 or over-precise),
- * `unsupported_pair` (no rate, or a country that does not use the currency), `rates_unavailable`.
+ * `unsupported_pair` (no rate, or a country that does not use the currency), `rate_unavailable` (no
+ * trustworthy live rate now; `details.retryAfterS`; nothing is stored).
  */
 export async function getFxQuote(
   deps: FxQuoteDeps,
@@ -52,11 +53,11 @@ export async function getFxQuote(
   if (query.country && deps.catalog.countries[query.country]?.currency !== query.sourceCurrency) {
     return err('unsupported_pair', `${query.country} does not pay out in ${query.sourceCurrency}`);
   }
-  const rate = await deps.rates.rate(query.sourceCurrency, query.destinationCurrency);
+  const paymentMethod = query.paymentMethod ?? 'MOMO';
+  const rate = await deps.rates.rate(query.sourceCurrency, query.destinationCurrency, { tenantId, paymentMethod, country: query.country });
   if (!rate.ok) return rate;
 
   const now = deps.clock.now();
-  const paymentMethod = query.paymentMethod ?? 'MOMO';
   const blockchain = query.blockchain ?? deps.catalog.defaultBlockchain;
   const optionalIssuerFee = query.optionalIssuerFee ?? 'NO';
   const pricing = price(deps.catalog, {

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { SpreadTable } from '../../../core/quotes/spread';
+import { COINBASE_DEFAULT_BASE_URL } from './coinbase-rate-feed';
+import { LUNO_DEFAULT_BASE_URL } from './luno-rate-feed';
+import { VALR_DEFAULT_BASE_URL } from './valr-rate-feed';
+import { parseVenueMarkets } from './venue-pairs';
+
+/** The rate sources an operator can turn on (docs/providers.md § Rates). */
+export const RATE_SOURCES = ['coinbase', 'luno', 'valr'] as const;
+export type RateSourceName = (typeof RATE_SOURCES)[number];
+
+const percent = (fallback: string) => z.string().regex(/^\d{1,2}(\.\d{1,4})?$/, 'must be a percentage from 0 to 99.9999, e.g. 2 or 0.5').default(fallback);
+const url = (fallback: string) => z.url().refine((text) => /^https?:\/\//.test(text), 'must be an http(s) URL').default(fallback);
+/** A venue's market list, parsed at start: a bad symbol stops the start naming it (public symbols, nothing to hide). */
+const markets = (variable: string, fallback: string) => z.string().default(fallback).transform((text, ctx) => {
+  try {
+    return parseVenueMarkets(text, variable);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message.replace(`${variable}: `, '') });
+    return z.NEVER;
+  }
+});
+const entries = (text: string) => text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+
+/**
+ * The live-rate variables (README "Configuration"; docs/decisions.md § FX quotes: live rates), with
+ * their defaults. No source in RATES_SOURCES leaves every tenant on the catalog's rates, as before.
+ */
+export const ratesEnvSchema = z.object({
+  RATES_SOURCES: z.string().default('').transform((text, ctx) => {
+    const names = entries(text);
+    for (const name of names) {
+      if (!(RATE_SOURCES as readonly string[]).includes(name)) ctx.addIssue({ code: 'custom', message: `"${name}" is not one of ${RATE_SOURCES.join(', ')}` });
+    }
+    return [...new Set(names)] as RateSourceName[];
+  }),
+  RATES_COINBASE_BASE_URL: url(COINBASE_DEFAULT_BASE_URL),
+  RATES_LUNO_BASE_URL: url(LUNO_DEFAULT_BASE_URL),
+  RATES_VALR_BASE_URL: url(VALR_DEFAULT_BASE_URL),
+  RATES_LUNO_MARKETS: markets('RATES_LUNO_MARKETS', 'USDCZAR,USDTZAR,USDCNGN,USDTNGN'),
+  RATES_VALR_MARKETS: markets('RATES_VALR_MARKETS', 'USDCZAR,USDTZAR'),
+  RATES_REFRESH_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(15_000),
+  RATES_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+  RATES_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  RATES_SOURCE_MAX_AGE_SECONDS: z.string().default('').transform((text, ctx) => {
+    const ages: Record<string, number> = {};
+    for (const item of entries(text)) {
+      const match = /^([a-z]+)=(\d{1,5})$/.exec(item);
+      if (!match || !(RATE_SOURCES as readonly string[]).includes(match[1]!)) ctx.addIssue({ code: 'custom', message: `"${item}" is not <source>=<seconds>` });
+      else ages[match[1]!] = Number(match[2]) * 1000;
+    }
+    return ages;
+  }),
+  RATES_QUORUM: z.coerce.number().int().min(1).max(10).default(2),
+  RATES_BAND_PERCENT: percent('2'),
+  RATES_JUMP_PERCENT: percent('5'),
+  RATES_JUMP_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  RATES_SPREAD_PERCENT: percent('0'),
+  RATES_SPREADS: z.string().default('').transform((text, ctx) => {
+    const byCorridor: Record<string, string> = {};
+    for (const item of entries(text)) {
+      const match = /^([A-Z]{2}|\*):([A-Z]+)=(\d{1,2}(?:\.\d{1,4})?)$/.exec(item);
+      if (!match) ctx.addIssue({ code: 'custom', message: `"${item}" is not <country or *>:<method>=<percent>, e.g. KE:MOMO=0.5` });
+      else byCorridor[`${match[1]}:${match[2]}`] = match[3]!;
+    }
+    return byCorridor;
+  }),
+});
+export type RatesEnv = z.infer<typeof ratesEnvSchema>;
+
+/** The spread table of RATES_SPREAD_PERCENT and RATES_SPREADS. */
+export function spreadTableOf(env: RatesEnv): SpreadTable {
+  return { default: env.RATES_SPREAD_PERCENT, byCorridor: env.RATES_SPREADS };
+}

@@ -1,0 +1,50 @@
+import { ConfigError, loadConfig } from '../../src/app/config';
+
+/** The problems loadConfig refuses `env` with (fails when it accepts it). */
+function problems(env: Record<string, string>): ConfigError['problems'] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('live-rate configuration (README "Configuration"; docs/decisions.md § FX quotes: live rates)', () => {
+  it('defaults: no source (every tenant on catalog rates), quorum 2, band 2 %, jump 5 % in 10 minutes, no spread', () => {
+    const config = loadConfig({});
+    expect(config.RATES_SOURCES).toEqual([]);
+    expect([config.RATES_QUORUM, config.RATES_BAND_PERCENT, config.RATES_JUMP_PERCENT, config.RATES_JUMP_WINDOW_MINUTES]).toEqual([2, '2', '5', 10]);
+    expect([config.RATES_SPREAD_PERCENT, config.RATES_SPREADS, config.RATES_SOURCE_MAX_AGE_SECONDS]).toEqual(['0', {}, {}]);
+    expect([config.RATES_REFRESH_INTERVAL_MS, config.RATES_MAX_AGE_SECONDS, config.RATES_COINBASE_BASE_URL]).toEqual([15_000, 120, 'https://api.coinbase.com']);
+    expect(config.RATES_VALR_MARKETS).toEqual([{ symbol: 'USDCZAR', stablecoin: 'USDC', fiat: 'ZAR' }, { symbol: 'USDTZAR', stablecoin: 'USDT', fiat: 'ZAR' }]);
+  });
+
+  it('parses sources, per-source ages, markets and spreads', () => {
+    const config = loadConfig({
+      RATES_SOURCES: 'coinbase, valr,coinbase', RATES_SOURCE_MAX_AGE_SECONDS: 'coinbase=300,luno=60',
+      RATES_LUNO_MARKETS: 'usdcngn', RATES_SPREADS: 'KE:MOMO=0.5,*:BANK=0.75', RATES_SPREAD_PERCENT: '1.25',
+    });
+    expect(config.RATES_SOURCES).toEqual(['coinbase', 'valr']);
+    expect(config.RATES_SOURCE_MAX_AGE_SECONDS).toEqual({ coinbase: 300_000, luno: 60_000 });
+    expect(config.RATES_LUNO_MARKETS).toEqual([{ symbol: 'USDCNGN', stablecoin: 'USDC', fiat: 'NGN' }]);
+    expect(config.RATES_SPREADS).toEqual({ 'KE:MOMO': '0.5', '*:BANK': '0.75' });
+    expect(config.RATES_SPREAD_PERCENT).toBe('1.25');
+  });
+
+  it.each([
+    [{ RATES_SOURCES: 'coinbase,bloomberg' }, 'RATES_SOURCES', '"bloomberg" is not one of coinbase, luno, valr'],
+    [{ RATES_LUNO_MARKETS: 'USDCZAR,XBTZAR' }, 'RATES_LUNO_MARKETS', '"XBTZAR" is not a USDC or USDT market'],
+    [{ RATES_SPREADS: 'KE-MOMO=0.5' }, 'RATES_SPREADS', '"KE-MOMO=0.5" is not <country or *>:<method>=<percent>'],
+    [{ RATES_SOURCE_MAX_AGE_SECONDS: 'coinbase:300' }, 'RATES_SOURCE_MAX_AGE_SECONDS', '"coinbase:300" is not <source>=<seconds>'],
+    [{ RATES_BAND_PERCENT: '-1' }, 'RATES_BAND_PERCENT', 'must be a percentage'],
+    [{ RATES_SPREAD_PERCENT: '100' }, 'RATES_SPREAD_PERCENT', 'must be a percentage'],
+    [{ RATES_QUORUM: '0' }, 'RATES_QUORUM', ''],
+  ])('refuses %j naming %s', (env, variable, text) => {
+    const [problem, ...more] = problems(env);
+    expect(more).toEqual([]);
+    expect(problem!.variables).toEqual([variable]);
+    expect(problem!.message).toContain(text);
+  });
+});
