@@ -5,7 +5,7 @@ import { BreakerPayoutProvider } from '../../src/adapters/providers/provider-bre
 import { SandboxAccountDirectory } from '../../src/adapters/providers/sandbox-account-directory';
 import { base58, SandboxIssuerDirectory } from '../../src/adapters/providers/sandbox-issuer-directory';
 import { sha256Hasher, uuidFor } from '../../src/adapters/providers/system';
-import { DnsTargetGuard, guardedLookup } from '../../src/adapters/providers/target-guard';
+import { blockedAddressReason, DnsTargetGuard, guardedLookup } from '../../src/adapters/providers/target-guard';
 import type { Payment } from '../../src/core/payments/payment';
 import type { PayoutProvider, SubmitOutcome } from '../../src/core/payments/payout-provider';
 
@@ -76,6 +76,13 @@ describe('name-based uuids and key hashes', () => {
 });
 
 describe('webhook target guard lookups', () => {
+  it('only an address that is IPv4-mapped as a whole is decided by its IPv4 part', () => {
+    // A link-local address whose last 48 bits read like ::ffff:8.8.8.8 stays link-local.
+    expect(blockedAddressReason('fe80::ffff:8.8.8.8')).toBe('fe80::ffff:8.8.8.8 is a private, loopback or link-local address');
+    expect(blockedAddressReason('::ffff:8.8.8.8')).toBeUndefined();
+    expect(blockedAddressReason('::ffff:10.0.0.10')).toBe('10.0.0.10 is a private, loopback or link-local address');
+  });
+
   const lookupOf = (hostname: string, options: { all?: boolean; family?: number }) => new Promise<{ error: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>(
     (resolve) => guardedLookup(hostname, options, (error, address, family) => resolve({ error, address, family })),
   );
