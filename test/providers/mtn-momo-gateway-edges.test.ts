@@ -119,6 +119,53 @@ describe('MTN MoMo access token', () => {
   });
 });
 
+describe('MTN MoMo answers to a transfer request', () => {
+  const found = (_req: IncomingMessage, res: ServerResponse) => reply(res, 200, { amount: '15000', currency: 'UGX', status: 'PENDING' });
+  const submitWith = (status: number, body?: unknown) => {
+    onTransfer = (_req, res) => reply(res, status, body);
+    return provider().submit(momoPayment('00'));
+  };
+
+  it('202 is accepted under our reference, with no status query', async () => {
+    const payment = momoPayment('00');
+    expect(await provider().submit(payment)).toEqual({ kind: 'accepted', providerRef: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(seen.filter((s) => s.startsWith('GET '))).toEqual([]);
+  });
+
+  it('a refusal is looked up first: a transfer MTN has is accepted after all', async () => {
+    onStatus = found;
+    for (const [status, code] of [[400, 'INVALID_PAYEE'], [409, 'RESOURCE_ALREADY_EXIST'], [403, 'NOT_ALLOWED'], [500, 'NOT_ALLOWED_TARGET_ENVIRONMENT']] as const) {
+      expect(await submitWith(status, { code })).toMatchObject({ kind: 'accepted' });
+    }
+  });
+
+  it('absent at MTN: 400 is rejected, other 4xx and a 500 naming our configuration are retried in a minute, 409 stays unknown', async () => {
+    expect(await submitWith(400, { code: 'INVALID_PAYEE' })).toEqual({ kind: 'rejected', reason: 'MTN MoMo refused the transfer request (HTTP 400 INVALID_PAYEE)', code: 'declined' });
+    expect(await submitWith(400)).toEqual({ kind: 'rejected', reason: 'MTN MoMo refused the transfer request (HTTP 400)', code: 'declined' });
+    expect(await submitWith(403, { code: 'NOT_ALLOWED' })).toEqual({ kind: 'retry', afterMs: 60_000, reason: 'MTN MoMo refused our request (HTTP 403 NOT_ALLOWED): check the MTN_MOMO_* configuration' });
+    expect(await submitWith(499)).toMatchObject({ kind: 'retry', afterMs: 60_000 });
+    expect(await submitWith(500, { code: 'INVALID_CURRENCY' })).toEqual({ kind: 'retry', afterMs: 60_000, reason: 'MTN MoMo refused our request (HTTP 500 INVALID_CURRENCY): check the MTN_MOMO_* configuration' });
+    expect(await submitWith(409, { code: 'RESOURCE_ALREADY_EXIST' })).toEqual({ kind: 'unknown', reason: 'MTN MoMo answered HTTP 409 RESOURCE_ALREADY_EXIST and the transfer\'s status is not available' });
+  });
+
+  it('a refusal whose presence cannot be checked is unknown; any other answer is unknown without a look-up', async () => {
+    onStatus = (_req, res) => reply(res, 503);
+    expect(await submitWith(400, { code: 'INVALID_PAYEE' })).toEqual({ kind: 'unknown', reason: 'MTN MoMo answered HTTP 400 INVALID_PAYEE and the transfer\'s status is not available' });
+    onStatus = (req) => req.socket.destroy();
+    expect(await submitWith(400)).toMatchObject({ kind: 'unknown', reason: 'MTN MoMo answered HTTP 400 and the transfer\'s status is not available' });
+    seen = [];
+    for (const [status, code] of [[500, 'INTERNAL_PROCESSING_ERROR'], [500, undefined], [503, undefined], [200, undefined], [302, undefined]] as const) {
+      expect(await submitWith(status, code ? { code } : undefined)).toEqual({ kind: 'unknown', reason: `MTN MoMo answered the transfer request with HTTP ${status}${code ? ` ${code}` : ''}` });
+    }
+    expect(seen.filter((s) => s.startsWith('GET '))).toEqual([]);
+  });
+
+  it('a transfer request cut off after sending is unknown', async () => {
+    onTransfer = (req) => req.socket.destroy();
+    expect(await provider().submit(momoPayment('00'))).toEqual({ kind: 'unknown', reason: expect.stringMatching(/^MTN MoMo transfer request interrupted: POST \/disbursement\/v1_0\/transfer: \S+$/) });
+  });
+});
+
 describe('MTN MoMo status queries that cannot be read', () => {
   it('404 is not_found; an error answer throws with its status and code', async () => {
     const momo = provider();
