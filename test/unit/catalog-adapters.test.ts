@@ -11,10 +11,8 @@ import type { PayoutCorridor } from '../../src/core/routing/provider-routing';
 const catalog = loadCatalog(path.resolve(__dirname, '../../data/corridors.json'));
 
 describe('catalog rate source', () => {
-  const rates = new CatalogRateSource(catalog);
-
   it('serves the catalog rate of a pair it lists', async () => {
-    expect(await rates.rate('KES', 'USDC')).toEqual({ ok: true, value: catalog.rates.KES!.USDC });
+    expect(await new CatalogRateSource(catalog).rate('KES', 'USDC')).toEqual({ ok: true, value: catalog.rates.KES!.USDC });
   });
 
   it('a currency without rates, or a pair not listed, is unsupported_pair naming the pair', async () => {
@@ -29,7 +27,11 @@ describe('catalog routing: the sandbox side', () => {
   const provider = (name: string): PayoutProvider => ({ name, submit: async () => ({ kind: 'retry', afterMs: 1 }), status: async () => ({ kind: 'not_found' }) });
   const kyc = { check: async () => ({ kind: 'approved' }) } as unknown as KycProvider;
   const sandboxPayouts = provider('sandbox');
-  const routing = new CatalogRouting(catalog, { payouts: sandboxPayouts, kyc }, [provider('mpesa'), provider('sandbox_like')]);
+  // Made in each test, where a mutation run has its mutant active.
+  let routing: CatalogRouting;
+  beforeEach(() => {
+    routing = new CatalogRouting(catalog, { payouts: sandboxPayouts, kyc }, [provider('mpesa'), provider('sandbox_like')]);
+  });
 
   it('a sandbox tenant finds the sandbox provider by its name, and no live one', () => {
     expect(routing.payoutProviderNamed('sandbox', 'sandbox')).toBe(sandboxPayouts);

@@ -4,7 +4,7 @@ import { MeteredPayoutProvider } from '../../src/adapters/providers/metered-payo
 import { BreakerPayoutProvider } from '../../src/adapters/providers/provider-breaker';
 import { SandboxAccountDirectory } from '../../src/adapters/providers/sandbox-account-directory';
 import { base58, SandboxIssuerDirectory } from '../../src/adapters/providers/sandbox-issuer-directory';
-import { sha256Hasher, uuidFor } from '../../src/adapters/providers/system';
+import { sha256Hasher, ulidGenerator, uuidFor } from '../../src/adapters/providers/system';
 import { blockedAddressReason, DnsTargetGuard, guardedLookup } from '../../src/adapters/providers/target-guard';
 import type { Payment } from '../../src/core/payments/payment';
 import type { PayoutProvider, SubmitOutcome } from '../../src/core/payments/payout-provider';
@@ -65,6 +65,13 @@ describe('name-based uuids and key hashes', () => {
     for (const id of shapes) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(shapes.map((id) => id[19])).size).toBe(4);
     expect(uuidFor('abc')).toBe(uuidFor('abc'));
+  });
+
+  it('random uuids are version 4, each new', () => {
+    const ids = ulidGenerator();
+    const made = Array.from({ length: 20 }, () => ids.uuid());
+    for (const id of made) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(made).size).toBe(20);
   });
 
   it('a key hash is its SHA-256 hex; hashes compare equal only when identical, whatever their lengths', () => {

@@ -25,6 +25,7 @@ describe('sandbox payout provider', () => {
 
   it('submits after the accept delay from creation: a retry for the time left, then accepted as sbx_ + the id', async () => {
     const p = payment('0123456789', { status: 'initiated', acceptedAt: null });
+    expect(new SandboxPayoutProvider(clockAt(0), delays).name).toBe('sandbox');
     expect(await new SandboxPayoutProvider(clockAt(400), delays).submit(p)).toEqual({ kind: 'retry', afterMs: 600 });
     expect(await new SandboxPayoutProvider(clockAt(1_000), delays).submit(p)).toEqual({ kind: 'accepted', providerRef: 'sbx_01JDX0000000000000000000AB' });
   });

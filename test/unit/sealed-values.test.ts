@@ -16,9 +16,13 @@ function openByHand(sealed: string, key: Buffer, tag: string): string {
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }
 
+// Objects under test are made inside each test, where a mutation run has its mutant active.
 describe('AES-256-GCM secret box', () => {
   const key = randomBytes(32);
-  const box = new AesGcmSecretBox(key);
+  let box: AesGcmSecretBox;
+  beforeEach(() => {
+    box = new AesGcmSecretBox(key);
+  });
 
   it('takes only a 32-byte key', () => {
     expect(() => new AesGcmSecretBox(randomBytes(31))).toThrow('secret box key must be 32 bytes');
@@ -71,7 +75,10 @@ describe('AES-256-GCM secret box', () => {
 describe('personal data box', () => {
   const master = randomBytes(32);
   const derive = (info: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32));
-  const box = new PersonalDataBox(master);
+  let box: PersonalDataBox;
+  beforeEach(() => {
+    box = new PersonalDataBox(master);
+  });
 
   it('takes only a 32-byte secret key', () => {
     expect(() => new PersonalDataBox(randomBytes(16))).toThrow('the secret key must be 32 bytes');

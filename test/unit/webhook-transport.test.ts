@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AesGcmSecretBox } from '../../src/adapters/providers/secret-box';
-import { parseRetryAfter, UndiciWebhookTransport } from '../../src/adapters/providers/webhook-transport';
+import { parseRetryAfter, signatureHeaders, UndiciWebhookTransport } from '../../src/adapters/providers/webhook-transport';
 import type { DeliveryJob, SecretBox } from '../../src/core/webhooks/webhook-ports';
 
 // The webhook transport over real local HTTP (docs/decisions.md § Webhooks): what it signs and
@@ -83,7 +83,7 @@ describe('webhook transport: sending', () => {
     const now = new Date('2025-11-26T12:00:00Z');
     expect(await transport.send(job(`http://127.0.0.1:${port}/busy`), '{}', now)).toEqual({ statusCode: 503, retryAfterMs: 120_000 });
     expect(await transport.send(job(`http://127.0.0.1:${port}/dated`), '{}', now)).toEqual({ statusCode: 429, retryAfterMs: 90_000 });
-    expect(await transport.send(job(`http://127.0.0.1:${port}/gone`), '{}', now)).toEqual({ statusCode: 410 });
+    expect(await transport.send(job(`http://127.0.0.1:${port}/gone`), '{}', now)).toStrictEqual({ statusCode: 410 });
     await transport.close();
   });
 
@@ -128,9 +128,31 @@ describe('webhook transport: sending', () => {
     expect(await transport.send(job(`http://127.0.0.1:${closedPort}/`), '{}', new Date())).toEqual({ error: expect.stringContaining('ECONNREFUSED') });
     await transport.close();
   });
+
+  it('after close() nothing more is sent', async () => {
+    const transport = new UndiciWebhookTransport(box, true, 1_000);
+    await transport.close();
+    const before = received.length;
+    expect(await transport.send(job(`http://127.0.0.1:${port}/hooks`), '{}', new Date())).toEqual({ error: expect.any(String) });
+    expect(received.length).toBe(before);
+  });
+});
+
+describe('webhook signature headers', () => {
+  it('only a leading whsec_ is taken off the secret for the Standard Webhooks key', () => {
+    const secret = 'AAAAwhsec_BBBB';
+    const headers = signatureHeaders(secret, 'dlv_1', 1_764_158_400, '{}');
+    expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', Buffer.from(secret, 'base64')).update('dlv_1.1764158400.{}').digest('base64')}`);
+  });
 });
 
 describe('webhook transport: targets refused without private targets allowed', () => {
+  it('with no allowed ports configured only 443 is allowed', async () => {
+    const transport = new UndiciWebhookTransport(box, false, 1_000);
+    expect(await transport.send(job('http://93.184.216.34:8080/'), '{}', new Date())).toEqual({ error: 'refused target: port 8080 is not allowed (443)' });
+    await transport.close();
+  });
+
   it('a port other than 443 and the allowed ones is refused before connecting', async () => {
     const before = received.length;
     const transport = new UndiciWebhookTransport(box, false, 1_000, { allowedPorts: [8443, 9443] });
@@ -169,6 +191,11 @@ describe('Retry-After', () => {
     expect(parseRetryAfter(' 7 ', now)).toBe(7_000);
     expect(parseRetryAfter(['5', '60'], now)).toBe(5_000);
     expect(parseRetryAfter('0', now)).toBe(0);
+  });
+
+  it('a date without its weekday, or with a numeric zone, is a date too', () => {
+    expect(parseRetryAfter('26 Nov 2025 12:00:45 GMT', now)).toBe(45_000);
+    expect(parseRetryAfter('Wed, 26 Nov 2025 12:00:45 +0000', now)).toBe(45_000);
   });
 
   it('an HTTP date as the time from now, never negative', () => {
