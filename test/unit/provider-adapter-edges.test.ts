@@ -88,6 +88,9 @@ describe('webhook target guard lookups', () => {
     expect(blockedAddressReason('fe80::ffff:8.8.8.8')).toBe('fe80::ffff:8.8.8.8 is a private, loopback or link-local address');
     expect(blockedAddressReason('::ffff:8.8.8.8')).toBeUndefined();
     expect(blockedAddressReason('::ffff:10.0.0.10')).toBe('10.0.0.10 is a private, loopback or link-local address');
+    expect(blockedAddressReason('::ffff:10.0.10.1')).toBe('10.0.10.1 is a private, loopback or link-local address');
+    expect(blockedAddressReason('::ffff:10.10.0.1')).toBe('10.10.0.1 is a private, loopback or link-local address');
+    expect(blockedAddressReason('::ffff:100.0.0.1')).toBe(undefined);
   });
 
   const lookupOf = (hostname: string, options: { all?: boolean; family?: number }) => new Promise<{ error: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>(
@@ -109,6 +112,18 @@ describe('webhook target guard lookups', () => {
     const failed = await lookupOf('nothing-here.invalid', {});
     expect(failed.error).toMatchObject({ code: 'ENOTFOUND' });
     expect(failed.address).toBe('');
+  });
+
+  it('registration: an internal name is refused by its name, with or without a trailing dot, before any resolving', async () => {
+    const resolved: string[] = [];
+    const guard = new DnsTargetGuard(async (host) => {
+      resolved.push(host);
+      return ['93.184.216.34'];
+    });
+    expect(await guard.refusal(new URL('https://hooks.internal/x'))).toBe('hooks.internal is an internal host name');
+    expect(await guard.refusal(new URL('https://api.localhost./x'))).toBe('api.localhost. is an internal host name');
+    expect(await guard.refusal(new URL('https://hooks.example.com/x'))).toBeUndefined();
+    expect(resolved).toEqual(['hooks.example.com']);
   });
 
   it('registration: the system resolver refuses a name of a blocked address and accepts one that does not resolve', async () => {
