@@ -1,4 +1,5 @@
 import { mpesaCallbackUrl, parseMpesaCallback, type MpesaCallbackInput } from '../../src/adapters/providers/mpesa/mpesa-callbacks';
+import { mpesaResultFailureCode, mpesaStatusFailureCode } from '../../src/adapters/providers/mpesa/mpesa-failure-codes';
 
 // Every answer parseMpesaCallback gives, whole (docs/decisions.md § Payout providers: callbacks;
 // § Webhooks): the refusals and their HTTP status, the report and what was observed, for the B2C
@@ -178,5 +179,15 @@ describe('M-Pesa Transaction Status results', () => {
   it('a status result naming no payment is read as the path\'s', () => {
     const parsed = call({ kind: 'status', rawBody: json({ Result: { ResultCode: 0, OriginatorConversationID: 'q-1', ConversationID: 'AG_1', ResultParameters: { ResultParameter: { Key: 'TransactionStatus', Value: 'Completed' } } } }) });
     expect(parsed).toMatchObject({ ok: true, report: { paymentId: PAYMENT, outcome: { kind: 'succeeded' }, providerEventId: 'AG_1' } });
+  });
+});
+
+describe('M-Pesa failure codes', () => {
+  it('a ResultCode not in the table is unknown; a final status other than expired is declined', () => {
+    expect(mpesaResultFailureCode('9999')).toBe('unknown');
+    expect(mpesaResultFailureCode('toString')).toBe('unknown');
+    expect(mpesaResultFailureCode('1')).toBe('insufficient_provider_balance');
+    expect(mpesaStatusFailureCode('expired')).toBe('expired');
+    expect(mpesaStatusFailureCode('cancelled')).toBe('declined');
   });
 });
