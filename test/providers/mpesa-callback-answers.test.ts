@@ -105,6 +105,11 @@ describe('M-Pesa payment results (B2C, B2B)', () => {
     expect(bare.ok && bare.report.outcome).toEqual({ kind: 'succeeded' });
   });
 
+  it('ResultParameters without a ResultParameter is read as no parameters', () => {
+    const parsed = call({ rawBody: json({ Result: { ResultCode: 0, OriginatorConversationID: PAYMENT, ConversationID: 'AG_1', TransactionID: 'QKA81LK5CY', ResultParameters: {} } }) });
+    expect(parsed.ok && parsed.report.outcome).toEqual({ kind: 'succeeded', providerRef: 'QKA81LK5CY' });
+  });
+
   it('the first of repeated parameters with a value counts', () => {
     const parsed = call({ rawBody: result({}, [{ Key: 'TransactionReceipt' }, { Key: 'TransactionReceipt', Value: 'FIRST00001' }, { Key: 'TransactionReceipt', Value: 'SECOND0001' }]) });
     expect(parsed.ok && parsed.report.outcome).toEqual({ kind: 'succeeded', providerRef: 'FIRST00001' });
