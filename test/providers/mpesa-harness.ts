@@ -22,8 +22,8 @@ export interface Got {
 export interface CallbackReceiver {
   readonly url: string;
   readonly got: Got[];
-  /** Resolves with the n-th (1-based) callback of `kind` for `paymentId`, when it has come. */
-  next(paymentId: string, kind: string, n?: number): Promise<Got>;
+  /** Resolves with the n-th (1-based) callback of `kind` for `paymentId` when it has come; rejects after `timeoutMs` (5 s). */
+  next(paymentId: string, kind: string, n?: number, timeoutMs?: number): Promise<Got>;
   close(): Promise<void>;
 }
 
@@ -35,21 +35,31 @@ export async function startCallbackReceiver(config: () => MpesaConfig): Promise<
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const [, , pathSecret, kind = '', paymentId = ''] = (req.url ?? '').split('/');
-      const parsed = parseMpesaCallback(
-        { headers: req.headers, rawBody: Buffer.concat(chunks), remoteAddress: req.socket.remoteAddress ?? '', pathSecret, kind, paymentId },
-        config(),
-      );
+      let parsed: MpesaCallbackParse;
+      try {
+        parsed = parseMpesaCallback(
+          { headers: req.headers, rawBody: Buffer.concat(chunks), remoteAddress: req.socket.remoteAddress ?? '', pathSecret, kind, paymentId },
+          config(),
+        );
+      } catch (error) {
+        // As the service's route would: a parser that throws answers 500, and the test sees it at once.
+        parsed = { ok: false, refusal: 'unparseable', reason: `parseMpesaCallback threw: ${String(error)}`, ack: { status: 500, body: { ResultCode: 1, ResultDesc: 'Error' } } };
+      }
       got.push({ kind, paymentId, parsed });
       waiters.splice(0).forEach((wake) => wake());
       res.writeHead(parsed.ack.status, { 'content-type': 'application/json' }).end(JSON.stringify(parsed.ack.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const next = (paymentId: string, kind: string, n = 1): Promise<Got> => new Promise((resolve) => {
+  const next = (paymentId: string, kind: string, n = 1, timeoutMs = 5_000): Promise<Got> => new Promise((resolve, reject) => {
+    // A callback that never comes fails the test after `timeoutMs` instead of holding it to Jest's limit.
+    const timer = setTimeout(() => reject(new Error(`no ${kind} callback #${n} for ${paymentId} within ${timeoutMs} ms`)), timeoutMs);
     const check = () => {
       const found = got.filter((g) => g.paymentId === paymentId && g.kind === kind)[n - 1];
-      if (found) resolve(found);
-      else waiters.push(check);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      } else waiters.push(check);
     };
     check();
   });

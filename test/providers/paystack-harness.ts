@@ -69,12 +69,16 @@ export async function startCallbackEndpoint(secretKey: string, allowedIps: reado
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks/paystack`,
     results,
     reportsFor,
-    /** Resolves once `count` reports about `paymentId` have arrived. */
-    waitForReports(paymentId: string, count: number): Promise<void> {
-      return new Promise((resolve) => {
+    /** Resolves once `count` reports about `paymentId` have arrived; rejects after `timeoutMs` (5 s) instead of holding the test to Jest's limit. */
+    waitForReports(paymentId: string, count: number, timeoutMs = 5_000): Promise<void> {
+      return new Promise((resolve, reject) => {
         const test = () => reportsFor(paymentId).length >= count;
-        if (test()) resolve();
-        else waiters.push({ test, resolve });
+        if (test()) return resolve();
+        const timer = setTimeout(() => reject(new Error(`fewer than ${count} reports for ${paymentId} within ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({ test, resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        } });
       });
     },
     close: () => new Promise<void>((resolve) => {
