@@ -9,6 +9,7 @@ const base = require('./jest.config.js');
 module.exports = {
   testEnvironment: base.testEnvironment,
   transform: base.transform,
+  transformIgnorePatterns: base.transformIgnorePatterns,
   moduleNameMapper: base.moduleNameMapper,
   roots: ['<rootDir>/test/unit', '<rootDir>/test/access', '<rootDir>/test/providers'],
   testMatch: ['**/*.test.ts'],
