@@ -5,6 +5,8 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // Each worker on a database of its own, cloned by global-setup from the migrated template (README "Tests").
+  setupFiles: ['<rootDir>/test/support/worker-database.ts'],
   testTimeout: 30000,
   // The SDK's examples import it by its package name, as an integrator would.
   moduleNameMapper: { '^@payout-gateway/sdk$': '<rootDir>/sdk/src/index.ts' },
