@@ -21,6 +21,13 @@ import { solanaTxHash } from '../support/tx-hashes';
  */
 
 const SEED = 0x5eed_f022;
+/**
+ * Each transport's test sends thousands of requests one after another (about a minute each on an
+ * idle two-core machine): the limit only catches a hang, with room for `npm test`'s workers and
+ * other work sharing the cores (a loaded run has taken five minutes per test).
+ */
+const FUZZ_TIMEOUT_MS = 900_000;
+
 /** Hostile values tried per input (deterministic sample; the "core" values are always kept). */
 const MAX_VALUES_PER_INPUT = 56;
 const REFUND_ADDRESS = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
@@ -526,7 +533,7 @@ describe('fuzz: no input makes a 500 or internal_error, and a refused input writ
     console.log(`REST: ${restRequests} requests, ${skipped} header values skipped (not sendable), ${Math.round((Date.now() - started) / 1000)} s`);
     expect(restRequests).toBeGreaterThan(0);
     expectNoFailures('REST');
-  }, 300_000);
+  }, FUZZ_TIMEOUT_MS);
 
   // ---- GraphQL ----------------------------------------------------------------------------------
 
@@ -737,7 +744,7 @@ describe('fuzz: no input makes a 500 or internal_error, and a refused input writ
     console.log(`GraphQL: ${graphqlRequests} requests; total ${restRequests + graphqlRequests} requests in ${Math.round((Date.now() - started) / 1000)} s (database checks ${Math.round(fingerprintMs / 1000)} s)`);
     expect(graphqlRequests).toBeGreaterThan(0);
     expectNoFailures('GraphQL');
-  }, 300_000);
+  }, FUZZ_TIMEOUT_MS);
 
   afterAll(() => {
     const table = [...statuses].map(([op, counts]) => `  ${op}: ${[...counts].sort(([a], [b]) => a - b).map(([st, n]) => `${st === -1 ? 'errors' : st}×${n}`).join(' ')}`);
