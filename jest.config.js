@@ -5,6 +5,10 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // Each worker on a database of its own, cloned by global-setup from the migrated template (README "Tests").
+  setupFiles: ['<rootDir>/test/support/worker-database.ts'],
+  // Long files first, the fuzz suite's two thin files by the suite's size when jest has no durations yet.
+  testSequencer: '<rootDir>/test/support/suite-size-sequencer.js',
   testTimeout: 30000,
   // The SDK's examples import it by its package name, as an integrator would.
   moduleNameMapper: { '^@payout-gateway/sdk$': '<rootDir>/sdk/src/index.ts' },

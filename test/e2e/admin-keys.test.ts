@@ -1,4 +1,4 @@
-import { exitWithin, killChildren, spawnChild } from '../support/child-process';
+import { cliCommand, exitWithin, killChildren, spawnChild } from '../support/child-process';
 import { startTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(90_000);
@@ -48,7 +48,7 @@ describe('platform admin keys', () => {
   });
 
   it('the operator CLI issues a working admin key', async () => {
-    const child = spawnChild('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', 'admin-keys:create', '--label', 'from the CLI'], {
+    const child = spawnChild(...cliCommand('admin-keys:create', '--label', 'from the CLI'), {
       DATABASE_URL: service.config.DATABASE_URL!,
     });
     const exit = await exitWithin(child, 60_000);

@@ -18,7 +18,10 @@ describe('chain watcher', () => {
   const chain = new FakeChain('BSC');
   const deriver = new TestDeriver(randomUUID());
   const supply = { chain: 'BSC' as const, reader: chain, deriver, keyId: `test-${randomUUID()}`, developmentKey: false };
-  const env = { CHAIN_WATCH_INTERVAL_MS: '50', CHAIN_WATCH_LEASE_MS: '1000' };
+  // A lease far longer than a pass: on a loaded machine (jest workers side by side) a renewal can be
+  // late by a second, and a lease that lapses meanwhile lets the second instance watch too. No test
+  // here waits for a lease to lapse: a stopping watcher gives its lease up.
+  const env = { CHAIN_WATCH_INTERVAL_MS: '50', CHAIN_WATCH_LEASE_MS: '10000' };
   let service: TestService;
   let hook: Receiver;
   beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
+import { cliCommand } from '../support/child-process';
 import { startTestService, type TestService } from '../support/test-service';
 import { base58Encode, bscTxHash, solanaTxHash } from '../support/tx-hashes';
 
@@ -133,7 +134,7 @@ describe('deposits: one credit per (blockchain, transaction hash, index) across 
 
   it('the CLI deposits:create validates through the same use case', async () => {
     const { tenantId, apiKey } = await service.newTenant('0');
-    const cli = (...args: string[]) => promisify(execFile)('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', 'deposits:create', '--tenant', tenantId, ...args], {
+    const cli = (...args: string[]) => promisify(execFile)(...cliCommand('deposits:create', '--tenant', tenantId, ...args), {
       env: { ...process.env, DATABASE_URL: service.config.DATABASE_URL },
     });
     const txHash = bscTxHash();

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { bscTxHash } from '../support/tx-hashes';
-import { exitWithin, freshDatabase, killChildren, spawnChild } from '../support/child-process';
+import { cliCommand, exitWithin, freshDatabase, killChildren, spawnChild } from '../support/child-process';
 import { startTestService, type TestService } from '../support/test-service';
 
-// Each run starts ts-node (two to five seconds on a loaded machine); independent runs go in parallel.
+// Each run starts the CLI through ts-node (one to four seconds on a loaded machine); independent runs go in parallel.
 jest.setTimeout(90_000);
 
 /** Runs the operator CLI as an operator would, against `databaseUrl` (with `env` besides); resolves with its exit code and output. */
 async function cliWith(env: Record<string, string>, databaseUrl: string, ...args: string[]) {
-  const child = spawnChild('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], { ...env, DATABASE_URL: databaseUrl });
+  const child = spawnChild(...cliCommand(...args), { ...env, DATABASE_URL: databaseUrl });
   const exit = await exitWithin(child, 60_000);
   return { code: exit?.code, stdout: child.stdout.join('\n'), stderr: child.stderr.filter((l) => !l.startsWith('npm warn')).join('\n') };
 }

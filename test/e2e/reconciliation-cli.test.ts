@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxPayoutProvider } from '../../src/adapters/providers/sandbox-payout-provider';
 import { systemClock } from '../../src/adapters/providers/system';
-import { exitWithin, killChildren, spawnChild } from '../support/child-process';
+import { cliCommand, exitWithin, killChildren, spawnChild } from '../support/child-process';
 import { liveTenant, testRouting } from '../support/live-rails';
 import { ScriptedProvider } from '../support/scripted-provider';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 import { solanaTxHash } from '../support/tx-hashes';
 
-// Each run starts ts-node (two to five seconds on a loaded machine); independent runs go in parallel.
+// Each run starts the CLI through ts-node (one to four seconds on a loaded machine); independent runs go in parallel.
 jest.setTimeout(90_000);
 
 /**
@@ -15,7 +15,7 @@ jest.setTimeout(90_000);
  * WEBHOOK_SECRET_KEY (payments' personal data is sealed under it); resolves with its exit code and output.
  */
 async function cli(databaseUrl: string, ...args: string[]) {
-  const child = spawnChild('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], {
+  const child = spawnChild(...cliCommand(...args), {
     DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   });
   const exit = await exitWithin(child, 60_000);

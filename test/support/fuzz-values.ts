@@ -1,5 +1,5 @@
 /**
- * Deterministic hostile inputs for test/e2e/fuzz.test.ts: a seeded PRNG, the hostile values
+ * Deterministic hostile inputs for the fuzz suite (test/support/fuzz-suite.ts): a seeded PRNG, the hostile values
  * themselves (each with a printable label) and the encoders that put them in a path, a query
  * string or a JSON body exactly as described.
  */
