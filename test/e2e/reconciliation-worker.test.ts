@@ -32,6 +32,9 @@ describe('reconciliation worker', () => {
   it('asks about a stuck payment again and applies a final answer once, with its ledger move', async () => {
     const { apiKey } = await service.newTenant();
     const id = await acceptedPayment(apiKey);
+    // The payout worker's own query after acceptance comes first and is told an hour: only reconciliation asks next.
+    await eventually(async () => (provider.statusCalls.includes(id) ? true : undefined));
+    provider.answer(id, { kind: 'pending', afterMs: 3_600_000 });
     // Still pending at the provider: asked again, left as it is, and not a finding.
     await eventually(async () => (provider.statusCalls.filter((p) => p === id).length >= 2 ? true : undefined));
     expect(await statusOf(apiKey, id)).toBe('provider_accepted');
