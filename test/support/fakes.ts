@@ -22,6 +22,7 @@ import type { Blockchain } from '../../src/core/catalog/catalog';
 import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core/customers/customer';
 import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
 import type { OnchainRefund, RefundStore } from '../../src/core/refunds/onchain-refund';
+import type { RefundAttempt } from '../../src/core/refunds/refund-sender';
 import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
 
 /** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z unless given a start. */
@@ -84,6 +85,8 @@ export class MemoryStore implements UnitOfWork {
   readonly leases = new Map<Blockchain, string>();
   readonly customers = new Map<string, Customer>();
   readonly refunds = new Map<string, OnchainRefund>();
+  /** Onchain attempts of refunds by id; unique per (chain, wallet, nonce) and per hash, as PostgreSQL keeps them. */
+  readonly refundAttempts = new Map<string, RefundAttempt>();
   /** Balances by `tenant|currency|kind`, decimal. */
   private readonly balances = new Map<string, Decimal>();
   /** Idempotency locks held by open transactions, by `tenant|key`. */
@@ -93,6 +96,10 @@ export class MemoryStore implements UnitOfWork {
   rollbacks = 0;
 
   constructor(private readonly clock: Clock, private readonly ids: IdGenerator = new SequentialIds()) {}
+
+  private openAttemptOf(refundId: string): RefundAttempt | undefined {
+    return [...this.refundAttempts.values()].find((a) => a.refundId === refundId && (a.status === 'signed' || a.status === 'broadcast'));
+  }
 
   /** Credits `amount` to the tenant's available balance from funding, as a deposit would. */
   fund(tenantId: string, currency: Transfer['currency'], amount: string): void {
@@ -290,6 +297,36 @@ export class MemoryStore implements UnitOfWork {
         return sent;
       },
       isDepositTransaction: async (blockchain, txHash) => this.deposits.some((d) => d.blockchain === blockchain && d.txHash === txHash),
+      setStatus: async (refundId, from, to, txHash, sentAt) => {
+        const before = this.refunds.get(refundId);
+        if (before?.status !== from) throw new Error(`refund ${refundId} is not ${from}`);
+        const moved: OnchainRefund = { ...before, status: to, txHash, sentAt };
+        this.refunds.set(refundId, moved);
+        record(() => this.refunds.set(refundId, before));
+        return moved;
+      },
+      nextPending: async (blockchain) => [...this.refunds.values()]
+        .filter((r) => r.blockchain === blockchain && r.status === 'pending' && !this.openAttemptOf(r.id))
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))[0],
+      openAttempt: async (blockchain, wallet) => [...this.refundAttempts.values()]
+        .find((a) => a.blockchain === blockchain && a.wallet === wallet && (a.status === 'signed' || a.status === 'broadcast')),
+      lastNonce: async (blockchain, wallet) => [...this.refundAttempts.values()]
+        .filter((a) => a.blockchain === blockchain && a.wallet === wallet && a.nonce !== null)
+        .reduce<bigint | null>((max, a) => (max === null || a.nonce! > max ? a.nonce : max), null),
+      createAttempt: async (attempt) => {
+        for (const a of this.refundAttempts.values()) {
+          const sameNonce = a.nonce !== null && a.blockchain === attempt.blockchain && a.wallet === attempt.wallet && a.nonce === attempt.nonce;
+          if (sameNonce || a.txHashes.some((h) => attempt.txHashes.includes(h))) throw new Error(`duplicate refund attempt ${attempt.id}`);
+        }
+        this.refundAttempts.set(attempt.id, attempt);
+        record(() => this.refundAttempts.delete(attempt.id));
+      },
+      updateAttempt: async (attempt) => {
+        const before = this.refundAttempts.get(attempt.id);
+        if (!before) throw new Error(`refund attempt ${attempt.id} is gone`);
+        this.refundAttempts.set(attempt.id, attempt);
+        record(() => this.refundAttempts.set(attempt.id, before));
+      },
     };
     return { payments, idempotency, quotes, outbox, ledger, deposits, customers, refunds };
   }

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { AdminApplication } from '../../core/admin/admin-application';
 import { BLOCKCHAINS } from '../../core/catalog/catalog';
-import { REFUND_STATUSES, type RefundStatus } from '../../core/refunds/onchain-refund';
+import { MANUAL_REFUND_STATUSES } from '../../core/refunds/onchain-refund';
+
+// The statuses documented today (no hot wallet: operators send by hand). The hot wallet's
+// `broadcast`, `confirmed` and `failed` join the API with the refund webhooks (docs/decisions.md § Refunds).
+const REFUND_STATUSES = MANUAL_REFUND_STATUSES;
+type RefundStatus = (typeof REFUND_STATUSES)[number];
 import type { MarkSentErrorCode } from '../../core/refunds/manage-refunds';
 import { STABLECOINS } from '../../core/shared/money';
 import type { ShapeACode } from '../contract/error-codes';

@@ -4,6 +4,8 @@ import type { OnchainRefund, RefundReader, RefundStatus, RefundStore } from '../
 import { formatAmount, type Stablecoin } from '../../core/shared/money';
 import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 import { insertStatement } from './raw-insert';
+import type { RefundAttempt } from '../../core/refunds/refund-sender';
+import { ATTEMPT_COLUMNS, attemptOf, attemptValues, type RefundAttemptRow } from './refund-attempt-rows';
 
 /** Onchain refunds inside one transaction (RefundStore port); `em` is the transaction's manager. */
 export class OnchainRefundTxStore implements RefundStore {
@@ -30,6 +32,52 @@ export class OnchainRefundTxStore implements RefundStore {
   async isDepositTransaction(blockchain: Blockchain, txHash: string): Promise<boolean> {
     const rows = await this.em.execute<unknown[]>('select 1 from deposits where blockchain = ? and tx_hash = ? limit 1', [blockchain, txHash]);
     return rows.length > 0;
+  }
+
+  async setStatus(refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null): Promise<OnchainRefund> {
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      'update onchain_refunds set status = ?, tx_hash = ?, sent_at = ? where id = ? and status = ? returning *', [to, txHash, sentAt, refundId, from],
+    );
+    if (!rows[0]) throw new Error(`refund ${refundId} is not ${from}`);
+    return this.em.map(OnchainRefundSchema, rows[0]);
+  }
+
+  /** Served by the pending partial index; rows another sender holds are skipped, not waited for. */
+  async nextPending(blockchain: Blockchain): Promise<OnchainRefund | undefined> {
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      `select r.* from onchain_refunds r where r.status = 'pending' and r.blockchain = ?
+          and not exists (select 1 from onchain_refund_attempts a where a.refund_id = r.id and a.status in ('signed', 'broadcast'))
+        order by r.created_at, r.id limit 1 for update of r skip locked`, [blockchain],
+    );
+    return rows[0] ? this.em.map(OnchainRefundSchema, rows[0]) : undefined;
+  }
+
+  async openAttempt(blockchain: Blockchain, wallet: string): Promise<RefundAttempt | undefined> {
+    const rows = await this.em.execute<RefundAttemptRow[]>(
+      `select * from onchain_refund_attempts where blockchain = ? and wallet = ? and status in ('signed', 'broadcast')`, [blockchain, wallet],
+    );
+    return rows[0] ? attemptOf(rows[0]) : undefined;
+  }
+
+  async lastNonce(blockchain: Blockchain, wallet: string): Promise<bigint | null> {
+    const rows = await this.em.execute<{ nonce: string | null }[]>(
+      'select max(nonce)::text as nonce from onchain_refund_attempts where blockchain = ? and wallet = ?', [blockchain, wallet],
+    );
+    return rows[0]?.nonce == null ? null : BigInt(rows[0].nonce);
+  }
+
+  async createAttempt(attempt: RefundAttempt): Promise<void> {
+    await this.em.execute(
+      `insert into onchain_refund_attempts (${ATTEMPT_COLUMNS.join(', ')}) values (${ATTEMPT_COLUMNS.map((c) => (c === 'tx_hashes' ? '?::text[]' : '?')).join(', ')})`, attemptValues(attempt),
+    );
+  }
+
+  async updateAttempt(attempt: RefundAttempt): Promise<void> {
+    const [id, ...values] = attemptValues(attempt);
+    const rows = await this.em.execute<unknown[]>(
+      `update onchain_refund_attempts set ${ATTEMPT_COLUMNS.slice(1).map((c) => `${c} = ?${c === 'tx_hashes' ? '::text[]' : ''}`).join(', ')} where id = ? returning 1`, [...values, id],
+    );
+    if (rows.length === 0) throw new Error(`refund attempt ${attempt.id} is gone`);
   }
 }
 

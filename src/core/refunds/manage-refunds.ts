@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import { canonicalTxHash } from '../ledger/tx-hash';
 import type { OnchainRefund, RefundReader, RefundStatus } from './onchain-refund';
+import { transition } from './refund-states';
 
 /** A refund as admins see it: times ISO 8601 UTC, `amount` a decimal string at scale 6. */
 export interface RefundView {
@@ -49,7 +50,8 @@ export async function listRefunds(deps: RefundDeps, status: RefundStatus | undef
  * § Ledger): the refund becomes `sent` and, in the same transaction, its amount leaves
  * `refund_pending` for `refunded`. The hash is checked and canonicalised for the refund's chain.
  * Recording the same hash again answers the refund as it is (a retried command); another hash on a
- * sent refund is refused. A hash recorded as an inbound deposit (of any tenant, on the refund's
+ * sent refund is refused, and so is a refund the hot wallet is sending or sent (docs/decisions.md §
+ * Refunds: only `pending` may be recorded by hand). A hash recorded as an inbound deposit (of any tenant, on the refund's
  * chain) is refused: a refund goes out, so the transaction that brought money in cannot be it, and
  * recording it would release refund_pending with nothing sent. Errors: `validation_error`
  * (txHash), `not_found`, `invalid_state` (sent with another hash), `tx_hash_is_deposit`.
@@ -64,6 +66,9 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
       return refund.txHash === hash.value
         ? ok(toRefundView(refund))
         : err('invalid_state', `Refund ${refundId} was already sent in transaction ${refund.txHash}`);
+    }
+    if (!transition(refund.status, 'record_sent')) {
+      return err('invalid_state', `Refund ${refundId} is ${refund.status}: it is being sent from the hot wallet or already was`);
     }
     if (await tx.refunds.isDepositTransaction(refund.blockchain, hash.value)) {
       return err('tx_hash_is_deposit', `Transaction ${hash.value} on ${refund.blockchain} is a recorded deposit, not a refund sent`);

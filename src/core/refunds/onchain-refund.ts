@@ -1,16 +1,18 @@
 import type { Blockchain } from '../catalog/catalog';
 import type { Payment } from '../payments/payment';
 import type { Stablecoin } from '../shared/money';
+import type { RefundAttempt } from './refund-sender';
+import type { RefundStatus } from './refund-states';
 
-/** States of an onchain refund (docs/decisions.md § Ledger): `pending` until an operator records the transaction. */
-export const REFUND_STATUSES = ['pending', 'sent'] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
+export { REFUND_STATUSES, MANUAL_REFUND_STATUSES, type RefundStatus } from './refund-states';
 
 /**
  * What a live payment owes its issuer after it failed or was reversed past acceptance
  * (docs/decisions.md § Ledger): `amount` of `currency` (decimal string, scale 6: the payment's
  * whole `amountStablecoin`) to `refundAddress` on `blockchain`. Created `pending` with the move;
- * `sent` once an operator records `txHash` (canonical form), at `sentAt`.
+ * `sent` once an operator records `txHash` (canonical form), at `sentAt`. With a hot wallet
+ * configured (docs/decisions.md § Refunds) it goes `broadcast` (`txHash` the attempt's current
+ * hash) and `confirmed` (`txHash` the hash that landed, `sentAt` when it was final) instead.
  */
 export interface OnchainRefund {
   /** `rfd_` + ULID. */
@@ -48,6 +50,21 @@ export interface RefundStore {
    * (canonical form, see `canonicalTxHash`), whichever of the transaction's transfers it was.
    */
   isDepositTransaction(blockchain: Blockchain, txHash: string): Promise<boolean>;
+  /**
+   * Moves a refund from `from` to `to` (a move `transition()` allowed), setting `txHash` and
+   * `sentAt` as given; the refund as it now is. Throws when its status is no longer `from`.
+   */
+  setStatus(refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null): Promise<OnchainRefund>;
+  /** The oldest `pending` refund on `blockchain` with no attempt in `signed` or `broadcast`, locked until commit (skipping locked rows). */
+  nextPending(blockchain: Blockchain): Promise<OnchainRefund | undefined>;
+  /** The attempt of `wallet` on `blockchain` still in `signed` or `broadcast` (one at a time per wallet); undefined when none. */
+  openAttempt(blockchain: Blockchain, wallet: string): Promise<RefundAttempt | undefined>;
+  /** The highest nonce any attempt of `wallet` on `blockchain` ever used; null when none (or on Solana). */
+  lastNonce(blockchain: Blockchain, wallet: string): Promise<bigint | null>;
+  /** Writes a new attempt. PostgreSQL refuses a second attempt for the same (chain, wallet, nonce) or hash: that throws. */
+  createAttempt(attempt: RefundAttempt): Promise<void>;
+  /** Replaces the attempt's stored fields with `attempt`'s (same id); throws when it is gone. */
+  updateAttempt(attempt: RefundAttempt): Promise<void>;
 }
 
 /** Port: onchain refund reads outside transactions. */

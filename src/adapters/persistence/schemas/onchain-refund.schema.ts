@@ -5,7 +5,7 @@ import { PlainDecimalType } from './plain-decimal.type';
 /**
  * Table `onchain_refunds` (docs/decisions.md § Ledger): what live payments that failed or were
  * reversed after acceptance owe their issuer, one per payment, `pending` until an operator records
- * the transaction hash. The partial index serves the pending list and its metric.
+ * the transaction hash, or sent from a hot wallet (docs/decisions.md § Refunds). The partial index serves the pending list and its metric.
  */
 export const OnchainRefundSchema = new EntitySchema<OnchainRefund>({
   name: 'OnchainRefund',
@@ -16,8 +16,9 @@ export const OnchainRefundSchema = new EntitySchema<OnchainRefund>({
     expression: 'create index "onchain_refunds_pending_idx" on "onchain_refunds" ("created_at") where "status" = \'pending\'',
   }],
   checks: [
-    { name: 'onchain_refunds_status_check', expression: "status in ('pending', 'sent')" },
-    { name: 'onchain_refunds_sent_check', expression: "(status = 'sent') = (tx_hash is not null and sent_at is not null)" },
+    { name: 'onchain_refunds_status_check', expression: "status in ('pending', 'broadcast', 'confirmed', 'failed', 'sent')" },
+    { name: 'onchain_refunds_tx_hash_check', expression: "(status in ('broadcast', 'confirmed', 'sent')) = (tx_hash is not null) or status = 'failed'" },
+    { name: 'onchain_refunds_sent_check', expression: "(status in ('confirmed', 'sent')) = (sent_at is not null)" },
     { name: 'onchain_refunds_amount_positive_check', expression: 'amount > 0' },
   ],
   properties: {

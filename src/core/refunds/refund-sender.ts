@@ -1,0 +1,106 @@
+import type { Blockchain } from '../catalog/catalog';
+import type { ChainHeights } from '../deposits/chain-ports';
+import type { OnchainRefund } from './onchain-refund';
+
+/**
+ * Ports between the core's refund rules and the chains (docs/decisions.md § Refunds). The core
+ * never signs nor talks to a chain: a `RefundSender` per chain builds, signs, broadcasts and looks
+ * transactions up, with the hot wallet's key behind a `HotWalletSigner`.
+ */
+
+/** Attempt states: `signed` (stored, maybe not broadcast), `broadcast`, `landed` (final), `reverted` (final, failed onchain), `dropped` (can never land). */
+export const REFUND_ATTEMPT_STATUSES = ['signed', 'broadcast', 'landed', 'reverted', 'dropped'] as const;
+export type RefundAttemptStatus = (typeof REFUND_ATTEMPT_STATUSES)[number];
+
+/**
+ * A transaction built and signed for a refund, not yet stored. BSC: `nonce` is set, the blockhash
+ * fields are null. Solana: `blockhash` and `lastValidHeight` (a block height) are set, `nonce` is null.
+ */
+export interface SignedRefund {
+  /** Canonical hash (BSC `0x` + 64 lower-case hex) or signature (Solana base58). */
+  readonly txHash: string;
+  /** The signed transaction as broadcast (BSC `0x` hex, Solana base64): public once sent, never a key. */
+  readonly rawTransaction: string;
+  readonly nonce: bigint | null;
+  readonly blockhash: string | null;
+  readonly lastValidHeight: bigint | null;
+}
+
+/**
+ * One onchain attempt of a refund: one nonce of the hot wallet (BSC) or one blockhash (Solana).
+ * Unique per (blockchain, wallet, nonce) and per (blockchain, tx hash) in PostgreSQL. A BSC
+ * replacement under the same nonce is the same attempt with one more hash: every hash it ever
+ * signed is in `txHashes` (oldest first, the one to broadcast last), since any of them may land.
+ */
+export interface RefundAttempt extends Omit<SignedRefund, 'txHash'> {
+  /** `rfa_` + ULID. */
+  readonly id: string;
+  readonly refundId: string;
+  readonly blockchain: Blockchain;
+  /** The hot wallet's address that signs it. */
+  readonly wallet: string;
+  readonly txHashes: readonly string[];
+  readonly status: RefundAttemptStatus;
+  /** How many transactions were signed for it (1, then one more per replacement). */
+  readonly attempts: number;
+  /** The hash that landed, once `landed` or `reverted`. */
+  readonly landedHash: string | null;
+  readonly landedHeight: bigint | null;
+  readonly createdAt: Date;
+  /** When its current transaction was signed (a replacement resets it). */
+  readonly signedAt: Date;
+}
+
+/** What a chain says about one transaction hash: in a block or slot (succeeded or reverted), or not found. */
+export type TransactionLookup =
+  | { readonly status: 'landed'; readonly height: bigint }
+  | { readonly status: 'reverted'; readonly height: bigint; readonly reason: string }
+  | { readonly status: 'not_found' };
+
+/**
+ * Port: the key custody of one hot wallet (docs/decisions.md § Refunds). Holds the private key (a
+ * key file, a hex variable in development, a key-management service later) and signs; never
+ * reveals the key, and adapters never log it.
+ */
+export interface HotWalletSigner {
+  readonly chain: Blockchain;
+  /** The wallet's address (BSC checksummed `0x`, Solana base58). */
+  readonly address: string;
+  /**
+   * Signs `payload`: BSC, a 32-byte Keccak-256 digest of a serialised transaction, answered as 65
+   * bytes r ‖ s ‖ recovery id (0 or 1); Solana, a transaction message, answered as a 64-byte ed25519 signature.
+   */
+  sign(payload: Uint8Array): Promise<Uint8Array>;
+}
+
+/**
+ * Port: sends refunds on one chain from one hot wallet, implemented per chain in
+ * src/adapters/chains. Methods throw only for infrastructure faults (every RPC endpoint down); the
+ * worker then tries again on its next pass, from what is stored.
+ */
+export interface RefundSender {
+  readonly chain: Blockchain;
+  /** The hot wallet's address. */
+  readonly wallet: string;
+  /**
+   * Builds and signs the token transfer of `refund` (its whole amount to its `refundAddress`).
+   * BSC: under `nonce` when given (a replacement, with a higher fee than `replacing`), else under
+   * the next nonce after `lastNonce` and the wallet's pending nonce on the chain, whichever is
+   * higher. Solana: on a fresh blockhash. Nothing is sent.
+   */
+  sign(refund: OnchainRefund, options: { lastNonce: bigint | null; replacing?: RefundAttempt }): Promise<SignedRefund>;
+  /** Broadcasts a stored signed transaction; a transaction the chain already knows is not an error. */
+  broadcast(rawTransaction: string): Promise<void>;
+  /** Where the transaction `txHash` stands. */
+  lookup(txHash: string): Promise<TransactionLookup>;
+  /** The chain's head and finalized heights now (BSC blocks, Solana slots). */
+  heights(): Promise<ChainHeights>;
+  /**
+   * Whether none of `attempt`'s transactions can land any more, judged at finality: BSC, the
+   * wallet's nonce at the finalized block is past the attempt's nonce; Solana, the finalized block
+   * height is past its `lastValidHeight`. Asked only when none of its hashes is found.
+   */
+  expired(attempt: RefundAttempt): Promise<boolean>;
+  /** Whether a broadcast attempt signed at `signedAt` should be replaced with a higher fee (BSC), by `now`. Solana never replaces. */
+  stuck(attempt: RefundAttempt, now: Date): boolean;
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { applyMove } from '../../src/core/payments/advance-payment';
+import { createMoneyOut } from '../../src/core/payments/create-money-out';
+import { markRefundSent } from '../../src/core/refunds/manage-refunds';
+import { REFUND_MOVES, REFUND_STATUSES, transition, type RefundMove } from '../../src/core/refunds/refund-states';
+import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/send-refund';
+import { FakeRefundChain } from '../support/fake-refund-chain';
+import { command, fakeWorld, KES_1500_USDC, TENANT, type FakeWorld } from '../support/fake-world';
+import { solanaTxHash } from '../support/tx-hashes';
+
+describe('refund states', () => {
+  const table: [string, RefundMove, string | undefined][] = [
+    ['pending', 'broadcast', 'broadcast'], ['broadcast', 'confirm', 'confirmed'], ['broadcast', 'drop', 'pending'],
+    ['broadcast', 'fail', 'failed'], ['pending', 'fail', 'failed'], ['failed', 'retry', 'pending'], ['pending', 'record_sent', 'sent'],
+    ['pending', 'confirm', undefined], ['confirmed', 'drop', undefined], ['sent', 'broadcast', undefined], ['broadcast', 'record_sent', undefined],
+    ['confirmed', 'fail', undefined], ['failed', 'record_sent', undefined],
+  ];
+  it.each(table)('%s --%s--> %s', (from, move, to) => {
+    expect(transition(from as never, move)).toBe(to);
+  });
+
+  it('every move starts and ends in a known status, and nothing leaves confirmed or sent', () => {
+    for (const [move, rule] of Object.entries(REFUND_MOVES)) {
+      expect(REFUND_STATUSES).toContain(rule.to);
+      for (const from of rule.from) expect(transition(from, move as RefundMove)).toBe(rule.to);
+    }
+    for (const move of Object.keys(REFUND_MOVES) as RefundMove[]) {
+      expect([transition('confirmed', move), transition('sent', move)]).toEqual([undefined, undefined]);
+    }
+  });
+});
+
+/** The use case "send a pending refund exactly once" on in-memory ports (docs/decisions.md § Refunds). */
+describe('sending a pending refund exactly once', () => {
+  let world: FakeWorld;
+  let chain: FakeRefundChain;
+  let deps: SendRefundDeps;
+  let n = 0;
+  beforeEach(() => {
+    world = fakeWorld();
+    world.store.fund(TENANT, 'USDC', '100');
+    chain = new FakeRefundChain('SOLANA');
+    deps = { uow: world.store, sender: chain, clock: world.clock, newAttemptId: () => `rfa_${++n}` };
+  });
+
+  /** A live payment of TENANT that failed after acceptance (created in sandbox, then live: the fake allows the switch; the service never does). */
+  async function pendingRefund(): Promise<{ refundId: string; paymentId: string; to: string }> {
+    world.routing.add(TENANT, 'sandbox');
+    const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}` }));
+    if (!created.ok) throw new Error(created.message);
+    const paymentId = created.value.payment.id;
+    expect((await applyMove(world.advance, paymentId, 'accept', { providerRef: 'prov-1' })).ok).toBe(true);
+    world.routing.add(TENANT, 'live');
+    expect((await applyMove(world.advance, paymentId, 'fail', { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
+    const refund = [...world.store.refunds.values()].find((r) => r.paymentId === paymentId)!;
+    return { refundId: refund.id, paymentId, to: refund.refundAddress };
+  }
+  const refund = (id: string) => world.store.refunds.get(id)!;
+  const attempts = () => [...world.store.refundAttempts.values()];
+  const balances = () => [world.store.balance(TENANT, 'USDC', 'refund_pending'), world.store.balance(TENANT, 'USDC', 'refunded')];
+  const refundLedger = (paymentId: string) => world.store.transfers.filter((t) => t.paymentId === paymentId && t.kind === 'refund_sent');
+
+  it('signs and stores the hash before the broadcast, and confirms (ledger included) only at finality', async () => {
+    const { refundId, paymentId, to } = await pendingRefund();
+    const broadcast = chain.broadcast.bind(chain);
+    let storedAtBroadcast: unknown;
+    chain.broadcast = async (raw) => {
+      storedAtBroadcast = attempts().map((a) => ({ status: a.status, txHashes: a.txHashes }));
+      return broadcast(raw);
+    };
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    const [attempt] = attempts();
+    expect(storedAtBroadcast).toEqual([{ status: 'signed', txHashes: [attempt!.txHashes[0]] }]);
+    expect(attempt).toMatchObject({ refundId, status: 'broadcast', attempts: 1, nonce: 0n });
+    expect(refund(refundId)).toMatchObject({ status: 'broadcast', txHash: attempt!.txHashes[0], sentAt: null });
+
+    chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('waiting');
+    expect(refund(refundId).status).toBe('broadcast');
+    expect(balances()).toEqual([KES_1500_USDC, '0.000000']);
+
+    chain.finalizeAll();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(refund(refundId)).toMatchObject({ status: 'confirmed', txHash: attempt!.txHashes[0], sentAt: world.clock.now() });
+    expect(attempts()[0]).toMatchObject({ status: 'landed', landedHash: attempt!.txHashes[0], landedHeight: 101n });
+    expect(balances()).toEqual(['0.000000', KES_1500_USDC]);
+    expect(refundLedger(paymentId)).toHaveLength(1);
+    expect(chain.transfersTo(to)).toEqual([expect.objectContaining({ amount: KES_1500_USDC })]);
+    expect(await sendRefundsPass(deps)).toBe('idle');
+  });
+
+  it.each(['before', 'after'] as const)('killed %s the broadcast: the next pass looks the stored hash up first and one transfer arrives', async (when) => {
+    const { refundId, to } = await pendingRefund();
+    chain.crash = when;
+    await expect(sendRefundsPass(deps)).rejects.toThrow(/killed/);
+    expect(attempts()).toEqual([expect.objectContaining({ status: 'signed' })]);
+    expect(refund(refundId).status).toBe('pending');
+    const hash = attempts()[0]!.txHashes[0]!;
+
+    chain.calls.length = 0;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    expect(chain.calls).toEqual([`lookup ${hash}`, 'broadcast']);
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(chain.transfersTo(to)).toHaveLength(1);
+    expect(attempts()).toHaveLength(1);
+    expect(chain.calls.filter((c) => c === 'sign')).toHaveLength(0);
+  });
+
+  it('killed after the broadcast and after it landed: the stored hash is found and followed to finality, nothing re-sent', async () => {
+    const { refundId, to } = await pendingRefund();
+    chain.crash = 'after';
+    await expect(sendRefundsPass(deps)).rejects.toThrow(/killed/);
+    for (let i = 0; i < 4; i++) chain.mine();
+    chain.calls.length = 0;
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(chain.calls).toEqual([`lookup ${attempts()[0]!.txHashes[0]}`]);
+    expect(refund(refundId).status).toBe('confirmed');
+    expect(chain.transfersTo(to)).toHaveLength(1);
+  });
+
+  it('a stuck transaction is replaced under the same nonce with a higher fee; only one lands, whichever hash it is', async () => {
+    const { refundId, to } = await pendingRefund();
+    chain.minFee = 2;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    chain.mine();
+    chain.isStuck = true;
+    expect(await sendRefundsPass(deps)).toBe('replaced');
+    const [attempt] = attempts();
+    expect(attempt).toMatchObject({ attempts: 2, nonce: 0n, status: 'broadcast' });
+    expect(attempt!.txHashes).toHaveLength(2);
+    expect(refund(refundId).txHash).toBe(attempt!.txHashes[1]);
+    chain.isStuck = false;
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(refund(refundId)).toMatchObject({ status: 'confirmed', txHash: attempt!.txHashes[1] });
+    expect(chain.transfersTo(to)).toHaveLength(1);
+  });
+
+  it('a dropped attempt (its nonce used by another transaction, final) goes back to pending and is sent again under a new nonce', async () => {
+    const { refundId, to } = await pendingRefund();
+    chain.minFee = 5;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    chain.foreignTransaction();
+    expect(await sendRefundsPass(deps)).toBe('waiting');
+    chain.finalizeAll();
+    expect(await sendRefundsPass(deps)).toBe('dropped');
+    expect(refund(refundId)).toMatchObject({ status: 'pending', txHash: null });
+    chain.minFee = 1;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    expect(attempts().map((a) => [a.status, a.nonce])).toEqual([['dropped', 0n], ['broadcast', 1n]]);
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(chain.transfersTo(to)).toHaveLength(1);
+  });
+
+  it('a reverted transaction fails the refund for an operator and moves no ledger entry', async () => {
+    const { refundId, paymentId } = await pendingRefund();
+    await sendRefundsPass(deps);
+    chain.revertNext = true;
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('failed');
+    expect(refund(refundId).status).toBe('failed');
+    expect(attempts()[0]).toMatchObject({ status: 'reverted' });
+    expect(refundLedger(paymentId)).toHaveLength(0);
+    expect(balances()).toEqual([KES_1500_USDC, '0.000000']);
+    expect(await sendRefundsPass(deps)).toBe('idle');
+  });
+
+  it('one attempt at a time per hot wallet: a second refund waits until the first is final', async () => {
+    const first = await pendingRefund();
+    const second = await pendingRefund();
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    expect(await sendRefundsPass(deps)).toBe('waiting');
+    expect(refund(second.refundId).status).toBe('pending');
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    expect(attempts().map((a) => a.nonce)).toEqual([0n, 1n]);
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect([refund(first.refundId).status, refund(second.refundId).status]).toEqual(['confirmed', 'confirmed']);
+  });
+
+  it('an operator cannot record a hand-sent hash on a refund the hot wallet is sending', async () => {
+    const { refundId } = await pendingRefund();
+    await sendRefundsPass(deps);
+    const manual = { uow: world.store, clock: world.clock, refunds: { list: async () => [], pendingTotals: async () => [] } };
+    expect(await markRefundSent(manual, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
+    expect(refund(refundId).status).toBe('broadcast');
+  });
+});
