@@ -1,7 +1,7 @@
 import type { Blockchain } from '../catalog/catalog';
 import type { Payment } from '../payments/payment';
 import type { Stablecoin } from '../shared/money';
-import type { RefundAttempt } from './refund-sender';
+import type { RefundAttempt } from './refund-attempt';
 import type { RefundStatus } from './refund-states';
 
 export { REFUND_STATUSES, MANUAL_REFUND_STATUSES, type RefundStatus } from './refund-states';
