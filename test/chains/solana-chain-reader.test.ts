@@ -93,7 +93,7 @@ describe('Solana reader over litesvm', () => {
     expect(nestedOwner).toBe(await ataOf(wallet.address, tx.meta.preTokenBalances.find((b) => b.mint !== usdc)!.mint));
   });
 
-  it('a failed transaction holds no transfer, and another mint sent alongside a watched one is returned with its own mint', async () => {
+  it('a failed transaction holds no transfer, and another mint, alongside a watched one or alone, is returned with its own mint', async () => {
     const to = (await owner()).address;
     await sender.transfer([{ mint: usdc, to, units: 1n }]);
     const failed = await sender.transfer([{ mint: usdc, to, units: 10n ** 18n }], { skipPreflight: true });
@@ -103,8 +103,18 @@ describe('Solana reader over litesvm', () => {
     const { transfers } = await scanAll(readerOver([server.url]), [to]);
     expect(transfers.some((t) => t.txHash === failed)).toBe(false);
     expect(transfers.filter((t) => t.txHash === mixed).map((t) => [t.token, t.units, t.index])).toEqual([[usdc, 2n, 256], [foreign, 9n, 3 * 256]]);
-    expect(transfers.map((t) => [t.token, t.units])).toEqual([[usdc, 1n], [usdc, 2n], [foreign, 9n]]);
-    expect(transfers.some((t) => t.txHash === alone)).toBe(false);
+    expect(transfers.filter((t) => t.txHash === alone).map((t) => [t.token, t.units, t.index])).toEqual([[foreign, 4n, 256]]);
+    expect(transfers.map((t) => [t.token, t.units])).toEqual([[usdc, 1n], [usdc, 2n], [foreign, 9n], [foreign, 4n]]);
+  });
+
+  it('a foreign mint sent alone to the owner\'s own account for that mint (a transaction touching no watched account) is read with its mint', async () => {
+    const to = (await owner()).address;
+    const alone = await sender.transfer([{ mint: foreign, to, units: 6_000000n }]);
+    const watched = await Promise.all([usdc, usdt].map((m) => ataOf(to, m)));
+    expect(server.ledger.transactions.get(alone)!.message.accountKeys.some((k) => watched.includes(k as never))).toBe(false);
+    const { transfers } = await scanAll(readerOver([server.url]), [to]);
+    expect(transfers.map((t) => [t.txHash, t.token, t.units, t.to])).toEqual([[alone, foreign, 6_000000n, to]]);
+    expect(server.calls).toContain('getTokenAccountsByOwner');
   });
 
   it('only transfers to the owners asked about; the cursor resumes after final signatures and reads the non-final ones again', async () => {
@@ -167,7 +177,7 @@ describe('Solana reader over litesvm', () => {
       const { transfers } = await scanAll(readerOver([dead.url, down.url, server.url]), [to]);
       expect(transfers).toEqual([await expected(signature, { to, units: 4_000000n })]);
       const [deadLabel, downLabel, liveLabel] = [dead.url, down.url, server.url].map((u) => new URL(u).host);
-      const methods = ['getSlot', 'getSignaturesForAddress', 'getTransaction', 'getBlock'];
+      const methods = ['getSlot', 'getTokenAccountsByOwner', 'getSignaturesForAddress', 'getTransaction', 'getBlock'];
       for (const label of [deadLabel, downLabel]) {
         expect(requests.filter((r) => r.endpoint === label).every((r) => !r.ok)).toBe(true);
         expect(new Set(requests.filter((r) => r.endpoint === label).map((r) => r.method))).toEqual(new Set(methods));

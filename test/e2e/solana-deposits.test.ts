@@ -4,8 +4,8 @@
  * litesvm behind the JSON-RPC server of test/support. A transferChecked to a tenant's deposit
  * address (its owner's associated token account) is detected at `confirmed`, then credited once
  * the slot is `finalized`, with deposit.detected and deposit.credited webhooks and one ledger
- * transaction naming it; two transfers in one transaction are two deposits and another mint a
- * finding; a transaction a fork removed before finality is dropped.
+ * transaction naming it; two transfers in one transaction are two deposits and another mint, sent
+ * alongside or alone, a finding; a transaction a fork removed before finality is dropped.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { generateKeyPairSigner } from '@solana/kit';
@@ -117,6 +117,22 @@ describe('Solana deposits over the real watcher and litesvm', () => {
     });
     expect(findings).toEqual([{ kind: 'foreign_token', token: foreign, units: '3000000', transfer_index: 5 * 256 }]);
     expect(await sql("select count(*)::int as n from ledger_transactions where tenant_id = ? and kind = 'deposit'", [tenantId])).toEqual([{ n: 2 }]);
+  });
+
+  it('another mint sent alone to the owner (its own account for that mint, no watched account touched) is a finding operators see, never credited', async () => {
+    const { tenantId, apiKey } = await service.newTenant('0');
+    const admin = await service.newAdminKey();
+    const to = await ownerOf(apiKey);
+    const signature = await sender.transfer([{ mint: foreign, to, units: 4_500000n }]);
+    rpc.ledger.finalizeAll();
+    const finding = await eventually(async () => {
+      const all = (await service.call('GET', '/v1/admin/deposit-findings?limit=500', { apiKey: admin })).body as Array<{ tenantId: string; kind: string; txHash: string; token: string; units: string; decimals: number }>;
+      return all.find((x) => x.tenantId === tenantId && x.kind === 'foreign_token');
+    });
+    expect(finding).toMatchObject({ txHash: signature, token: foreign, units: '4500000', decimals: 6 });
+    expect(await deposits(apiKey)).toEqual([]);
+    expect(await sql('select count(*)::int as n from deposits where tx_hash = ?', [signature])).toEqual([{ n: 0 }]);
+    expect(await usdcBalance(apiKey)).toBe('0.000000');
   });
 
   it('a transaction a fork removed before finality is dropped at finality; the balance never moved', async () => {

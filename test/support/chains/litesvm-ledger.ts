@@ -157,6 +157,22 @@ export class LiteSvmLedger {
   }
 
   /**
+   * SPL Token accounts owned by `owner` (optionally of one `mint`) among the accounts any recorded
+   * transaction touched (LiteSVM cannot list its accounts; every token account here was created by a
+   * transaction), as getTokenAccountsByOwner lists them: address and raw account.
+   */
+  tokenAccountsOf(owner: string, mint?: string): Array<{ pubkey: string; account: Extract<ReturnType<LiteSVM['getAccount']>, { exists: true }> }> {
+    const found: Array<{ pubkey: string; account: Extract<ReturnType<LiteSVM['getAccount']>, { exists: true }> }> = [];
+    for (const key of [...this.byAccount.keys()].sort()) {
+      const account = this.svm.getAccount(address(key));
+      if (!account.exists || account.programAddress !== TOKEN_PROGRAM_ADDRESS || account.data.length !== 165) continue;
+      const token = getTokenDecoder().decode(account.data);
+      if (token.owner === owner && (mint === undefined || token.mint === mint)) found.push({ pubkey: key, account });
+    }
+    return found;
+  }
+
+  /**
    * A fork replaced the slot holding `signature`: the transaction is gone from the history (its
    * effects stay in LiteSVM, which cannot roll back) and the slot's block has another hash.
    */

@@ -2,13 +2,14 @@
  * A small Solana JSON-RPC 2.0 server over HTTP in front of a LiteSvmLedger, answering the calls the
  * Solana reader and a sender make, in the shapes Solana's RPC documentation gives
  * (https://solana.com/docs/rpc/http): getSlot, getSignaturesForAddress, getTransaction (`json`
- * encoding), getBlock, getBlockTime, getAccountInfo (`base64`), getLatestBlockhash, getMinimumBalanceForRentExemption, requestAirdrop,
+ * encoding), getBlock, getBlockTime, getAccountInfo (`base64`), getTokenAccountsByOwner (`base64`), getLatestBlockhash, getMinimumBalanceForRentExemption, requestAirdrop,
  * sendTransaction (`base64`), getSignatureStatuses, getHealth. Commitments are honoured:
  * `finalized` sees only slots up to the ledger's finalized slot. Listens on a free port.
  */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { address, getBase58Decoder, getBase64Encoder, getBase64Decoder, getTransactionDecoder } from '@solana/kit';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { LiteSvmLedger, type LedgerTransaction } from './litesvm-ledger';
 
 /** A running server. */
@@ -123,6 +124,8 @@ function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
         value: { data: [getBase64Decoder().decode(account.data), 'base64'], executable: account.executable, lamports: account.lamports, owner: account.programAddress, rentEpoch: 0, space: account.data.length },
       };
     }
+    case 'getTokenAccountsByOwner':
+      return tokenAccountsByOwner(ledger, String(params[0]), (params[1] ?? {}) as Record<string, unknown>, (config(2) ?? {}) as Record<string, unknown>, context());
     case 'sendTransaction': {
       const options = config(1) ?? {};
       if (options.encoding !== 'base64') throw new RpcError(-32602, 'only base64 encoded transactions are accepted here');
@@ -211,4 +214,21 @@ function block(ledger: LiteSvmLedger, slot: bigint, config: Record<string, unkno
   if (details === 'none') return base;
   if (details === 'signatures') return { ...base, signatures: found.signatures };
   return { ...base, transactions: found.signatures.map((s) => view(ledger, ledger.transactions.get(s)!)), ...(config.rewards === false ? {} : { rewards: [] }) };
+}
+
+/**
+ * getTokenAccountsByOwner (https://solana.com/docs/rpc/http/gettokenaccountsbyowner): the owner's
+ * SPL Token accounts filtered by `{mint}` or `{programId}` (only the Token program holds any here),
+ * as `{pubkey, account}` with `base64` data (cut by `dataSlice` when given); `jsonParsed` is not served.
+ */
+function tokenAccountsByOwner(ledger: LiteSvmLedger, owner: string, filter: Record<string, unknown>, config: Record<string, unknown>, context: unknown): unknown {
+  if (typeof filter.mint !== 'string' && typeof filter.programId !== 'string') throw new RpcError(-32602, 'Invalid params: a mint or programId filter is required');
+  if (config.encoding !== undefined && config.encoding !== 'base64') throw new RpcError(-32602, `encoding ${String(config.encoding)} is not served`);
+  if (typeof filter.programId === 'string' && filter.programId !== TOKEN_PROGRAM_ADDRESS) return { context, value: [] };
+  const slice = config.dataSlice as { offset: number; length: number } | undefined;
+  const value = ledger.tokenAccountsOf(owner, typeof filter.mint === 'string' ? filter.mint : undefined).map(({ pubkey, account }) => {
+    const data = slice ? account.data.slice(slice.offset, slice.offset + slice.length) : account.data;
+    return { pubkey, account: { data: [getBase64Decoder().decode(data), 'base64'], executable: account.executable, lamports: account.lamports, owner: account.programAddress, rentEpoch: 0, space: account.data.length } };
+  });
+  return { context, value };
 }

@@ -23,11 +23,14 @@ interface Cursor {
 const ATA_CACHE_LIMIT = 50_000;
 /** Slot blockhashes remembered (only final ones: a confirmed slot's block could still be replaced). */
 const BLOCKHASH_CACHE_LIMIT = 10_000;
+/** The SPL Token program (https://spl.solana.com/token): every account it owns is a candidate deposit account. */
+const TOKEN_PROGRAM = address('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
 
 /**
  * The Solana ChainReader (docs/chains.md § Solana reader) over a @solana/kit RPC whose transport
  * fails over between endpoints. For each watched owner it reads the signatures of the owner's
- * associated token account of each watched mint (getSignaturesForAddress, `confirmed`), then each
+ * associated token account of each watched mint and of every other SPL Token account the owner
+ * holds (getTokenAccountsByOwner; getSignaturesForAddress, `confirmed`), then each
  * new successful transaction (getTransaction, `json`), and hands every SPL Token transfer or
  * transferChecked to an account of one of the owners to the core as a transfer to the owner.
  * Heights are the `confirmed` (head) and `finalized` slots. Throws for infrastructure faults (every
@@ -104,14 +107,24 @@ export class SolanaChainReader implements ChainReader {
     return 'absent';
   }
 
-  /** The owner's associated token accounts of every watched mint (remembered per process). */
+  /**
+   * The owner's associated token accounts of every watched mint (derived, remembered per process),
+   * then every other SPL Token account the owner holds, of any mint, found on each call with
+   * getTokenAccountsByOwner at `confirmed` (https://solana.com/docs/rpc/http/gettokenaccountsbyowner;
+   * no data is fetched: `dataSlice` of length 0), so a foreign mint sent to the owner is read too
+   * and becomes a finding (docs/chains.md § Solana reader).
+   */
   private async accountsOf(owner: string): Promise<string[]> {
-    const known = this.atas.get(owner);
-    if (known) return known;
-    const accounts = await Promise.all(this.settings.mints.map((mint) => associatedTokenAccount(owner, mint)));
-    if (this.atas.size >= ATA_CACHE_LIMIT) this.atas.clear();
-    this.atas.set(owner, accounts);
-    return accounts;
+    let watched = this.atas.get(owner);
+    if (!watched) {
+      watched = await Promise.all(this.settings.mints.map((mint) => associatedTokenAccount(owner, mint)));
+      if (this.atas.size >= ATA_CACHE_LIMIT) this.atas.clear();
+      this.atas.set(owner, watched);
+    }
+    const held = await this.rpc.getTokenAccountsByOwner(address(owner), { programId: TOKEN_PROGRAM }, {
+      commitment: 'confirmed', encoding: 'base64', dataSlice: { offset: 0, length: 0 },
+    }).send();
+    return [...new Set([...watched, ...held.value.map((entry) => String(entry.pubkey))])];
   }
 
   /**
