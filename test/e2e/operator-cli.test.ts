@@ -43,7 +43,7 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
     const name = `cli ${randomUUID()}`;
     const refused = await cli(url, 'tenants:create', '--name', name, '--environment', 'LIVE');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^validation_error: --environment: "LIVE" is not one of: sandbox\|live\n/);
+    expect(refused.stderr).toMatch(/^validation_error: --environment: "LIVE" is not one of: sandbox\|live\n/m);
     expect(refused.stdout).toBe('');
     expect((await tenants()).filter((t) => t.name === name)).toEqual([]);
 
@@ -57,7 +57,7 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
     const { tenantId, apiKey } = await service.newTenant('0');
     const refused = await cli(url, 'deposits:create', '--tenant', tenantId, '--currency', 'usdt', '--amount', '10', '--blockchain', 'BSC', '--tx-hash', bscTxHash());
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^validation_error: --currency: "usdt" is not one of: USDC\|USDT\n/);
+    expect(refused.stderr).toMatch(/^validation_error: --currency: "usdt" is not one of: USDC\|USDT\n/m);
     expect(await usdcOf(apiKey)).toBe('0.000000');
     expect(((await service.call('GET', '/v1/balances', { apiKey })).body as Array<{ currency: string; available: string }>).map((b) => [b.currency, b.available]))
       .toEqual([['USDC', '0.000000'], ['USDT', '0.000000']]);
@@ -67,7 +67,7 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
     const { tenantId } = await service.newTenant('0');
     const refused = await cli(url, 'keys:create', '--tenant', tenantId, '--scope', 'Admin');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^validation_error: --scope: "Admin" is not one of: issuer\|admin\n/);
+    expect(refused.stderr).toMatch(/^validation_error: --scope: "Admin" is not one of: issuer\|admin\n/m);
     expect(await keysOf(tenantId)).toHaveLength(1);
   });
 

@@ -60,11 +60,12 @@ describe('operator CLI: reconciliation:report, refunds:list, refunds:mark-sent',
     expect(report).toMatchObject({ provider: 'sandbox', from, to, missingAtProvider: [], statusMismatches: [], amountMismatches: [], atProviderOnly: [] });
     expect(report.compared).toBeGreaterThanOrEqual(1);
     expect([badDate.code, badDate.stdout]).toEqual([2, '']);
-    expect(badDate.stderr).toMatch(/^validation_error: --from: /);
+    // Line-anchored: a CLI started beside another may first log that it waits for the other's migration lock.
+    expect(badDate.stderr).toMatch(/^validation_error: --from: /m);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^validation_error: --to is required/);
+    expect(missing.stderr).toMatch(/^validation_error: --to is required/m);
     expect(unconfigured.code).toBe(1);
-    expect(unconfigured.stderr).toMatch(/^provider_unavailable: /);
+    expect(unconfigured.stderr).toMatch(/^provider_unavailable: /m);
     expect((await cli(url, 'reconciliation:report', '--help')).stdout).toMatch(/^Usage: npm run cli -- reconciliation:report --provider/);
   });
 
@@ -86,10 +87,10 @@ describe('operator CLI: reconciliation:report, refunds:list, refunds:mark-sent',
       cli(url, 'refunds:mark-sent', '--refund', refund!.refundId),
     ]);
     expect([badLimit.code, badLimit.stdout]).toEqual([2, '']);
-    expect(badLimit.stderr).toMatch(/^validation_error: --limit: /);
+    expect(badLimit.stderr).toMatch(/^validation_error: --limit: /m);
     expect([badHash.code, badHash.stdout]).toEqual([2, '']);
-    expect(badHash.stderr).toMatch(/^validation_error: txHash must be a base58 transaction signature/);
-    expect(missing.stderr).toMatch(/^validation_error: --tx-hash is required/);
+    expect(badHash.stderr).toMatch(/^validation_error: txHash must be a base58 transaction signature/m);
+    expect(missing.stderr).toMatch(/^validation_error: --tx-hash is required/m);
     expect((await service.call('GET', '/v1/admin/refunds?status=pending&limit=500', { apiKey: admin })).body.map((r: { refundId: string }) => r.refundId))
       .toContain(refund!.refundId);
 
@@ -98,6 +99,6 @@ describe('operator CLI: reconciliation:report, refunds:list, refunds:mark-sent',
     expect(JSON.parse(sent.stdout)).toMatchObject({ refundId: refund!.refundId, status: 'sent', txHash });
     const again = await cli(url, 'refunds:mark-sent', '--refund', refund!.refundId, '--tx-hash', solanaTxHash());
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^invalid_state: /);
+    expect(again.stderr).toMatch(/^invalid_state: /m);
   });
 });
