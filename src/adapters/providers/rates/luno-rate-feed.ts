@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FeedReading, RateFeed } from '../../../core/quotes/rate-feed';
 import { Decimal } from '../../../core/shared/money';
 import { decimalText, type RateHttpClient } from './rate-http';
-import type { VenueMarket } from './venue-pairs';
+import { readVenueMarkets, type VenueMarket } from './venue-pairs';
 
 /** Luno's API host (https://www.luno.com/en/developers/api). */
 export const LUNO_DEFAULT_BASE_URL = 'https://api.luno.com';
@@ -31,12 +31,8 @@ export class LunoRateFeed implements RateFeed {
 
   constructor(private readonly http: RateHttpClient, private readonly baseUrl: string, readonly pairs: readonly VenueMarket[]) {}
 
-  async read(): Promise<FeedReading> {
-    const results = await Promise.all(this.pairs.map((market) => this.readMarket(market)));
-    return {
-      rates: results.flatMap((r) => (typeof r === 'string' ? [] : [r])),
-      problems: results.filter((r): r is string => typeof r === 'string'),
-    };
+  read(): Promise<FeedReading> {
+    return readVenueMarkets(this.pairs, (market) => this.readMarket(market));
   }
 
   private async readMarket(market: VenueMarket) {

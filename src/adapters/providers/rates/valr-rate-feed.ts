@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FeedReading, RateFeed } from '../../../core/quotes/rate-feed';
 import { midOf } from './luno-rate-feed';
 import type { RateHttpClient } from './rate-http';
-import type { VenueMarket } from './venue-pairs';
+import { readVenueMarkets, type VenueMarket } from './venue-pairs';
 
 /** VALR's API host (https://docs.valr.com/). */
 export const VALR_DEFAULT_BASE_URL = 'https://api.valr.com';
@@ -29,12 +29,8 @@ export class ValrRateFeed implements RateFeed {
 
   constructor(private readonly http: RateHttpClient, private readonly baseUrl: string, readonly pairs: readonly VenueMarket[]) {}
 
-  async read(): Promise<FeedReading> {
-    const results = await Promise.all(this.pairs.map((market) => this.readMarket(market)));
-    return {
-      rates: results.flatMap((r) => (typeof r === 'string' ? [] : [r])),
-      problems: results.filter((r): r is string => typeof r === 'string'),
-    };
+  read(): Promise<FeedReading> {
+    return readVenueMarkets(this.pairs, (market) => this.readMarket(market));
   }
 
   private async readMarket(market: VenueMarket) {

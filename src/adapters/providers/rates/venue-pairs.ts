@@ -1,4 +1,4 @@
-import type { RatePair } from '../../../core/quotes/rate-feed';
+import type { FeedRate, FeedReading, RatePair } from '../../../core/quotes/rate-feed';
 import { FIAT_CURRENCIES, STABLECOINS, type FiatCurrency, type Stablecoin } from '../../../core/shared/money';
 
 /** A venue's market symbol with the pair it prices: `USDCZAR` is ZAR per 1 USDC (base then counter, no separator). */
@@ -20,4 +20,16 @@ export function parseVenueMarkets(list: string, variable: string): VenueMarket[]
     }
     return { symbol, stablecoin: stablecoin as Stablecoin, fiat: fiat as FiatCurrency };
   });
+}
+
+/**
+ * One read of a venue (RateFeed.read, docs/providers.md § Rates): every market asked at once,
+ * each answering its rate or a problem (why that market gave no rate, as text).
+ */
+export async function readVenueMarkets(markets: readonly VenueMarket[], readMarket: (market: VenueMarket) => Promise<FeedRate | string>): Promise<FeedReading> {
+  const results = await Promise.all(markets.map(readMarket));
+  return {
+    rates: results.flatMap((r) => (typeof r === 'string' ? [] : [r])),
+    problems: results.filter((r): r is string => typeof r === 'string'),
+  };
 }
