@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Stablecoin } from '../../../core/shared/money';
 import { BSC_DEVELOPMENT_XPUB, BSC_PUBLICLY_KNOWN_XPUBS, parseExtendedPublicKey } from './bsc-address-deriver';
+import { rpcUrlList } from '../rpc-url-list';
 
 /**
  * The real BEP-20 contracts on BSC mainnet, both with 18 decimals (docs/chains.md § BSC tokens):
@@ -31,26 +32,11 @@ const OPTIONAL = [
 const ALL = ['BSC_RPC_URLS', 'BSC_DEPOSIT_XPUB', ...OPTIONAL] as const;
 
 const contract = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a contract address, 0x and 40 hexadecimal digits').transform((a) => a.toLowerCase());
-// Items are named by position, never quoted: an RPC URL may carry an API key in its path or query.
-const urlList = z.string().transform((text, ctx) => {
-  const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
-  items.forEach((item, i) => {
-    let ok = false;
-    try {
-      ok = ['http:', 'https:'].includes(new URL(item).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) ctx.addIssue({ code: 'custom', message: `item ${i + 1} is not an http(s) URL` });
-  });
-  if (items.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one http(s) URL' });
-  return items;
-});
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** The BSC variables, after the partial-set check (docs/chains.md § Configuration). */
 export const bscEnvSchema = z.object({
-  BSC_RPC_URLS: urlList,
+  BSC_RPC_URLS: rpcUrlList,
   BSC_DEPOSIT_XPUB: z.string().optional(),
   BSC_USDT_CONTRACT: contract.default(BSC_MAINNET_TOKENS.USDT.toLowerCase()),
   BSC_USDC_CONTRACT: contract.default(BSC_MAINNET_TOKENS.USDC.toLowerCase()),

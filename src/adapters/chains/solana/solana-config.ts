@@ -3,6 +3,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { z } from 'zod';
 import { developmentSolanaSeed } from '../development-address-deriver';
 import { DEVELOPMENT_SOLANA_FINGERPRINT, SeedKeyCustody } from './solana-key-custody';
+import { rpcUrlList } from '../rpc-url-list';
 
 /**
  * The Solana adapter's own variables (docs/chains.md § Solana configuration). The mints and their
@@ -11,24 +12,9 @@ import { DEVELOPMENT_SOLANA_FINGERPRINT, SeedKeyCustody } from './solana-key-cus
  */
 const OWN = ['SOLANA_RPC_URLS', 'SOLANA_DEPOSIT_SEED', 'SOLANA_START_SLOT', 'SOLANA_RPC_TIMEOUT_MS'] as const;
 
-// Items are named by position, never quoted: an RPC URL may carry an API key in its path or query.
-const urlList = z.string().transform((text, ctx) => {
-  const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
-  items.forEach((item, i) => {
-    let ok = false;
-    try {
-      ok = ['http:', 'https:'].includes(new URL(item).protocol);
-    } catch {
-      ok = false;
-    }
-    if (!ok) ctx.addIssue({ code: 'custom', message: `item ${i + 1} is not an http(s) URL` });
-  });
-  if (items.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one http(s) URL' });
-  return items;
-});
 
 const schema = z.object({
-  SOLANA_RPC_URLS: urlList,
+  SOLANA_RPC_URLS: rpcUrlList,
   SOLANA_DEPOSIT_SEED: z.string().optional(),
   SOLANA_START_SLOT: z.string().regex(/^\d{1,15}$/, 'must be a slot number').transform((n) => BigInt(n)).optional(),
   SOLANA_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
