@@ -1,7 +1,7 @@
 import type { Blockchain } from '../../src/core/catalog/catalog';
 import type { ChainHeights } from '../../src/core/deposits/chain-ports';
 import type { OnchainRefund } from '../../src/core/refunds/onchain-refund';
-import type { RefundAttempt, RefundSender, SignedRefund, TransactionLookup } from '../../src/core/refunds/refund-sender';
+import type { RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup } from '../../src/core/refunds/refund-sender';
 
 /** A signed transaction of the fake chain: what its raw bytes say. */
 interface FakeTx { hash: string; nonce: bigint; fee: number; to: string; amount: string }
@@ -28,6 +28,8 @@ export class FakeRefundChain implements RefundSender {
   /** Whether the next mined transaction reverts. */
   revertNext = false;
   isStuck = false;
+  /** What the wallet lacks, as `shortfall` answers it (undefined: funded). */
+  short: RefundShortfall | undefined;
   readonly calls: string[] = [];
   private count = 0;
 
@@ -103,5 +105,9 @@ export class FakeRefundChain implements RefundSender {
 
   stuck(): boolean {
     return this.isStuck;
+  }
+
+  async shortfall(): Promise<RefundShortfall | undefined> {
+    return this.short;
   }
 }

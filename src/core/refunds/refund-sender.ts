@@ -63,4 +63,14 @@ export interface RefundSender {
   expired(attempt: RefundAttempt): Promise<boolean>;
   /** Whether a broadcast attempt signed at `signedAt` should be replaced with a higher fee (BSC), by `now`. Solana never replaces. */
   stuck(attempt: RefundAttempt, now: Date): boolean;
+  /**
+   * What the hot wallet lacks to send `refund` now (docs/decisions.md § Refunds: funds and fees):
+   * `token` when its balance of the refund's token is below the refund's amount, `gas` when its
+   * native balance (BNB, SOL) is below the fee of one transfer (Solana: plus a token account's rent
+   * when the recipient has none), undefined when it can send. Asked before a new attempt is signed.
+   */
+  shortfall(refund: OnchainRefund): Promise<RefundShortfall | undefined>;
 }
+
+/** What a hot wallet lacks to send a refund: its token balance, or its native balance for fees. */
+export type RefundShortfall = 'token' | 'gas';
