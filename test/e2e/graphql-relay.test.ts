@@ -89,8 +89,8 @@ describe('GraphQL by the Relay conventions', () => {
   it.each([
     ['payments', 'id'], ['customers', 'id'], ['balanceTransactions', 'id'], ['webhookEvents', 'id'],
   ])('%s: every edge has the cursor that resumes the list just after it', async (field) => {
-    // Entries may still arrive while this runs (ledger moves, deliveries); they are newer, so the
-    // entries after a given edge do not change.
+    // Entries arrive while the sandbox moves the payments (ledger moves, events), and an entry whose
+    // id was taken before another's may commit after it: the lists are compared once the payments are final.
     const { apiKey: key } = await service.newTenant('100');
     await service.call('POST', '/v1/webhooks/register', { apiKey: key, body: { url: receiver.url } });
     for (let i = 0; i < 3; i++) {
@@ -99,6 +99,10 @@ describe('GraphQL by the Relay conventions', () => {
         apiKey: key, body: { externalId: `edge-${randomUUID()}`, firstName: 'A', lastName: 'B', country: 'KE', dateOfBirth: '1990-04-12', idType: 'PASSPORT', idNumber: 'AB123456' },
       })).status).toBe(201);
     }
+    await eventually(async () => {
+      const page = (await service.call('GET', '/v1/payments?limit=100', { apiKey: key })).body as Array<{ status: string }>;
+      return page.length === 3 && page.every((p) => ['succeeded', 'failed', 'refunded'].includes(p.status)) ? true : undefined;
+    });
     const list = `query L($first: Int, $after: String) { ${field}(first: $first, after: $after) {
       edges { cursor node { id } } nodes { id } pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }`;
     const all = await eventually(async () => {
