@@ -1,13 +1,15 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { Client } from 'pg';
 import { CLI_COMMANDS, cliHelp, commandHelp, unknownCommand, unknownFlag, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
-import { loadConfig, type Config } from './config';
-import { buildContainer } from './container';
-import { openDatabase } from './database';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
-import { createLogger } from './logger';
+import type * as ConfigModule from './config';
+import type * as ContainerModule from './container';
+import type * as DatabaseModule from './database';
+import type * as EmbeddedModule from './embedded-database';
+import type * as LoggerModule from './logger';
+
+// The service's modules (container, ORM, database drivers) load only once a command is valid and
+// runs: help and refused input answer without them, in a fraction of the start-up time.
 
 /** Exit codes (README "Operations"): 0 done or help, 1 refused by the use case or failed, 2 bad input. */
 const EXIT = { done: 0, failed: 1, badInput: 2 } as const;
@@ -15,7 +17,9 @@ const EXIT = { done: 0, failed: 1, badInput: 2 } as const;
 const USAGE = cliHelp();
 
 /** The embedded server if one is already running (npm start), else a fresh start of it. */
-async function embeddedUrl(config: Config): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+async function embeddedUrl(config: ConfigModule.Config): Promise<{ url: string; embedded?: EmbeddedModule.EmbeddedDatabase }> {
+  const { Client } = require('pg') as typeof import('pg');
+  const { startEmbeddedDatabase } = require('./embedded-database') as typeof EmbeddedModule;
   const url = `postgres://postgres:postgres@127.0.0.1:${config.EMBEDDED_DB_PORT}/payout`;
   const probe = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {
@@ -75,10 +79,14 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.badInput;
   }
 
+  const { loadConfig } = require('./config') as typeof ConfigModule;
+  const { createLogger } = require('./logger') as typeof LoggerModule;
+  const { openDatabase } = require('./database') as typeof DatabaseModule;
+  const { buildContainer } = require('./container') as typeof ContainerModule;
   const config = loadConfig({ ...process.env, WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });
   // Logs (the migrator's lines) go to stderr, in LOG_FORMAT: stdout carries only the command's JSON result.
   const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT, stream: 'stderr' });
-  const target = config.DATABASE_URL ? { url: config.DATABASE_URL } : await embeddedUrl(config);
+  const target: { url: string; embedded?: EmbeddedModule.EmbeddedDatabase } = config.DATABASE_URL ? { url: config.DATABASE_URL } : await embeddedUrl(config);
   const database = await openDatabase(target.url, 2, logger);
   const { admin } = buildContainer(config, database.orm, logger);
   try {
