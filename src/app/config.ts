@@ -104,6 +104,8 @@ export const configSchema = z.object({
   REFUND_WORKER_ENABLED: bool.default(true),
   REFUND_INTERVAL_MS: int(50).max(600_000).default(2_000),
   REFUND_LEASE_MS: int(1000).max(3_600_000).default(30_000),
+  // A broadcast refund not in a block this long after signing is replaced with a higher fee (BSC; docs/decisions.md § Refunds).
+  REFUND_REPLACE_AFTER_MS: int(1000).max(86_400_000).default(120_000),
   // The tokens credited, per network: the real contracts and mints by default (local chains deploy their own).
   BSC_USDT_CONTRACT: evmAddress.default('0x55d398326f99059fF775485246999027B3197955'),
   BSC_USDC_CONTRACT: evmAddress.default('0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d'),

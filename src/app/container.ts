@@ -86,7 +86,7 @@ import type { RefundSender } from '../core/refunds/refund-sender';
 import { RefundSenderRepository } from '../adapters/persistence/refund-sender.repository';
 import { RefundMetrics } from '../adapters/http/refund-metrics';
 import type { RefundWorker } from '../adapters/workers/refund-worker';
-import { refundWorkers } from './refund-senders';
+import { configuredRefundSenders, refundWorkers } from './refund-senders';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -206,12 +206,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder,
     lease: chainWatch, leaseMs: config.CHAIN_WATCH_LEASE_MS, intervalMs: config.CHAIN_WATCH_INTERVAL_MS, metrics: chainMetrics, logger,
   });
-  // Onchain refunds (docs/decisions.md § Refunds): one worker per hot wallet. No chain adapter
-  // supplies a sender yet, so only `overrides.refundSenders` (tests) start one; the BSC sender's
-  // factory joins this list when it lands.
+  // Onchain refunds (docs/decisions.md § Refunds): one worker per configured hot wallet (and a test's senders).
   const refundWallets = new RefundSenderRepository(em);
   const refundMetrics = new RefundMetrics(metrics.registry, () => refundWallets.findings());
-  const refunders = refundWorkers([...(overrides.refundSenders ?? [])], {
+  const refundSenders = [...configuredRefundSenders(config, (chain, endpoint) => chainMetrics.rpcError(chain, endpoint)), ...(overrides.refundSenders ?? [])];
+  const refunders = refundWorkers(refundSenders, {
     uow, clock, ids, wallets: refundWallets, holder, leaseMs: config.REFUND_LEASE_MS, intervalMs: config.REFUND_INTERVAL_MS, metrics: refundMetrics, logger,
   });
   const secrets = new AesGcmSecretBox(secretKey);

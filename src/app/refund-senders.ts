@@ -1,4 +1,9 @@
 import type { Logger } from 'pino';
+import { parseBscConfig } from '../adapters/chains/bsc/bsc-config';
+import { parseBscRefundConfig } from '../adapters/chains/bsc/bsc-refund-config';
+import { bscRefundSenderFromConfig } from '../adapters/chains/bsc/bsc-refund-sender';
+import type { RpcEndpointMetrics } from '../adapters/chains/rpc-endpoint-metrics';
+import type { Blockchain } from '../core/catalog/catalog';
 import type { RefundMetrics } from '../adapters/http/refund-metrics';
 import type { RefundSenderRepository } from '../adapters/persistence/refund-sender.repository';
 import { RefundWorker } from '../adapters/workers/refund-worker';
@@ -7,7 +12,31 @@ import type { ShortfallChange } from '../core/refunds/refund-funds';
 import { sendRefundsPass } from '../core/refunds/send-refund';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import type { UnitOfWork } from '../core/shared/unit-of-work';
-import { ConfigError } from './config';
+import { ConfigError, namedProblem, type Config } from './config';
+
+/**
+ * The hot wallets' senders the configuration sets (docs/decisions.md § Refunds: key custody;
+ * docs/chains.md § BSC refunds): BSC's when BSC_HOT_WALLET_KEY_FILE (or, outside production,
+ * BSC_HOT_WALLET_KEY) and BSC_RPC_URLS are set; none otherwise, and then nothing changes. Solana
+ * has no sender yet. Failed RPC requests are counted through `onRpcError` (an endpoint's host
+ * label, never its URL). Throws a ConfigError naming the variables at fault, never a key.
+ */
+export function configuredRefundSenders(config: Config, onRpcError: (chain: Blockchain, endpoint: string) => void): (RefundSender | undefined)[] {
+  const bsc = Object.fromEntries(Object.entries(config.chainVariables).filter(([name]) => name.startsWith('BSC_')));
+  const env = { ...bsc, NODE_ENV: config.NODE_ENV, REFUND_REPLACE_AFTER_MS: String(config.REFUND_REPLACE_AFTER_MS) };
+  const metrics: RpcEndpointMetrics = {
+    requested: (_chain, endpoint, _method, ok) => {
+      if (!ok) onRpcError('BSC', endpoint);
+    },
+  };
+  try {
+    const refund = parseBscRefundConfig(env);
+    return [refund ? bscRefundSenderFromConfig(parseBscConfig(env), refund, metrics) : undefined];
+  } catch (error) {
+    // The adapters' messages name the variables at fault, never their values.
+    throw new ConfigError([namedProblem(error instanceof Error ? error.message : String(error))]);
+  }
+}
 
 /** What the refunds workers need besides their senders. */
 export interface RefundWorkersDeps {

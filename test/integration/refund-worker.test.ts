@@ -134,7 +134,7 @@ describe('refunds worker lease and findings', () => {
     const mine = async () => (await wallets.findings()).filter((f) => f.wallet === w);
     expect(await wallets.clear('BSC', w)).toBeUndefined();
     expect(await wallets.raise(finding)).toBe('raised');
-    const updatedAt = async () => (await orm.em.fork().execute('select updated_at from refund_senders where wallet = ?', [w]))[0].updated_at as Date;
+    const updatedAt = async () => (await orm.em.fork().execute<{ updated_at: Date }[]>('select updated_at from refund_senders where wallet = ?', [w]))[0]!.updated_at;
     const first = await updatedAt();
     expect(await wallets.raise({ ...finding, since: new Date('2026-11-27T03:05:00.000Z') })).toBe('kept');
     expect(await updatedAt()).toEqual(first);
