@@ -31,9 +31,6 @@ export interface SendRefundDeps {
  */
 export type RefundPassOutcome = 'idle' | 'broadcast' | 'waiting' | 'confirmed' | 'failed' | 'dropped' | 'replaced' | 'short';
 
-/** Every outcome, for metrics. */
-export const REFUND_PASS_OUTCOMES = ['idle', 'broadcast', 'waiting', 'confirmed', 'failed', 'dropped', 'replaced', 'short'] as const satisfies readonly RefundPassOutcome[];
-
 /** Whether a pass that answered `outcome` changed something, so the next one should follow at once. Pure. */
 export function madeProgress(outcome: RefundPassOutcome): boolean {
   return outcome !== 'idle' && outcome !== 'waiting' && outcome !== 'short';
