@@ -99,6 +99,13 @@ export const configSchema = z.object({
   CHAIN_WATCHER_ENABLED: bool.default(true),
   CHAIN_WATCH_INTERVAL_MS: int(50).max(600_000).default(500),
   CHAIN_WATCH_LEASE_MS: int(1000).max(3_600_000).default(30_000),
+  // Onchain refunds (docs/operations.md § Refunds): one worker per hot wallet waits REFUND_INTERVAL_MS
+  // between passes that changed nothing, under a lease of REFUND_LEASE_MS; none runs without a hot wallet.
+  REFUND_WORKER_ENABLED: bool.default(true),
+  REFUND_INTERVAL_MS: int(50).max(600_000).default(2_000),
+  REFUND_LEASE_MS: int(1000).max(3_600_000).default(30_000),
+  // A broadcast refund not in a block this long after signing is replaced with a higher fee (BSC; docs/decisions.md § Refunds).
+  REFUND_REPLACE_AFTER_MS: int(1000).max(86_400_000).default(120_000),
   // The tokens credited, per network: the real contracts and mints by default (local chains deploy their own).
   BSC_USDT_CONTRACT: evmAddress.default('0x55d398326f99059fF775485246999027B3197955'),
   BSC_USDC_CONTRACT: evmAddress.default('0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d'),
@@ -199,6 +206,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // A lease shorter than two intervals would run out between the passes of a healthy watcher.
   if (parsed.success && parsed.data.CHAIN_WATCH_LEASE_MS < 2 * parsed.data.CHAIN_WATCH_INTERVAL_MS) {
     problems.push({ variables: ['CHAIN_WATCH_LEASE_MS', 'CHAIN_WATCH_INTERVAL_MS'], message: 'CHAIN_WATCH_LEASE_MS must be at least twice CHAIN_WATCH_INTERVAL_MS' });
+  }
+  if (parsed.success && parsed.data.REFUND_LEASE_MS < 2 * parsed.data.REFUND_INTERVAL_MS) {
+    problems.push({ variables: ['REFUND_LEASE_MS', 'REFUND_INTERVAL_MS'], message: 'REFUND_LEASE_MS must be at least twice REFUND_INTERVAL_MS' });
   }
   problems.push(...providers.problems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);

@@ -82,6 +82,11 @@ import { DepositAddressRepository } from '../adapters/persistence/deposit-addres
 import { DepositReadRepository } from '../adapters/persistence/deposit.repository';
 import type { ChainWatcher } from '../adapters/workers/chain-watcher';
 import { chainDeposits, chainStatus, chainWatchers, watcherHolderId, type ChainSupply } from './chain-deposits';
+import type { RefundSender } from '../core/refunds/refund-sender';
+import { RefundSenderRepository } from '../adapters/persistence/refund-sender.repository';
+import { RefundMetrics } from '../adapters/http/refund-metrics';
+import type { RefundWorker } from '../adapters/workers/refund-worker';
+import { configuredRefundSenders, refundWorkers } from './refund-senders';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -94,6 +99,8 @@ export interface Container {
   readonly reconciliationWorker: PollingWorker;
   /** One watcher per configured chain (docs/decisions.md § Onchain deposits: watchers); none when no chain is configured. */
   readonly chainWatchers: readonly ChainWatcher[];
+  /** One refunds worker per hot wallet (docs/decisions.md § Refunds); none when no hot wallet is configured. */
+  readonly refundWorkers: readonly RefundWorker[];
   readonly keys: ApiKeyRepository;
   readonly tenants: TenantRepository;
   readonly advanceDeps: AdvanceDeps;
@@ -150,6 +157,8 @@ export interface ContainerOverrides {
   readonly reconciliationProviders?: readonly PayoutProvider[];
   /** Chains besides the configured ones (tests: a scripted chain reader and deriver). */
   readonly chains?: readonly ChainSupply[];
+  /** Hot wallet senders besides the configured ones (tests: a fake chain, or a sender on a local chain). */
+  readonly refundSenders?: readonly RefundSender[];
 }
 
 
@@ -192,9 +201,17 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const chains = chainDeposits(config, logger, chainMetrics, overrides.chains);
   const depositReads = new DepositReadRepository(em);
   const depositAddresses = new DepositAddressRepository(em);
+  const holder = watcherHolderId();
   const watchers = chainWatchers(chains, {
-    uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder: watcherHolderId(),
+    uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder,
     lease: chainWatch, leaseMs: config.CHAIN_WATCH_LEASE_MS, intervalMs: config.CHAIN_WATCH_INTERVAL_MS, metrics: chainMetrics, logger,
+  });
+  // Onchain refunds (docs/decisions.md § Refunds): one worker per configured hot wallet (and a test's senders).
+  const refundWallets = new RefundSenderRepository(em);
+  const refundMetrics = new RefundMetrics(metrics.registry, () => refundWallets.findings());
+  const refundSenders = [...configuredRefundSenders(config, (chain, endpoint) => chainMetrics.rpcError(chain, endpoint)), ...(overrides.refundSenders ?? [])];
+  const refunders = refundWorkers(refundSenders, {
+    uow, clock, ids, wallets: refundWallets, holder, leaseMs: config.REFUND_LEASE_MS, intervalMs: config.REFUND_INTERVAL_MS, metrics: refundMetrics, logger,
   });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];
@@ -418,7 +435,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
-      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker), ...(rates.worker ? [rates.worker] : [])]
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker), ...refunders.map((w) => w.worker), ...(rates.worker ? [rates.worker] : [])]
         .map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
       ...(chains.watched.length > 0 ? { chains: () => chainStatus(chains, chainWatch) } : {}),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
@@ -427,7 +444,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     callbacks: { endpoints: callbacks.endpoints, limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
+    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, refundWorkers: refunders, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -442,19 +459,20 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       }
       if (config.WEBHOOK_WORKER_ENABLED) webhookWorker.start();
       if (config.CHAIN_WATCHER_ENABLED) watchers.forEach((w) => w.start());
+      if (config.REFUND_WORKER_ENABLED) refunders.forEach((w) => w.start());
       // Live rates refresh on every replica, whatever the worker switches say: pricing needs them.
       await rates.start();
     },
     beginShutdown() {
       shuttingDown = true;
       // Not awaited: `stop` waits for the passes still running.
-      for (const worker of [payoutWorker, webhookWorker, kycWorker, reconciliationWorker]) worker.stop().catch(() => undefined);
+      for (const worker of [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...refunders.map((r) => r.worker)]) worker.stop().catch(() => undefined);
     },
     async cutOutboundCalls() {
       await Promise.all([live.abort(), transport.destroy()]);
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), ...watchers.map((w) => w.stop())]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), ...watchers.map((w) => w.stop()), ...refunders.map((w) => w.stop())]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();

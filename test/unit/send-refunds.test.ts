@@ -5,6 +5,8 @@ import { markRefundSent } from '../../src/core/refunds/manage-refunds';
 import { REFUND_MOVES, REFUND_STATUSES, transition, type RefundMove } from '../../src/core/refunds/refund-states';
 import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/send-refund';
 import { FakeRefundChain } from '../support/fake-refund-chain';
+import { MemoryShortfallFindings } from '../support/memory-shortfall-findings';
+import type { ShortfallChange } from '../../src/core/refunds/refund-funds';
 import { command, fakeWorld, KES_1500_USDC, TENANT, type FakeWorld } from '../support/fake-world';
 import { solanaTxHash } from '../support/tx-hashes';
 
@@ -35,12 +37,19 @@ describe('sending a pending refund exactly once', () => {
   let world: FakeWorld;
   let chain: FakeRefundChain;
   let deps: SendRefundDeps;
+  let findings: MemoryShortfallFindings;
+  let changes: ShortfallChange[];
   let n = 0;
   beforeEach(() => {
     world = fakeWorld();
     world.store.fund(TENANT, 'USDC', '100');
     chain = new FakeRefundChain('SOLANA');
-    deps = { uow: world.store, sender: chain, clock: world.clock, newAttemptId: () => `rfa_${++n}` };
+    findings = new MemoryShortfallFindings();
+    changes = [];
+    deps = {
+      uow: world.store, sender: chain, clock: world.clock, newAttemptId: () => `rfa_${++n}`, newEventId: () => `evt-${++n}`, findings,
+      onShortfall: (change) => changes.push(change),
+    };
   });
 
   /** A live payment of TENANT that failed after acceptance (created in sandbox, then live: the fake allows the switch; the service never does). */
@@ -188,5 +197,101 @@ describe('sending a pending refund exactly once', () => {
     const manual = { uow: world.store, clock: world.clock, refunds: { list: async () => [], pendingTotals: async () => [] } };
     expect(await markRefundSent(manual, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
     expect(refund(refundId).status).toBe('broadcast');
+  });
+
+  const refundEvents = (refundId: string) => world.store.outbox.filter((e) => e.entityId === refundId).map((e) => ({ type: e.type, payload: e.payload }));
+
+  it('an empty hot wallet: nothing is signed, the refund waits pending, one finding says which wallet lacks what; a top-up sends it and clears it', async () => {
+    const { refundId } = await pendingRefund();
+    chain.short = 'token';
+    for (let i = 0; i < 3; i++) expect(await sendRefundsPass(deps)).toBe('short');
+    expect(chain.calls.filter((c) => c === 'sign' || c === 'broadcast')).toEqual([]);
+    expect(attempts()).toEqual([]);
+    expect(refund(refundId)).toMatchObject({ status: 'pending', txHash: null });
+    // Raised once while short, not once per pass.
+    expect(changes).toEqual([{ change: 'raised', finding: {
+      chain: 'SOLANA', wallet: chain.wallet, lacks: 'token', refundId, currency: 'USDC', amount: KES_1500_USDC, since: world.clock.now(),
+    } }]);
+    expect(findings.writes).toBe(1);
+
+    // Tokens topped up, gas still short: the finding is superseded by the gas one.
+    chain.short = 'gas';
+    expect(await sendRefundsPass(deps)).toBe('short');
+    expect(changes.map((c) => [c.change, c.finding.lacks])).toEqual([['raised', 'token'], ['changed', 'gas']]);
+    expect([...findings.standing.values()]).toEqual([expect.objectContaining({ lacks: 'gas', refundId })]);
+
+    chain.short = undefined;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    expect(changes.map((c) => c.change)).toEqual(['raised', 'changed', 'cleared']);
+    expect(findings.standing.size).toBe(0);
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(chain.transfersTo(refund(refundId).refundAddress)).toHaveLength(1);
+  });
+
+  it('a finding whose refunds were settled by hand meanwhile is cleared when nothing is owed', async () => {
+    const { refundId } = await pendingRefund();
+    chain.short = 'gas';
+    expect(await sendRefundsPass(deps)).toBe('short');
+    const manual = { uow: world.store, clock: world.clock, refunds: { list: async () => [], pendingTotals: async () => [] } };
+    expect((await markRefundSent(manual, refundId, solanaTxHash())).ok).toBe(true);
+    expect(await sendRefundsPass(deps)).toBe('idle');
+    expect(changes.map((c) => c.change)).toEqual(['raised', 'cleared']);
+    expect(findings.standing.size).toBe(0);
+  });
+
+  it('webhooks: refund.pending when the refund is created, refund.confirmed at finality, each with the refund as data', async () => {
+    const { refundId, paymentId, to } = await pendingRefund();
+    const pending = {
+      id: refundId, paymentId, amount: KES_1500_USDC, currency: 'USDC', blockchain: 'SOLANA', refundAddress: to, status: 'pending', txHash: null,
+      createdAt: refund(refundId).createdAt.toISOString(), sentAt: null,
+    };
+    expect(refundEvents(refundId)).toEqual([{ type: 'refund.pending', payload: pending }]);
+    expect(world.store.outbox.find((e) => e.entityId === refundId)).toMatchObject({ tenantId: TENANT });
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('waiting');
+    expect(refundEvents(refundId)).toHaveLength(1);
+    chain.finalizeAll();
+    world.clock.advance(5_000);
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    const hash = attempts()[0]!.txHashes[0];
+    expect(refundEvents(refundId)).toEqual([
+      { type: 'refund.pending', payload: pending },
+      { type: 'refund.confirmed', payload: { ...pending, status: 'confirmed', txHash: hash, sentAt: world.clock.now().toISOString() } },
+    ]);
+  });
+
+  it('webhooks: refund.failed when the transaction reverted; a drop back to pending sends nothing', async () => {
+    const reverted = await pendingRefund();
+    await sendRefundsPass(deps);
+    chain.revertNext = true;
+    for (let i = 0; i < 4; i++) chain.mine();
+    expect(await sendRefundsPass(deps)).toBe('failed');
+    expect(refundEvents(reverted.refundId).map((e) => [e.type, e.payload.status, e.payload.txHash])).toEqual([
+      ['refund.pending', 'pending', null], ['refund.failed', 'failed', attempts()[0]!.txHashes[0]],
+    ]);
+
+    const dropped = await pendingRefund();
+    chain.minFee = 5;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    chain.foreignTransaction();
+    chain.finalizeAll();
+    expect(await sendRefundsPass(deps)).toBe('dropped');
+    expect(refundEvents(dropped.refundId).map((e) => e.type)).toEqual(['refund.pending']);
+  });
+
+  it('an event is written in the move\'s transaction: a confirm that fails writes no refund.confirmed', async () => {
+    const { refundId } = await pendingRefund();
+    await sendRefundsPass(deps);
+    for (let i = 0; i < 4; i++) chain.mine();
+    const post = world.store.transact.bind(world.store);
+    // The ledger refuses inside the confirm's transaction: everything in it rolls back.
+    world.store.transact = (async (work: Parameters<typeof post>[0]) => post(async (tx) => work({
+      ...tx, ledger: { ...tx.ledger, post: async () => 'duplicate' as never },
+    }))) as typeof post;
+    await expect(sendRefundsPass(deps)).rejects.toThrow(/ledger refused/);
+    expect(refund(refundId).status).toBe('broadcast');
+    expect(refundEvents(refundId).map((e) => e.type)).toEqual(['refund.pending']);
   });
 });

@@ -932,7 +932,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.processing
-         * @description The payout provider accepted the payout: status provider_accepted, providerRef set. Sent to each active registration whose events list is empty or names payment.processing, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description The payout provider accepted the payout: status provider_accepted, providerRef set. Sent to each active registration whose events list is empty or names payment.processing, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_payment_processing"];
         delete?: never;
@@ -952,7 +952,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.succeeded
-         * @description The recipient was paid: status succeeded (final). Sent to each active registration whose events list is empty or names payment.succeeded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description The recipient was paid: status succeeded (final). Sent to each active registration whose events list is empty or names payment.succeeded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_payment_succeeded"];
         delete?: never;
@@ -972,7 +972,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.failed
-         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description The payout failed, at submission or after acceptance: status failed (final), failureReason and failureCode set; the held amount is released or refunded. Sent to each active registration whose events list is empty or names payment.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_payment_failed"];
         delete?: never;
@@ -992,7 +992,7 @@ export interface webhooks {
         put?: never;
         /**
          * payment.refunded
-         * @description The funds came back after acceptance: status refunded (final), failureReason and failureCode set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description The funds came back after acceptance: status refunded (final), failureReason and failureCode set. Sent to each active registration whose events list is empty or names payment.refunded, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_payment_refunded"];
         delete?: never;
@@ -1012,7 +1012,7 @@ export interface webhooks {
         put?: never;
         /**
          * customer.kyc.updated
-         * @description The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected). Sent to each active registration whose events list is empty or names customer.kyc.updated, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description The KYC provider decided: kycStatus approved or rejected (kycReason set when rejected). Sent to each active registration whose events list is empty or names customer.kyc.updated, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_customer_kyc_updated"];
         delete?: never;
@@ -1032,7 +1032,7 @@ export interface webhooks {
         put?: never;
         /**
          * deposit.detected
-         * @description A transfer to one of your deposit addresses was read from the chain, not yet final: status detected, the balance not yet credited. Sent again if a dropped deposit is included by the chain again. Sent to each active registration whose events list is empty or names deposit.detected, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description A transfer to one of your deposit addresses was read from the chain, not yet final: status detected, the balance not yet credited. Sent again if a dropped deposit is included by the chain again. Sent to each active registration whose events list is empty or names deposit.detected, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_deposit_detected"];
         delete?: never;
@@ -1052,7 +1052,7 @@ export interface webhooks {
         put?: never;
         /**
          * deposit.credited
-         * @description The deposit is final and your available balance was credited with its amount: status credited, ledgerTransactionId set. Sent to each active registration whose events list is empty or names deposit.credited, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description The deposit is final and your available balance was credited with its amount: status credited, ledgerTransactionId set. Sent to each active registration whose events list is empty or names deposit.credited, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_deposit_credited"];
         delete?: never;
@@ -1072,9 +1072,69 @@ export interface webhooks {
         put?: never;
         /**
          * deposit.dropped
-         * @description A reorganisation removed the detected deposit before it was final: status dropped; the balance never moved. Sent to each active registration whose events list is empty or names deposit.dropped, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit) and endpoint.
+         * @description A reorganisation removed the detected deposit before it was final: status dropped; the balance never moved. Sent to each active registration whose events list is empty or names deposit.dropped, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_deposit_dropped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.pending
+         * @description A live payment failed after its funds were held, or was reversed: its whole stablecoin amount is owed back to the payment's refundAddress and waits in refund_pending. Status pending; sent from the hot wallet when one is configured, else by an operator. Sent to each active registration whose events list is empty or names refund.pending, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_refund_pending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.confirmed
+         * @description The refund's transaction is final onchain: status confirmed, txHash and sentAt set; refund_pending moved to refunded. Sent to each active registration whose events list is empty or names refund.confirmed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_refund_confirmed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description The refund's transaction landed and reverted: status failed, txHash set; the amount stays in refund_pending until an operator retries it or records a hand-sent transaction. Sent to each active registration whose events list is empty or names refund.failed, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_refund_failed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1365,7 +1425,7 @@ export interface components {
              * @example https://issuer.example/hooks/payouts
              */
             url: string;
-            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped); empty or absent subscribes to all */
+            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, refund.pending, refund.confirmed, refund.failed); empty or absent subscribes to all */
             events?: string[];
         };
         /**
@@ -2183,6 +2243,197 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description Body of a refund.pending delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "refund.pending",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "amount": "12.115416",
+         *         "currency": "USDT",
+         *         "blockchain": "BSC",
+         *         "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "status": "pending",
+         *         "txHash": null,
+         *         "createdAt": "2026-11-23T09:30:00.000Z",
+         *         "sentAt": null
+         *       }
+         *     }
+         */
+        Event_refund_pending: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "refund.pending";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["RefundEventData"];
+        };
+        /**
+         * @description The onchain refund of a live payment at the event
+         * @example {
+         *       "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "amount": "12.115416",
+         *       "currency": "USDT",
+         *       "blockchain": "BSC",
+         *       "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *       "status": "pending",
+         *       "txHash": null,
+         *       "createdAt": "2026-11-23T09:30:00.000Z",
+         *       "sentAt": null
+         *     }
+         */
+        RefundEventData: {
+            /**
+             * @description Refund id: rfd_ and a ULID
+             * @example rfd_01JD5A2C4E6G8J0K2M4P6R8T0V
+             */
+            id: string;
+            /**
+             * @description The live payment refunded (failed after its funds were held, or reversed)
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            paymentId: string;
+            /**
+             * @description The payment's whole stablecoin amount, 6 decimal places: what goes back (the network fee is ours)
+             * @example 12.115416
+             */
+            amount: string;
+            /**
+             * @description The stablecoin sent back
+             * @example USDT
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description The chain it is sent on
+             * @example BSC
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description The payment's refundAddress: where the stablecoin goes back
+             * @example 0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa
+             */
+            refundAddress: string;
+            /**
+             * @description pending → broadcast → confirmed once final onchain; failed when it needs an operator; sent when an operator recorded a hand-sent transaction
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "broadcast" | "confirmed" | "failed" | "sent";
+            /**
+             * @description The transaction hash (BSC) or signature (SOLANA) that carries it; null before anything was broadcast
+             * @example null
+             */
+            txHash: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund became owed
+             * @example 2026-11-23T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description When it was final onchain (or recorded sent); null before
+             * @example null
+             */
+            sentAt: string | null;
+        };
+        /**
+         * @description Body of a refund.confirmed delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "refund.confirmed",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "amount": "12.115416",
+         *         "currency": "USDT",
+         *         "blockchain": "BSC",
+         *         "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "status": "confirmed",
+         *         "txHash": "0x9a3f1c2b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8",
+         *         "createdAt": "2026-11-23T09:30:00.000Z",
+         *         "sentAt": "2026-11-23T09:31:12.400Z"
+         *       }
+         *     }
+         */
+        Event_refund_confirmed: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "refund.confirmed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["RefundEventData"];
+        };
+        /**
+         * @description Body of a refund.failed delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "refund.failed",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *         "amount": "12.115416",
+         *         "currency": "USDT",
+         *         "blockchain": "BSC",
+         *         "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "status": "failed",
+         *         "txHash": "0x9a3f1c2b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8",
+         *         "createdAt": "2026-11-23T09:30:00.000Z",
+         *         "sentAt": null
+         *       }
+         *     }
+         */
+        Event_refund_failed: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "refund.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["RefundEventData"];
         };
         /**
          * @description ErrorA as answered with status 401: code unauthorized (docs/decisions.md § Errors: shapes per route family)
@@ -3340,7 +3591,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
             /**
              * @description whsec_<base64>: HMAC signing secret, returned once only
              * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE=
@@ -3379,7 +3630,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
             /**
              * @description disabled after the endpoint answered 410
              * @enum {string}
@@ -12779,6 +13030,198 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["Event_deposit_dropped"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_refund_pending: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "refund.pending",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                 *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "amount": "12.115416",
+                 *         "currency": "USDT",
+                 *         "blockchain": "BSC",
+                 *         "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "status": "pending",
+                 *         "txHash": null,
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "sentAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_refund_pending"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_refund_confirmed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "refund.confirmed",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                 *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "amount": "12.115416",
+                 *         "currency": "USDT",
+                 *         "blockchain": "BSC",
+                 *         "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "status": "confirmed",
+                 *         "txHash": "0x9a3f1c2b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8",
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "sentAt": "2026-11-23T09:31:12.400Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_refund_confirmed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_refund_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "refund.failed",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                 *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                 *         "amount": "12.115416",
+                 *         "currency": "USDT",
+                 *         "blockchain": "BSC",
+                 *         "refundAddress": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "status": "failed",
+                 *         "txHash": "0x9a3f1c2b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8",
+                 *         "createdAt": "2026-11-23T09:30:00.000Z",
+                 *         "sentAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_refund_failed"];
             };
         };
         responses: {

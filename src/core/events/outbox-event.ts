@@ -8,6 +8,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'deposit.detected',
   'deposit.credited',
   'deposit.dropped',
+  'refund.pending',
+  'refund.confirmed',
+  'refund.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -7,6 +7,7 @@ import { isFinal, transition, type PaymentMove } from './payment-state';
 import { patchedView } from './payment-view';
 import { LEDGER_MOVES, LIVE_RETURN_MOVE } from '../ledger/ledger';
 import { refundOf } from '../refunds/onchain-refund';
+import { refundEvent } from '../refunds/refund-events';
 import type { SubmitOutcome, UnknownStatusFindings } from './payout-provider';
 import type { PaymentFailure } from './payment-failure';
 import type { RoutingDeps } from '../routing/provider-routing';
@@ -104,7 +105,12 @@ export async function applyMove(
     if (written === 'moved_concurrently') return err('invalid_transition', 'the payment moved concurrently');
     // The status guard already makes a move apply once; the ledger's unique (payment, kind) backs it.
     if (written === 'ledger_refused') return err('invalid_transition', `ledger refused ${move} for ${paymentId}: duplicate`);
-    if (onchainRefund) await tx.refunds.create(refundOf(written, deps.ids.next('rfd'), now));
+    if (onchainRefund) {
+      const refund = refundOf(written, deps.ids.next('rfd'), now);
+      await tx.refunds.create(refund);
+      // refund.pending in the same transaction as the refund (docs/decisions.md § Refunds).
+      await tx.outbox.append(refundEvent(refund, deps.ids.uuid(), now)!);
+    }
     return ok(written);
   });
   if (moved.ok) deps.onPaymentMoved?.(moved.value);

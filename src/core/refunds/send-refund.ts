@@ -2,7 +2,9 @@ import type { Clock } from '../shared/clock';
 import { ok } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import type { OnchainRefund } from './onchain-refund';
-import type { RefundAttempt, RefundSender, SignedRefund, TransactionLookup } from './refund-sender';
+import { refundEvent } from './refund-events';
+import type { ShortfallChange, WalletShortfallFindings } from './refund-funds';
+import type { RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup } from './refund-sender';
 import { transition, type RefundMove } from './refund-states';
 
 /** Ports of the refunds worker's pass: one chain, one hot wallet (the sender's). */
@@ -12,14 +14,27 @@ export interface SendRefundDeps {
   readonly clock: Clock;
   /** A new attempt id (`rfa_` + ULID). */
   readonly newAttemptId: () => string;
+  /** A new outbox event id (uuid) for the refund webhooks. */
+  readonly newEventId: () => string;
+  /** The wallets' standing shortfall findings (docs/decisions.md § Refunds: funds and fees). */
+  readonly findings: WalletShortfallFindings;
+  /** Told when the wallet's finding is raised, changed or cleared (not when it is kept): logs and metrics. */
+  readonly onShortfall?: (change: ShortfallChange) => void;
 }
 
 /**
  * What one pass did: `idle` (nothing owed), `broadcast` (an attempt was sent, first time or again
  * after a crash), `waiting` (an attempt is in flight or not yet final), `confirmed`, `failed`,
- * `dropped` (back to pending), `replaced` (a stuck transaction was re-signed with a higher fee).
+ * `dropped` (back to pending), `replaced` (a stuck transaction was re-signed with a higher fee),
+ * `short` (the hot wallet lacks the token or gas for the oldest refund owed: nothing signed, it
+ * stays pending, and the wallet's finding stands).
  */
-export type RefundPassOutcome = 'idle' | 'broadcast' | 'waiting' | 'confirmed' | 'failed' | 'dropped' | 'replaced';
+export type RefundPassOutcome = 'idle' | 'broadcast' | 'waiting' | 'confirmed' | 'failed' | 'dropped' | 'replaced' | 'short';
+
+/** Whether a pass that answered `outcome` changed something, so the next one should follow at once. Pure. */
+export function madeProgress(outcome: RefundPassOutcome): boolean {
+  return outcome !== 'idle' && outcome !== 'waiting' && outcome !== 'short';
+}
 
 /**
  * One pass of the refunds worker for the sender's hot wallet (docs/decisions.md § Refunds: never
@@ -30,7 +45,11 @@ export type RefundPassOutcome = 'idle' | 'broadcast' | 'waiting' | 'confirmed' |
  * not found, the same stored transaction is broadcast again (the same hash, so at most one transfer),
  * or, once the chain says none of its hashes can land any more, the refund goes back to pending.
  * `confirmed` only at finality, with refund_pending → refunded in the same database transaction.
- * Throws on infrastructure faults (an RPC down, a lost unique race): the next pass resumes from storage.
+ * Before a new attempt is signed the sender says whether the wallet can pay it (token and gas):
+ * when short, nothing is signed, the refund stays pending (refunds leave in order, so later ones
+ * wait too) and the wallet's finding is raised once; it is cleared at the first pass that finds the
+ * wallet able to send, or nothing owed. `refund.confirmed` and `refund.failed` are written to the
+ * outbox with their move. Throws on infrastructure faults (an RPC down, a lost unique race): the next pass resumes from storage.
  */
 export async function sendRefundsPass(deps: SendRefundDeps): Promise<RefundPassOutcome> {
   const { sender } = deps;
@@ -51,7 +70,13 @@ async function startNext(deps: SendRefundDeps): Promise<RefundPassOutcome> {
     const refund = await tx.refunds.nextPending(sender.chain);
     return refund ? { refund, lastNonce: await tx.refunds.lastNonce(sender.chain, sender.wallet) } : undefined;
   });
-  if (!next) return 'idle';
+  if (!next) {
+    await clearShortfall(deps);
+    return 'idle';
+  }
+  const lacks = await sender.shortfall(next.refund);
+  if (lacks) return short(deps, next.refund, lacks);
+  await clearShortfall(deps);
   const signed = await sender.sign(next.refund, { lastNonce: next.lastNonce });
   const at = deps.clock.now();
   const attempt: RefundAttempt = {
@@ -117,6 +142,9 @@ async function move(deps: SendRefundDeps, attempt: RefundAttempt, refundMove: Re
     if (!to) return undefined;
     const at = deps.clock.now();
     const moved = await tx.refunds.setStatus(refund.id, refund.status, to, txHash, to === 'confirmed' ? at : null);
+    // Its webhook commits with the move (docs/decisions.md § Refunds); a drop back to pending sends none.
+    const event = refundMove === 'confirm' || refundMove === 'fail' ? refundEvent(moved, deps.newEventId(), at) : undefined;
+    if (event) await tx.outbox.append(event);
     if (to === 'confirmed') {
       // Posted last: it locks the tenant's balance rows until commit.
       const posted = await tx.ledger.post({
@@ -127,6 +155,22 @@ async function move(deps: SendRefundDeps, attempt: RefundAttempt, refundMove: Re
     }
     return moved;
   });
+}
+
+/** Raises (or keeps) the wallet's finding; nothing is signed. */
+async function short(deps: SendRefundDeps, refund: OnchainRefund, lacks: RefundShortfall): Promise<RefundPassOutcome> {
+  const { sender } = deps;
+  const finding = {
+    chain: sender.chain, wallet: sender.wallet, lacks, refundId: refund.id, currency: refund.currency, amount: refund.amount, since: deps.clock.now(),
+  };
+  const change = await deps.findings.raise(finding);
+  if (change !== 'kept') deps.onShortfall?.({ change, finding });
+  return 'short';
+}
+
+async function clearShortfall(deps: SendRefundDeps): Promise<void> {
+  const cleared = await deps.findings.clear(deps.sender.chain, deps.sender.wallet);
+  if (cleared) deps.onShortfall?.({ change: 'cleared', finding: cleared });
 }
 
 async function markBroadcast(deps: SendRefundDeps, attempt: RefundAttempt, txHash: string): Promise<void> {
