@@ -6,7 +6,9 @@
  */
 import { parseTransaction, decodeFunctionData, erc20Abi, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { BscHotWalletSigner } from '../../src/adapters/chains/bsc/bsc-hot-wallet-signer';
 import { BNB, ONE, startBscRefundFixture, type BscRefundFixture } from '../support/chains/bsc-refund-fixture';
+import { startRpcProxy } from '../support/chains/rpc-proxy';
 
 jest.setTimeout(60_000);
 
@@ -227,5 +229,61 @@ describe('BscRefundSender on anvil', () => {
     const w = await f.wallet({ usdt: 0n });
     await expect(w.sender.sign({ ...f.refund('1'), refundAddress: 'x' as never }, { lastNonce: null })).rejects.toThrow(/refundAddress is not a BSC address/);
     await expect(w.sender.sign(f.refund('1.0000001'), { lastNonce: null })).rejects.toThrow(/cannot be sent/);
+  });
+
+  it.each([
+    ['geth and BSC: already known', -32000, 'already known'],
+    ['older geth: known transaction', -32000, 'known transaction: 8ba1f109551bd432803012645ac136ddd64dba72'],
+    ['geth and BSC: nonce too low, with its details', -32000, 'nonce too low: address 0x70997970C51812dc3A010C7d01b50e0d17dc79C8, tx: 0 state: 1'],
+    ['geth and BSC: replacement transaction underpriced', -32000, 'replacement transaction underpriced'],
+  ])('broadcast: %s, answered by the node, is not an error', async (_name, code, message) => {
+    const proxy = await startRpcProxy(f.bsc.url, { refuse: (call) => (call.method === 'eth_sendRawTransaction' ? { code, message } : undefined) });
+    try {
+      const w = await f.wallet({}, { BSC_RPC_URLS: proxy.url });
+      const signed = await w.sender.sign(f.refund('1'), { lastNonce: null });
+      await expect(w.sender.broadcast(signed.rawTransaction)).resolves.toBeUndefined();
+      expect(proxy.calls.filter((c) => c.method === 'eth_sendRawTransaction')).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('broadcast: an unmapped answer ("transaction underpriced") and a transport fault (the endpoint gone) throw', async () => {
+    const proxy = await startRpcProxy(f.bsc.url, {
+      refuse: (call) => (call.method === 'eth_sendRawTransaction' ? { code: -32000, message: 'transaction underpriced: tip needed 1, tip permitted 0' } : undefined),
+    });
+    try {
+      const w = await f.wallet({}, { BSC_RPC_URLS: proxy.url });
+      const signed = await w.sender.sign(f.refund('1'), { lastNonce: null });
+      await expect(w.sender.broadcast(signed.rawTransaction)).rejects.toThrow('BSC refused the refund transaction: transaction underpriced: tip needed 1');
+      await proxy.close();
+      await expect(w.sender.broadcast(signed.rawTransaction)).rejects.toThrow(/HTTP request failed|fetch failed|ECONNREFUSED/i);
+      expect(await f.bsc.balanceOf(f.usdt, w.address)).toBe(1_000n * ONE);
+    } finally {
+      await proxy.close().catch(() => undefined);
+    }
+  });
+
+  it('sign: a replacement pays the node\'s gas price when that is above the bumped one', async () => {
+    const w = await f.wallet();
+    const refund = f.refund('1');
+    await f.withoutAutomine(async () => {
+      const first = await w.sender.sign(refund, { lastNonce: null });
+      await f.bsc.anvil.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(f.gasPriceOf(first.rawTransaction) * 10n).toString(16)}`]);
+      const nodePrice = await f.bsc.publicClient.getGasPrice();
+      expect(nodePrice).toBeGreaterThan((f.gasPriceOf(first.rawTransaction) * 120n + 99n) / 100n);
+      const second = await w.sender.sign(refund, { lastNonce: first.nonce, replacing: f.attemptOf(refund, w.sender.wallet, first) });
+      expect(f.gasPriceOf(second.rawTransaction)).toBe(nodePrice);
+    });
+  });
+
+  it('sign: refuses a gas price above BSC_REFUND_MAX_GAS_PRICE_GWEI, and a signer whose signature is another key\'s', async () => {
+    const w = await f.wallet({}, { BSC_REFUND_MAX_GAS_PRICE_GWEI: '1' });
+    expect(await f.bsc.publicClient.getGasPrice()).toBeGreaterThan(10n ** 9n);
+    await expect(w.sender.sign(f.refund('1'), { lastNonce: null })).rejects.toThrow(/above BSC_REFUND_MAX_GAS_PRICE_GWEI/);
+
+    const other = new BscHotWalletSigner(`0x${'42'.repeat(32)}`, 'test key');
+    const impostor = f.senderWith(w.key, {}, { chain: 'BSC', address: w.address, sign: other.sign });
+    await expect(impostor.sign(f.refund('1'), { lastNonce: null })).rejects.toThrow(/signed with another key/);
   });
 });

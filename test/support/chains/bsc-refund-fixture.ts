@@ -14,7 +14,7 @@ import { BscHotWalletSigner } from '../../../src/adapters/chains/bsc/bsc-hot-wal
 import { BscRefundSender, bscRefundSenderFromConfig, type BscRefundSenderSettings } from '../../../src/adapters/chains/bsc/bsc-refund-sender';
 import { ChainRpcMetrics } from '../../../src/adapters/chains/rpc-endpoint-metrics';
 import type { OnchainRefund } from '../../../src/core/refunds/onchain-refund';
-import type { RefundAttempt, SignedRefund } from '../../../src/core/refunds/refund-sender';
+import type { HotWalletSigner, RefundAttempt, SignedRefund } from '../../../src/core/refunds/refund-sender';
 import { Registry } from 'prom-client';
 import { LocalBsc } from './local-bsc';
 
@@ -38,8 +38,11 @@ export interface BscRefundFixture {
   env(key: Hex, extra?: Record<string, string>): Record<string, string>;
   /** A new hot wallet holding `bnb` wei and `usdt` base units of USDT (defaults: 1 BNB, 1,000 USDT). */
   wallet(funds?: { bnb?: bigint; usdt?: bigint }, extra?: Record<string, string>): Promise<HotWallet>;
-  /** A sender for `key` built by hand with `settings` over the configured ones (values the configuration refuses included). */
-  senderWith(key: Hex, settings: Partial<BscRefundSenderSettings>): BscRefundSender;
+  /**
+   * A sender for `key` built by hand with `settings` over the configured ones (values the
+   * configuration refuses included), signing through `signer` when given.
+   */
+  senderWith(key: Hex, settings: Partial<BscRefundSenderSettings>, signer?: HotWalletSigner): BscRefundSender;
   /** A pending refund of `amount` (decimal string, scale 6) of `currency` to a fresh address. */
   refund(amount: string, currency?: OnchainRefund['currency']): OnchainRefund & { refundAddress: Address };
   /** The attempt the core would store for `signed` (status broadcast, signed at `signedAt`). */
@@ -73,13 +76,13 @@ export async function startBscRefundFixture(): Promise<BscRefundFixture> {
         if (units > 0n) await bsc.mint(usdt, address, units);
         return { sender, address, key };
       },
-      senderWith(key, settings) {
+      senderWith(key, settings, signer) {
         const config = parseBscConfig(env(key));
         const refundConfig = parseBscRefundConfig(env(key))!;
         const { client, guard } = bscRpc(config.reader!, new ChainRpcMetrics(new Registry()));
         const reader = new BscChainReader(client, { guard, confirmations: 120, scanRange: 2000, knownDecimals: new Map() });
         const { signer: _signer, ...defaults } = refundConfig;
-        return new BscRefundSender(client, new BscHotWalletSigner(key, 'test key'), { ...defaults, tokens: config.tokens, reader, guard, ...settings });
+        return new BscRefundSender(client, signer ?? new BscHotWalletSigner(key, 'test key'), { ...defaults, tokens: config.tokens, reader, guard, ...settings });
       },
       refund(amount, currency = 'USDT') {
         const ulid = () => randomBytes(13).toString('hex').toUpperCase().slice(0, 26);
