@@ -14,6 +14,7 @@ import { OnchainRefundTxStore } from '../../src/adapters/persistence/onchain-ref
 import { MikroUnitOfWork } from '../../src/adapters/persistence/unit-of-work';
 import { systemClock, ulidGenerator } from '../../src/adapters/providers/system';
 import type { OnchainRefund } from '../../src/core/refunds/onchain-refund';
+import type { Clock } from '../../src/core/shared/clock';
 import type { RefundSender } from '../../src/core/refunds/refund-sender';
 import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/send-refund';
 import { startBscRefundFixture, type BscRefundFixture, type HotWallet } from '../support/chains/bsc-refund-fixture';
@@ -60,14 +61,14 @@ async function pendingRefund(amount: string): Promise<OnchainRefund & { refundAd
 }
 
 /** The pass's ports: the real unit of work, the sender (wrapped to refuse other files' refunds), the system clock. */
-function depsFor(sender: RefundSender): SendRefundDeps {
+function depsFor(sender: RefundSender, clock: Clock = systemClock): SendRefundDeps {
   const guarded: RefundSender = Object.assign(Object.create(sender) as RefundSender, {
     sign: (refund: OnchainRefund, options: Parameters<RefundSender['sign']>[1]) => {
       if (!ours.has(refund.id)) throw new Error(`refund ${refund.id} is not this file's: the pass must not send it`);
       return sender.sign(refund, options);
     },
   });
-  return { uow: new MikroUnitOfWork(orm.em, ids, systemClock), sender: guarded, clock: systemClock, newAttemptId: () => `rfa_${ulid()}` };
+  return { uow: new MikroUnitOfWork(orm.em, ids, systemClock), sender: guarded, clock, newAttemptId: () => `rfa_${ulid()}` };
 }
 
 /** `sender` whose next broadcast is "killed": `before` it reaches the chain, or `after` it did and before the pass records it. */
@@ -159,5 +160,48 @@ describe('sendRefundsPass with the BSC sender on anvil and PostgreSQL', () => {
     await untilConfirmed(deps, refund.id);
     expect(await attempts(refund.id)).toHaveLength(1);
     await expectSentOnce(w, refund, 7_000_001n * 10n ** 12n);
+  });
+
+  it('a transaction stuck in the pool past REFUND_REPLACE_AFTER_MS is replaced under its nonce with a higher fee; only the replacement lands', async () => {
+    const w = await f.wallet();
+    const refund = await pendingRefund('9.000000');
+    let later = 0;
+    const deps = depsFor(w.sender, { now: () => new Date(Date.now() + later) });
+    await f.withoutAutomine(async () => {
+      expect(await sendRefundsPass(deps)).toBe('broadcast');
+      expect(await sendRefundsPass(deps)).toBe('waiting');
+      later = 120_000;
+      expect(await sendRefundsPass(deps)).toBe('replaced');
+      const [attempt] = await attempts(refund.id);
+      const hashes = typeof attempt!.tx_hashes === 'string' ? JSON.parse(attempt!.tx_hashes) as string[] : attempt!.tx_hashes;
+      expect(hashes).toHaveLength(2);
+      expect((await refundRow(refund.id)).tx_hash).toBe(hashes[1]);
+      await f.bsc.mine();
+      expect(await w.sender.lookup(hashes[0]!)).toEqual({ status: 'not_found' });
+      expect(await w.sender.lookup(hashes[1]!)).toMatchObject({ status: 'landed' });
+    });
+    await untilConfirmed(deps, refund.id);
+    await expectSentOnce(w, refund, 9n * 10n ** 18n);
+  });
+
+  it('an operator\'s own transaction takes the attempt\'s nonce: the attempt expires at finality, the refund is sent again under the next nonce, once', async () => {
+    const w = await f.wallet();
+    const refund = await pendingRefund('2.500000');
+    const deps = depsFor(w.sender);
+    await f.withoutAutomine(async () => {
+      expect(await sendRefundsPass(deps)).toBe('broadcast');
+      await f.outsideTransaction(w.key, { nonce: 0, gasPrice: 10n ** 11n });
+      await f.bsc.mine();
+    });
+    // Our transaction is out of the pool; sending it again is answered "nonce too low", which is no error.
+    expect(await sendRefundsPass(deps)).toBe('waiting');
+    expect(await transfersTo(refund.refundAddress)).toEqual([]);
+    await f.bsc.mine(2);
+    expect(await sendRefundsPass(deps)).toBe('dropped');
+    expect((await refundRow(refund.id)).status).toBe('pending');
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    expect((await attempts(refund.id)).map((a) => [a.status, a.nonce]).sort()).toEqual([['broadcast', '1'], ['dropped', '0']]);
+    await untilConfirmed(deps, refund.id);
+    await expectSentOnce(w, refund, 2_500_000n * 10n ** 12n);
   });
 });

@@ -51,8 +51,11 @@ export interface BscRefundFixture {
   gasPriceOf(raw: string): bigint;
   /** Turns anvil's automine off for `work` (transactions wait in the pool until `mine`), then on again. */
   withoutAutomine<T>(work: () => Promise<T>): Promise<T>;
-  /** Sends 1 wei from the hot wallet `key` to itself, outside any refund (an operator's own transaction). */
-  outsideTransaction(key: Hex): Promise<Hex>;
+  /**
+   * Sends 1 wei from the hot wallet `key` to itself, outside any refund (an operator's own
+   * transaction), under `nonce` and `gasPrice` when given (else the wallet's next and the node's).
+   */
+  outsideTransaction(key: Hex, options?: { nonce?: number; gasPrice?: bigint }): Promise<Hex>;
   stop(): Promise<void>;
 }
 
@@ -111,10 +114,10 @@ export async function startBscRefundFixture(): Promise<BscRefundFixture> {
           await bsc.anvil.rpc('evm_setAutomine', [true]);
         }
       },
-      async outsideTransaction(key) {
+      async outsideTransaction(key, options = {}) {
         const account = privateKeyToAccount(key);
         const client = createWalletClient({ account, chain: bsc.chain, transport: http(bsc.url) });
-        return client.sendTransaction({ to: account.address, value: 1n, type: 'legacy' });
+        return client.sendTransaction({ to: account.address, value: 1n, type: 'legacy', ...options });
       },
       stop: () => bsc.stop(),
     };
