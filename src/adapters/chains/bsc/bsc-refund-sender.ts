@@ -1,5 +1,5 @@
 import {
-  BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, isAddress, keccak256,
+  BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, hexToBytes, isAddress, keccak256,
   parseTransaction, parseUnits, recoverAddress, serializeTransaction, type Address, type Hex, type PublicClient,
   type TransactionSerializableLegacy,
 } from 'viem';
@@ -29,11 +29,7 @@ import type { BscRefundConfig } from './bsc-refund-config';
  *   much, an earlier one of the same attempt (stored, looked up, may land) or another sender's
  *   (it uses the nonce, and the attempt expires); sending again cannot help, and at most one lands.
  */
-const NOT_ERRORS: readonly { answer: string; pattern: RegExp }[] = [
-  { answer: 'already_known', pattern: /already known|already imported|known transaction/i },
-  { answer: 'nonce_too_low', pattern: /nonce too low/i },
-  { answer: 'replacement_underpriced', pattern: /replacement transaction underpriced/i },
-];
+const NOT_ERRORS: readonly RegExp[] = [/already known|already imported|^known transaction/i, /nonce too low/i, /replacement transaction underpriced/i];
 
 /** What the sender needs besides its client and signer. */
 export interface BscRefundSenderSettings extends Omit<BscRefundConfig, 'signer'> {
@@ -82,7 +78,9 @@ export class BscRefundSender implements RefundSender {
     if (options.replacing) {
       if (options.replacing.nonce === null) throw new Error(`attempt ${options.replacing.id} has no nonce to replace`);
       nonce = options.replacing.nonce;
-      const replaced = parseTransaction(options.replacing.rawTransaction as Hex).gasPrice ?? 0n;
+      const parsed = parseTransaction(options.replacing.rawTransaction as Hex);
+      if (parsed.type !== 'legacy' || parsed.gasPrice === undefined) throw new Error(`attempt ${options.replacing.id} is no legacy BSC transaction`);
+      const replaced = parsed.gasPrice;
       const bumped = (replaced * BigInt(100 + this.settings.feeBumpPercent) + 99n) / 100n;
       gasPrice = bumped > nodePrice ? bumped : nodePrice;
     } else {
@@ -98,7 +96,7 @@ export class BscRefundSender implements RefundSender {
       data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [refund.refundAddress as Address, units] }),
     };
     const digest = keccak256(serializeTransaction(tx));
-    const signature = await this.signer.sign(Uint8Array.from(Buffer.from(digest.slice(2), 'hex')));
+    const signature = await this.signer.sign(hexToBytes(digest));
     if (signature.length !== 65 || signature[64]! > 1) throw new Error('the BSC hot wallet signer answered no r ‖ s ‖ recovery id (65 bytes)');
     const rsv = { r: bytesToHex(signature.subarray(0, 32)), s: bytesToHex(signature.subarray(32, 64)), v: 27n + BigInt(signature[64]!) };
     const signer = await recoverAddress({ hash: digest, signature: rsv });
@@ -115,7 +113,7 @@ export class BscRefundSender implements RefundSender {
     } catch (error) {
       const answer = nodeAnswer(error);
       if (answer === undefined) throw error;
-      if (NOT_ERRORS.some((known) => known.pattern.test(answer))) return;
+      if (NOT_ERRORS.some((known) => known.test(answer))) return;
       throw new Error(`BSC refused the refund transaction: ${answer}`);
     }
   }
