@@ -5,6 +5,7 @@ import { err, ok, type Result } from '../shared/result';
 import { price, type IssuerFeeOption } from './pricing';
 import { Quote, type QuoteRepository } from './quote';
 import type { RateSource } from './rate-source';
+import { pricingRecordOf } from './pricing-record';
 
 /** Closed set of expected failures of an FX quote (OpenAPI convertFx; docs/decisions.md § Errors: shapes per route family, shape D). */
 export type FxQuoteErrorCode = 'validation_error' | 'unsupported_pair' | 'rate_unavailable';
@@ -39,7 +40,8 @@ const MIN_FX_AMOUNT = new Decimal('0.01');
  * (OpenAPI convertFx; docs/decisions.md § FX quotes and the quote lock). Defaults: paymentMethod MOMO, optionalIssuerFee NO, the catalog's
  * default blockchain. Errors: `validation_error` (amount under 0.01 or over-precise),
  * `unsupported_pair` (no rate, or a country that does not use the currency), `rate_unavailable` (no
- * trustworthy live rate now; `details.retryAfterS`; nothing is stored).
+ * trustworthy live rate now; `details.retryAfterS`; nothing is stored). The quote is stored with its
+ * pricing record (docs/decisions.md § FX quotes: pricing records) in the same insert.
  */
 export async function getFxQuote(
   deps: FxQuoteDeps,
@@ -68,7 +70,7 @@ export async function getFxQuote(
     country: query.country,
     blockchain,
     optionalIssuerFee,
-    exchangeRate: rate.value,
+    exchangeRate: rate.value.rate,
   });
   const quote = new Quote({
     id: deps.ids.next('quo'),
@@ -87,6 +89,7 @@ export async function getFxQuote(
     createdAt: now,
     usedAt: null,
     paymentId: null,
+    pricing: pricingRecordOf(rate.value.basis, pricing),
   });
   await deps.quotes.insert(quote);
   return ok(quote);

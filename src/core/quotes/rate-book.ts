@@ -119,6 +119,22 @@ export class RateBook {
     return pinInForce(this.pins, pair, now)?.rate ?? pricedMid(state);
   }
 
+  /**
+   * What a pair is priced from at `now` (docs/decisions.md § FX quotes: pricing records): an
+   * operator's pin in force (`pin`, no sources), else the live mid with the sources the last refresh
+   * used for it (a pair is live only right after a refresh that priced it, so those are the mid's
+   * sources); undefined when `mid` is.
+   */
+  basis(pair: RatePair, now: Date): { origin: 'live' | 'pin'; mid: string; sources: readonly SourceRate[]; pinId: string | null } | undefined {
+    const key = pairKey(pair);
+    const state = this.states.get(key);
+    if (!state) return undefined;
+    const pin = pinInForce(this.pins, pair, now);
+    if (pin) return { origin: 'pin', mid: pin.rate, sources: [], pinId: pin.id };
+    const mid = pricedMid(state);
+    return mid === undefined ? undefined : { origin: 'live', mid, sources: this.last.get(key)?.used ?? [], pinId: null };
+  }
+
   /** Whether the book quotes `pair` at all (live or not). */
   quotes(pair: RatePair): boolean {
     return this.states.has(pairKey(pair));
