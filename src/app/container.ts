@@ -365,6 +365,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
     reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
+    quotes: new QuoteMikroRepository(em, true),
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(

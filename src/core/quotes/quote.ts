@@ -49,3 +49,8 @@ export interface QuoteRepository {
    */
   consume(tenantId: string, quoteId: string, paymentId: string, at: Date): Promise<boolean>;
 }
+
+/** Port: quotes across tenants, for operators only (OpenAPI adminGetQuote). */
+export interface QuoteReader {
+  findById(quoteId: string): Promise<Quote | undefined>;
+}
