@@ -20,12 +20,16 @@ describe('getFxQuote', () => {
   });
   const query = (o: Partial<FxQuoteQuery> = {}): FxQuoteQuery => ({ amount: 1500, sourceCurrency: 'KES', destinationCurrency: 'USDC', ...o });
 
-  it('prices with the defaults (MOMO, no issuer fee, the catalog\'s chain) and stores the quote for its lifetime', async () => {
+  it('prices with the defaults (MOMO, no issuer fee, the catalog\'s chain) and stores the quote for its lifetime, with its pricing record', async () => {
     const r = await getFxQuote(deps, TENANT, query());
     const expected = new Quote({
       id: 'quo_00000000000000000000000001', tenantId: TENANT, fiatCurrency: 'KES', stablecoin: 'USDC', fiatAmount: '1500', exchangeRate: '129.25',
       payoutFee: '0.510000', convertedAmount: '12.115416', paymentMethod: 'MOMO', country: null, blockchain: 'SOLANA', optionalIssuerFee: 'NO',
       expiresAt: new Date(clock.now().getTime() + 60_000), createdAt: clock.now(), usedAt: null, paymentId: null,
+      pricing: {
+        origin: 'catalog', mid: '129.25', spreadPercent: '0', sources: [{ source: 'catalog', rate: '129.25', at: null }], pinId: null,
+        rate: '129.25', fee: '0.510000',
+      },
     });
     expect(r).toEqual(ok(expected));
     expect(inserted).toEqual([expected]);
