@@ -5307,7 +5307,7 @@ export interface operations {
                 /** @description Fiat amount to convert, at least 0.01 */
                 amount: number | string;
                 /** @description Local fiat currency */
-                sourceCurrency: "ZAR" | "NGN" | "KES" | "GHS" | "UGX" | "TZS" | "ZMW" | "ETB";
+                sourceCurrency: "ZAR" | "NGN" | "KES" | "GHS" | "UGX" | "TZS" | "ZMW" | "XOF" | "XAF";
                 /** @description Stablecoin the quote is in */
                 destinationCurrency: "USDC" | "USDT";
                 /** @description Default MOMO */

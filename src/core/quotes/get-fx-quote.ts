@@ -1,4 +1,4 @@
-import type { Blockchain, Catalog, CountryCode, FxSourceCurrency, PaymentMethod } from '../catalog/catalog';
+import { paysOutIn, type Blockchain, type Catalog, type CountryCode, type FxSourceCurrency, type PaymentMethod } from '../catalog/catalog';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { Decimal, parseAmount, scaleOf, type Stablecoin } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
@@ -39,7 +39,7 @@ const MIN_FX_AMOUNT = new Decimal('0.01');
  * Prices `amount` of fiat in a stablecoin and stores the quote so a money-out can lock its rate
  * (OpenAPI convertFx; docs/decisions.md § FX quotes and the quote lock). Defaults: paymentMethod MOMO, optionalIssuerFee NO, the catalog's
  * default blockchain. Errors: `validation_error` (amount under 0.01 or over-precise),
- * `unsupported_pair` (no rate, or a country that does not use the currency), `rate_unavailable` (no
+ * `unsupported_pair` (no rate, a currency no payout provider pays out in, or a country that does not use the currency), `rate_unavailable` (no
  * trustworthy live rate now; `details.retryAfterS`; nothing is stored). The quote is stored with its
  * pricing record (docs/decisions.md § FX quotes: pricing records) in the same insert.
  */
@@ -52,6 +52,8 @@ export async function getFxQuote(
   if (!amount.ok) return amount;
   if (amount.value.lt(MIN_FX_AMOUNT)) return err('validation_error', 'amount must be at least 0.01', { field: 'amount' });
 
+  // Only what the service pays out is quoted (docs/decisions.md § Corridor catalog: what is quoted is paid).
+  if (!paysOutIn(deps.catalog, query.sourceCurrency)) return err('unsupported_pair', `No payout provider pays out in ${query.sourceCurrency}`);
   if (query.country && deps.catalog.countries[query.country]?.currency !== query.sourceCurrency) {
     return err('unsupported_pair', `${query.country} does not pay out in ${query.sourceCurrency}`);
   }
