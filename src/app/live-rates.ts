@@ -62,6 +62,7 @@ export function ratesSetup(
       quorum: config.RATES_QUORUM, bandPercent: config.RATES_BAND_PERCENT,
     },
     jump: { percent: config.RATES_JUMP_PERCENT, windowMs: config.RATES_JUMP_WINDOW_MINUTES * 60_000 },
+    quorumByPair: config.RATES_PAIR_QUORUMS,
   });
   const spreads = new Spreads(spreadTableOf(config));
   const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger, pins, { store: spreadStore, inForce: spreads }, onRead);

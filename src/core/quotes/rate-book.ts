@@ -7,6 +7,11 @@ import { pinInForce, type RatePin } from './rate-pins';
 export interface RateBookSettings {
   readonly aggregation: AggregationSettings;
   readonly jump: JumpGuard;
+  /**
+   * Quorum per pair key (`USDC/KES`) over `aggregation.quorum`, for pairs an operator knowingly runs
+   * on fewer sources (RATES_PAIR_QUORUMS).
+   */
+  readonly quorumByPair?: Readonly<Record<string, number>>;
 }
 
 /** What one refresh did to one pair: the move, the state it left, the sources used and left out. */
@@ -87,7 +92,8 @@ export class RateBook {
     return this.pairs.map((pair) => {
       const key = pairKey(pair);
       const rates = [...(this.latest.get(key)?.values() ?? [])];
-      const aggregated = aggregateRates(rates, now, this.settings.aggregation);
+      const quorum = this.settings.quorumByPair?.[key] ?? this.settings.aggregation.quorum;
+      const aggregated = aggregateRates(rates, now, { ...this.settings.aggregation, quorum });
       const step = refreshPair(this.states.get(key) ?? { status: 'awaiting' }, aggregated, now, this.settings.jump);
       this.states.set(key, step.state);
       const leftOut = aggregated.ok ? aggregated.value.leftOut : ((aggregated.details?.leftOut ?? []) as LeftOutSource[]);
