@@ -62,7 +62,7 @@ export async function openTarget(kind: Kind, tenants: number, settings: RoundSet
   const plural = `${tenants} tenant${tenants > 1 ? 's' : ''}`;
   const name = kind === 'minimal' ? 'minimal durable money-out (no worker)' : kind === 'service-live' ? `service, ${plural}, live rates` : `${kind}, ${plural}`;
   process.stderr.write(`bench:lifecycle: starting ${name}...\n`);
-  const db = await openBenchDatabase(settings.pool, `lifecycle_${kind}_${tenants}`);
+  const db = await openBenchDatabase(settings.pool, `lifecycle_${kind.replace('-', '_')}_${tenants}`);
   try {
     if (kind === 'service-live' && !live) throw new Error('service-live needs the live rate simulators');
     const service = kind === 'service-live'
@@ -79,6 +79,11 @@ export async function openTarget(kind: Kind, tenants: number, settings: RoundSet
     const bodyTemplate = JSON.stringify(moneyOutBody({ reference: '__REFERENCE__' }));
     const headers = { authorization: `Bearer ${service.apiKey}` };
     await expectCreated(name, server.baseUrl, bodyTemplate, headers);
+    if (kind === 'service-live') {
+      // The figures mean something only if the money-outs were priced from the live sources.
+      const [row] = await db.database.orm.em.getConnection().execute<{ origin: string | null }[]>("select pricing->>'origin' as origin from payments limit 1");
+      if (row?.origin !== 'live') throw new Error(`${name}: the money-out was priced from ${row?.origin ?? 'nothing recorded'}, not the live sources`);
+    }
     const load: LoadOptions = { url: server.baseUrl, bodyTemplate, headers, apiKeys: tenants > 1 ? service.apiKeys : [], connections: settings.connections };
     return {
       name, kind, url: db.url, db, load,
