@@ -10,6 +10,7 @@ import { burst, expectCreated, summarize, type LoadOptions, type LoadSummary, ty
 import { startRawServer } from './raw-server';
 import { startServiceServer } from './service-server';
 import { startTwinServer } from './twin-server';
+import type { LiveRates } from './live-rates-target';
 
 const FINAL_TIMEOUT_MS = 180_000;
 /** The service as the twin runs: workers on, the sandbox answering at once, webhooks worker on. */
@@ -17,7 +18,8 @@ const LIFECYCLE_ENV = {
   WORKER_ENABLED: 'true', WEBHOOK_WORKER_ENABLED: 'true', SANDBOX_ACCEPT_DELAY_MS: '0', SANDBOX_RESULT_DELAY_MS: '0',
 };
 
-export type Kind = 'service' | 'twin' | 'minimal';
+/** `service-live`: the service with one live tenant priced from live rate sources (bench/live-rates-target.ts). */
+export type Kind = 'service' | 'service-live' | 'twin' | 'minimal';
 
 /** What the rounds need of the benchmark's settings. */
 export interface RoundSettings {
@@ -52,15 +54,22 @@ export interface CreateFigures {
   readonly lifecyclePerS?: number;
 }
 
-/** Opens `kind` with `tenants` funded tenants on a fresh database and checks that a money-out answers 201. */
-export async function openTarget(kind: Kind, tenants: number, settings: RoundSettings): Promise<Target> {
-  const name = kind === 'minimal' ? 'minimal durable money-out (no worker)' : `${kind}, ${tenants} tenant${tenants > 1 ? 's' : ''}`;
+/**
+ * Opens `kind` with `tenants` funded tenants on a fresh database and checks that a money-out answers
+ * 201; `service-live` needs `live` (the rate simulators' settings).
+ */
+export async function openTarget(kind: Kind, tenants: number, settings: RoundSettings, live?: LiveRates): Promise<Target> {
+  const plural = `${tenants} tenant${tenants > 1 ? 's' : ''}`;
+  const name = kind === 'minimal' ? 'minimal durable money-out (no worker)' : kind === 'service-live' ? `service, ${plural}, live rates` : `${kind}, ${plural}`;
   process.stderr.write(`bench:lifecycle: starting ${name}...\n`);
-  const db = await openBenchDatabase(settings.pool, `lifecycle_${kind}_${tenants}`);
+  const db = await openBenchDatabase(settings.pool, `lifecycle_${kind.replace('-', '_')}_${tenants}`);
   try {
-    const service = await startServiceServer(db.database, db.url, settings.pool, tenants, kind === 'service' ? LIFECYCLE_ENV : {});
+    if (kind === 'service-live' && !live) throw new Error('service-live needs the live rate simulators');
+    const service = kind === 'service-live'
+      ? await startServiceServer(db.database, db.url, settings.pool, tenants, { ...LIFECYCLE_ENV, ...live!.env }, { environment: 'live', overrides: live!.overrides })
+      : await startServiceServer(db.database, db.url, settings.pool, tenants, kind === 'service' ? LIFECYCLE_ENV : {});
     let server: { baseUrl: string; close(): Promise<void> } = service;
-    if (kind !== 'service') {
+    if (kind !== 'service' && kind !== 'service-live') {
       // The service only made the funded tenants; the twin or the minimal server takes over the database.
       await service.close();
       server = kind === 'twin'
@@ -70,6 +79,11 @@ export async function openTarget(kind: Kind, tenants: number, settings: RoundSet
     const bodyTemplate = JSON.stringify(moneyOutBody({ reference: '__REFERENCE__' }));
     const headers = { authorization: `Bearer ${service.apiKey}` };
     await expectCreated(name, server.baseUrl, bodyTemplate, headers);
+    if (kind === 'service-live') {
+      // The figures mean something only if the money-outs were priced from the live sources.
+      const [row] = await db.database.orm.em.getConnection().execute<{ origin: string | null }[]>("select pricing->>'origin' as origin from payments limit 1");
+      if (row?.origin !== 'live') throw new Error(`${name}: the money-out was priced from ${row?.origin ?? 'nothing recorded'}, not the live sources`);
+    }
     const load: LoadOptions = { url: server.baseUrl, bodyTemplate, headers, apiKeys: tenants > 1 ? service.apiKeys : [], connections: settings.connections };
     return {
       name, kind, url: db.url, db, load,

@@ -17,13 +17,18 @@
  * Prints every figure and ratio, then the targets as PASS/MISS, unless more than 1 % of some
  * target's responses were not 2xx: then it prints FAILED instead of verdicts and exits 1.
  *
+ * BENCH_LIVE_RATES=1 adds a sixth target, the one-tenant service with its tenant live and priced
+ * from the Coinbase, Luno and VALR rate simulators (bench/live-rates-target.ts), in the same rounds,
+ * and prints it against the static one-tenant service (catalog rates): create and lifecycle ratios.
+ *
  * Run:  DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:lifecycle
  * Env:  BENCH_CONNECTIONS (20), BENCH_DURATION measured seconds per target (20), BENCH_BURST seconds
- *       per burst (2), BENCH_WARMUP seconds (2), BENCH_TENANTS (20), BENCH_POOL (10).
+ *       per burst (2), BENCH_WARMUP seconds (2), BENCH_TENANTS (20), BENCH_POOL (10), BENCH_LIVE_RATES (0).
  */
 import { Client } from 'pg';
 import { tooManyFailures, type LoadSummary } from './load';
 import { measureCreates, measureGets, openTarget, type Target } from './lifecycle-rounds';
+import { startLiveRates, type LiveRates } from './live-rates-target';
 
 const MAX_BAD_FRACTION = 0.01;
 const IDLE_WINDOW_S = 10;
@@ -43,11 +48,12 @@ const settings = {
   warmupS: intEnv('BENCH_WARMUP', 2, 0),
   tenants: intEnv('BENCH_TENANTS', 20, 2),
   pool: intEnv('BENCH_POOL', 10, 1),
+  liveRates: intEnv('BENCH_LIVE_RATES', 0, 0) === 1,
 };
 
 async function main(): Promise<number> {
   const rounds = Math.max(1, Math.ceil(settings.durationS / settings.burstS));
-  const perRound = 5 * (settings.burstS + 20) + 2 * settings.burstS;
+  const perRound = (settings.liveRates ? 6 : 5) * (settings.burstS + 20) + 2 * settings.burstS;
   const watchdog = setTimeout(() => {
     process.stderr.write('bench:lifecycle: watchdog expired, aborting\n');
     process.exit(2);
@@ -58,12 +64,18 @@ async function main(): Promise<number> {
   console.log(`  load: ${settings.connections} connections, ${settings.warmupS} s warm-up, then ${rounds} round(s) of one ${settings.burstS} s burst ` +
     `per target (interleaved, rotating order); pool ${settings.pool} per server; autocannon in a child process per burst`);
   const targets: Target[] = [];
+  let liveRates: LiveRates | undefined;
   try {
     for (const [kind, tenants] of [['minimal', 1], ['twin', 1], ['service', 1], ['twin', settings.tenants], ['service', settings.tenants]] as const) {
       targets.push(await openTarget(kind, tenants, settings));
     }
+    if (settings.liveRates) {
+      liveRates = await startLiveRates();
+      targets.push(await openTarget('service-live', 1, settings, liveRates));
+    }
     const creates = await measureCreates(targets, rounds, settings);
     const [minimal, twin1, service1, twinN, serviceN] = creates as [typeof creates[0], typeof creates[0], typeof creates[0], typeof creates[0], typeof creates[0]];
+    const serviceLive = creates[5];
     const gets = await measureGets([targets[1]!, targets[2]!], rounds, settings);
     const [twinGet, serviceGet] = gets as [LoadSummary, LoadSummary];
     const idleXactPerS = await idleTransactionsPerS(targets[2]!.url);
@@ -100,6 +112,12 @@ async function main(): Promise<number> {
       ['create, service 1 tenant (workers on) ÷ minimal durable money-out', ratio(service1.create.reqPerSec, minimal.create.reqPerSec), '>=', 0.45],
       ['create, twin 1 tenant ÷ minimal durable money-out (for reference)', ratio(twin1.create.reqPerSec, minimal.create.reqPerSec), '>=', 0],
       ['idle service, transactions/s', idleXactPerS, '<=', 1],
+      // Live rates are read from memory (docs/decisions.md § FX quotes: live rates): the same figures within noise.
+      ...(serviceLive ? [
+        ['create, service 1 tenant, live rates ÷ static rates', ratio(serviceLive.create.reqPerSec, service1.create.reqPerSec), '>=', 0.9],
+        ['lifecycle, service 1 tenant, live rates ÷ static rates', ratio(serviceLive.lifecyclePerS, service1.lifecyclePerS), '>=', 0.9],
+        ['create p99, service 1 tenant, live rates ÷ static rates', p99Ratio(serviceLive.create, service1.create), '<=', 1.5],
+      ] as [string, number, '>=' | '<=', number][] : []),
     ];
     console.log('');
     const bad = [...creates.map((f) => f.create), twinGet, serviceGet].filter((r) => tooManyFailures(r, MAX_BAD_FRACTION));
@@ -115,6 +133,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     for (const target of targets.reverse()) await target.close().catch((e) => console.error(`closing ${target.name} failed:`, e));
+    await liveRates?.close();
   }
 }
 

@@ -12,10 +12,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256Hasher } from '../src/adapters/providers/system';
 import { generateApiKey, storedKey } from '../src/app/api-keys';
 import { loadConfig } from '../src/app/config';
-import { buildContainer, type Container } from '../src/app/container';
+import { buildContainer, type Container, type ContainerOverrides } from '../src/app/container';
 import type { Database } from '../src/app/database';
 import { createLogger } from '../src/app/logger';
 import { newTenant } from '../src/core/auth/tenant';
+import { solanaTxHash } from '../test/support/tx-hashes';
 
 /** Settings the service runs with here, printed by the benchmark. */
 export const SERVICE_ENV = {
@@ -43,14 +44,22 @@ export interface ServiceServer {
   close(): Promise<void>;
 }
 
+/** How the benchmark tenants are made: sandbox (the default), or live (funded by recorded deposits), and the container's overrides. */
+export interface ServiceServerOptions {
+  readonly environment?: 'sandbox' | 'live';
+  readonly overrides?: ContainerOverrides;
+}
+
 /**
  * Starts the service on `database` (already migrated, opened with the pool size given in `poolMax`),
  * with `tenants` funded tenants; `env` overrides SERVICE_ENV (e.g. the lifecycle benchmark turns the
- * workers on and the sandbox delays off).
+ * workers on and the sandbox delays off). Live tenants (`options.environment`) are priced from the
+ * live rate sources when RATES_SOURCES is set, and need a live provider (`options.overrides`).
  */
 export async function startServiceServer(
-  database: Database, databaseUrl: string, poolMax: number, tenants = 1, env: Record<string, string> = {},
+  database: Database, databaseUrl: string, poolMax: number, tenants = 1, env: Record<string, string> = {}, options: ServiceServerOptions = {},
 ): Promise<ServiceServer> {
+  const environment = options.environment ?? 'sandbox';
   const config = loadConfig({
     ...SERVICE_ENV,
     ...env,
@@ -61,21 +70,23 @@ export async function startServiceServer(
     DB_POOL_MAX: String(poolMax),
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   });
-  const container = buildContainer(config, database.orm, createLogger(config.LOG_LEVEL));
+  const container = buildContainer(config, database.orm, createLogger(config.LOG_LEVEL), options.overrides);
   await container.startWorkers();
 
   const apiKeys: string[] = [];
   const tenantIds: string[] = [];
   for (let i = 0; i < tenants; i++) {
-    const tenant = newTenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment: 'sandbox', createdAt: new Date() });
-    const apiKey = generateApiKey('sandbox');
+    const tenant = newTenant({ id: container.ids.next('ten'), name: `Bench ${randomUUID()}`, environment, createdAt: new Date() });
+    const apiKey = generateApiKey(environment);
     apiKeys.push(apiKey);
     tenantIds.push(tenant.id);
     await container.tenants.createTenantWithKeys(tenant, [
       storedKey(apiKey, 'issuer', tenant.id, 'bench', { ids: container.ids, hasher: sha256Hasher, now: new Date() }),
     ]);
     for (const currency of ['USDC', 'USDT'] as const) {
-      const deposit = await container.admin.fundSandboxTenant(tenant.id, { currency, amount: FUNDING });
+      const deposit = environment === 'live'
+        ? await container.admin.recordDeposit(tenant.id, { currency, amount: FUNDING, blockchain: 'SOLANA', txHash: solanaTxHash() })
+        : await container.admin.fundSandboxTenant(tenant.id, { currency, amount: FUNDING });
       if (!deposit.ok) throw new Error(`funding the bench tenant failed: ${deposit.message}`);
     }
   }

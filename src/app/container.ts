@@ -77,6 +77,7 @@ import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.re
 import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
 import { reconciliationSources } from './reconciliation-sources';
 import { ChainMetrics } from '../adapters/http/chain-metrics';
+import { RateMetrics } from '../adapters/http/rate-metrics';
 import { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
 import { DepositAddressRepository } from '../adapters/persistence/deposit-address.repository';
 import { DepositReadRepository } from '../adapters/persistence/deposit.repository';
@@ -331,7 +332,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
 
   const ratePins = new RatePinRepository(em);
   const rateSpreads = new RateSpreadRepository(em);
-  const rates = ratesSetup(config, catalog, tenantSettings, clock, logger, ratePins, rateSpreads);
+  // Per-source rate metrics (docs/decisions.md § FX quotes: live rates): reads counted as they happen, ages and deviations read from the book on each scrape.
+  const rates: RatesSetup = ratesSetup(config, catalog, tenantSettings, clock, logger, ratePins, rateSpreads, (read) => rateMetrics.sourceRead(read));
+  const rateMetrics = new RateMetrics(metrics.registry, () => rates.book?.view(clock.now()) ?? [], () => clock.now());
   const application = createApplication({
     catalog,
     rates: rates.rates,
@@ -382,6 +385,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
     reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
+    quotes: new QuoteMikroRepository(em, true),
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(

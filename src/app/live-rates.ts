@@ -7,7 +7,7 @@ import { RateHttpClient } from '../adapters/providers/rates/rate-http';
 import { spreadTableOf, type RateSourceName } from '../adapters/providers/rates/rates-config';
 import { ValrRateFeed } from '../adapters/providers/rates/valr-rate-feed';
 import { PollingWorker } from '../adapters/workers/polling-worker';
-import { RateRefresher } from '../adapters/workers/rate-refresher';
+import { RateRefresher, type FeedReadReport } from '../adapters/workers/rate-refresher';
 import type { Catalog } from '../core/catalog/catalog';
 import { RateBook } from '../core/quotes/rate-book';
 import type { RateFeed, RatePair } from '../core/quotes/rate-feed';
@@ -38,10 +38,11 @@ export interface RatesSetup {
  * Builds the rate sources (docs/decisions.md § FX quotes: live rates): with no RATES_SOURCES every
  * tenant keeps the catalog's rates; otherwise sandbox tenants keep them and live tenants are priced
  * from the in-memory book of every catalog pair, refreshed every RATES_REFRESH_INTERVAL_MS on this
- * replica by the configured feeds.
+ * replica by the configured feeds; `onRead` hears of every feed read (per-source metrics).
  */
 export function ratesSetup(
   config: Config, catalog: Catalog, environments: TenantEnvironments, clock: Clock, logger: Logger, pins: RatePinStore, spreadStore: SpreadStore,
+  onRead?: (report: FeedReadReport) => void,
 ): RatesSetup {
   const catalogRates = new CatalogRateSource(catalog);
   if (config.RATES_SOURCES.length === 0) {
@@ -61,9 +62,10 @@ export function ratesSetup(
       quorum: config.RATES_QUORUM, bandPercent: config.RATES_BAND_PERCENT,
     },
     jump: { percent: config.RATES_JUMP_PERCENT, windowMs: config.RATES_JUMP_WINDOW_MINUTES * 60_000 },
+    quorumByPair: config.RATES_PAIR_QUORUMS,
   });
   const spreads = new Spreads(spreadTableOf(config));
-  const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger, pins, { store: spreadStore, inForce: spreads });
+  const refresher = new RateRefresher(config.RATES_SOURCES.map((name) => feedOf[name]()), book, clock, logger, pins, { store: spreadStore, inForce: spreads }, onRead);
   // `start` makes the first refresh itself; the loop's first pass, right after it, is skipped.
   let primed = false;
   const worker = new PollingWorker('rates', async () => {

@@ -64,7 +64,7 @@ describe('error details and discriminable error shapes', () => {
   });
 
   it('gives shapes B, C and D a code beside their own fields', async () => {
-    const d = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ETB&destinationCurrency=USDC&country=KE', { apiKey });
+    const d = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ZAR&destinationCurrency=USDC&country=KE', { apiKey });
     expect(d.body).toMatchObject({ error: 422, code: 'unsupported_corridor', details: { requestId: d.headers.get('request-id') } });
     const c = await service.call('POST', '/account/resolve', { apiKey, body: { accountNumber: '0123450000', currency: 'NGN', paymentType: 'bank', bankCode: '058' } });
     expect(c.body).toMatchObject({ error: 'account_not_found', code: 'account_not_found', statusCode: 404 });

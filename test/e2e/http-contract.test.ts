@@ -81,7 +81,7 @@ describe('HTTP contract', () => {
     expect(quote.body.expiryTimestamp - now).toBeGreaterThanOrEqual(59);
     expect(quote.body.expiryTimestamp - now).toBeLessThanOrEqual(61);
     expect((await service.call('GET', '/fx/convert?amount=0.001&sourceCurrency=KES&destinationCurrency=USDC', { apiKey })).body).toEqual(shapeA(400, 'validation_error'));
-    const unsupported = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ETB&destinationCurrency=USDC&country=KE', { apiKey });
+    const unsupported = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ZAR&destinationCurrency=USDC&country=KE', { apiKey });
     expect(unsupported.status).toBe(422);
     expect(unsupported.body).toEqual({ error: 422, message: expect.any(String), details: { requestId: expect.any(String) }, code: 'unsupported_corridor' });
 

@@ -202,7 +202,7 @@ describe('HTTP robustness', () => {
     });
 
     it('refuses an unsupported pair with shape D 422', async () => {
-      const res = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ETB&destinationCurrency=USDC&country=KE', { apiKey: fxKey });
+      const res = await service.call('GET', '/fx/convert?amount=10&sourceCurrency=ZAR&destinationCurrency=USDC&country=KE', { apiKey: fxKey });
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ error: 422, message: expect.any(String), details: { requestId: expect.any(String) }, code: 'unsupported_corridor' });
     });

@@ -4,6 +4,7 @@ import { MikroUnitOfWork } from '../../src/adapters/persistence/unit-of-work';
 import { loadCatalog } from '../../src/adapters/providers/catalog-file';
 import { validateMoneyOut } from '../../src/core/payments/money-out-rules';
 import { newPaymentWrite } from '../../src/core/payments/new-payment';
+import { catalogBasis } from '../../src/core/quotes/pricing-record';
 import type { NewPaymentWrite } from '../../src/core/payments/payment-ports';
 import { ok } from '../../src/core/shared/result';
 import { command } from '../support/fake-world';
@@ -31,7 +32,7 @@ describe('one-trip money-out writer', () => {
     const valid = validateMoneyOut(catalog, command({ reference }));
     if (!valid.ok) throw new Error(valid.message);
     return newPaymentWrite({ catalog, ids: service.container.ids, idempotencyTtlHours: 24 }, {
-      tenantId, key, fingerprint: 'fp', command: valid.value, rate: '129.25', now: new Date(), paymentId: service.container.ids.next('pay'),
+      tenantId, key, fingerprint: 'fp', command: valid.value, rate: '129.25', basis: catalogBasis('129.25'), now: new Date(), paymentId: service.container.ids.next('pay'),
     }).write;
   };
   /** What the database holds for a payment: its row, events, idempotency record and ledger transactions. */

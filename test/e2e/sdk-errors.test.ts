@@ -52,7 +52,7 @@ describe('SDK typed errors against the service', () => {
 
   it('shape D: FxError from GET /fx/convert', async () => {
     const error = await refusal(client.api.GET('/fx/convert', {
-      params: { query: { amount: 10, sourceCurrency: 'ETB', destinationCurrency: 'USDC', country: 'KE' } },
+      params: { query: { amount: 10, sourceCurrency: 'ZAR', destinationCurrency: 'USDC', country: 'KE' } },
     }).then(unwrap));
     expect(error).toBeInstanceOf(FxError);
     expect(error).toMatchObject({ shape: 'D', status: 422, code: 'unsupported_corridor', requestId: expect.any(String) });

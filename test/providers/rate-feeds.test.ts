@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CoinbaseRateFeed } from '../../src/adapters/providers/rates/coinbase-rate-feed';
 import { LunoRateFeed } from '../../src/adapters/providers/rates/luno-rate-feed';
 import { RateHttpClient } from '../../src/adapters/providers/rates/rate-http';
@@ -101,6 +104,29 @@ describe('rate feed edges', () => {
       expect(reading.problems).toEqual(['USDCKES: HTTP 404 without a ticker']);
     } finally {
       await sim.close();
+    }
+  });
+
+  it("a venue answering another market, or a Luno market not ACTIVE (UNKNOWN included), gives no rate: a problem naming why", async () => {
+    const bodies: Record<string, unknown> = {
+      '/v1/public/USDCZAR/marketsummary': { currencyPair: 'USDTZAR', askPrice: '18.02', bidPrice: '18.00', created: new Date().toISOString() },
+      '/api/1/ticker': { pair: 'USDCZAR', ask: '18.02', bid: '18.00', status: 'UNKNOWN', timestamp: Date.now() },
+    };
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(bodies[new URL(req.url ?? '/', 'http://x').pathname] ?? {}));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const valr = await new ValrRateFeed(http, url, parseVenueMarkets('USDCZAR', 'RATES_VALR_MARKETS')).read();
+      expect([valr.rates, valr.problems]).toEqual([[], ['USDCZAR: answered USDTZAR']]);
+      const luno = await new LunoRateFeed(http, url, parseVenueMarkets('USDCZAR', 'RATES_LUNO_MARKETS')).read();
+      expect([luno.rates, luno.problems]).toEqual([[], ['USDCZAR: market UNKNOWN']]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 

@@ -70,6 +70,8 @@ describe('admin use cases on fakes', () => {
       // Pinned rates have their own tests (test/unit/live-rates.test.ts, test/e2e/live-rates.test.ts).
       ratePins: { insert: async () => undefined, active: async () => [] },
       rateSpreads: { insert: async () => undefined, latest: async () => [] },
+      // Pricing records have their own test (test/e2e/pricing-records.test.ts).
+      quotes: { findById: async () => undefined },
       reconciliationReport: {
         sent: { sentBetween: async () => [] }, payments: world.store.reader, providers: { providerOf: async () => undefined },
         records: [], clock: world.clock,

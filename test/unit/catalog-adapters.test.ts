@@ -11,8 +11,11 @@ import type { PayoutCorridor } from '../../src/core/routing/provider-routing';
 const catalog = loadCatalog(path.resolve(__dirname, '../../data/corridors.json'));
 
 describe('catalog rate source', () => {
-  it('serves the catalog rate of a pair it lists', async () => {
-    expect(await new CatalogRateSource(catalog).rate('KES', 'USDC')).toEqual({ ok: true, value: catalog.rates.KES!.USDC });
+  it('serves the catalog rate of a pair it lists, the catalog named as its one source and no spread', async () => {
+    const rate = catalog.rates.KES!.USDC!;
+    expect(await new CatalogRateSource(catalog).rate('KES', 'USDC')).toEqual({ ok: true, value: {
+      rate, basis: { origin: 'catalog', mid: rate, spreadPercent: '0', sources: [{ source: 'catalog', rate, at: null }], pinId: null },
+    } });
   });
 
   it('a currency without rates, or a pair not listed, is unsupported_pair naming the pair', async () => {

@@ -263,3 +263,16 @@ describe('operator-set spreads', () => {
     expect(stored).toHaveLength(2);
   });
 });
+
+describe('per-pair quorum (RATES_PAIR_QUORUMS)', () => {
+  const kes = { fiat: 'KES' as const, stablecoin: 'USDC' as const };
+  const zar = { fiat: 'ZAR' as const, stablecoin: 'USDC' as const };
+
+  it('a pair with its own quorum of 1 prices from its one source; the others keep the default of 2', () => {
+    const b = new RateBook([kes, zar], { aggregation: settings(), jump: guard, quorumByPair: { 'USDC/KES': 1 } });
+    b.record('coinbase', { rates: [{ ...kes, rate: '129.3', at: at(0) }, { ...zar, rate: '18', at: at(0) }], problems: [] });
+    b.refresh(at(0));
+    expect([b.mid(kes, at(1)), b.mid(zar, at(1))]).toEqual(['129.3', undefined]);
+    expect(b.basis(kes, at(1))).toEqual({ origin: 'live', mid: '129.3', sources: [{ source: 'coinbase', rate: '129.3', at: at(0) }], pinId: null });
+  });
+});

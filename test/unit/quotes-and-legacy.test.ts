@@ -20,12 +20,16 @@ describe('getFxQuote', () => {
   });
   const query = (o: Partial<FxQuoteQuery> = {}): FxQuoteQuery => ({ amount: 1500, sourceCurrency: 'KES', destinationCurrency: 'USDC', ...o });
 
-  it('prices with the defaults (MOMO, no issuer fee, the catalog\'s chain) and stores the quote for its lifetime', async () => {
+  it('prices with the defaults (MOMO, no issuer fee, the catalog\'s chain) and stores the quote for its lifetime, with its pricing record', async () => {
     const r = await getFxQuote(deps, TENANT, query());
     const expected = new Quote({
       id: 'quo_00000000000000000000000001', tenantId: TENANT, fiatCurrency: 'KES', stablecoin: 'USDC', fiatAmount: '1500', exchangeRate: '129.25',
       payoutFee: '0.510000', convertedAmount: '12.115416', paymentMethod: 'MOMO', country: null, blockchain: 'SOLANA', optionalIssuerFee: 'NO',
       expiresAt: new Date(clock.now().getTime() + 60_000), createdAt: clock.now(), usedAt: null, paymentId: null,
+      pricing: {
+        origin: 'catalog', mid: '129.25', spreadPercent: '0', sources: [{ source: 'catalog', rate: '129.25', at: null }], pinId: null,
+        rate: '129.25', fee: '0.510000',
+      },
     });
     expect(r).toEqual(ok(expected));
     expect(inserted).toEqual([expected]);
@@ -50,6 +54,16 @@ describe('getFxQuote', () => {
   it('accepts 0.01 and a whole-unit currency\'s 2 places', async () => {
     expect((await getFxQuote(deps, TENANT, query({ amount: '0.01' }))).ok).toBe(true);
     expect((await getFxQuote(deps, TENANT, query({ sourceCurrency: 'UGX', amount: '1000.25' }))).ok).toBe(true);
+  });
+
+  it('quotes only a currency some routed payout provider pays out in (XOF and XAF yes; TZS, no TZ route, not), storing nothing for a refusal', async () => {
+    expect((await getFxQuote(deps, TENANT, query({ sourceCurrency: 'XOF', amount: '6020' }))).ok).toBe(true);
+    expect((await getFxQuote(deps, TENANT, query({ sourceCurrency: 'XAF', amount: '6020' }))).ok).toBe(true);
+    inserted = [];
+    expect(await getFxQuote(deps, TENANT, query({ sourceCurrency: 'TZS', amount: '25900' }))).toEqual(err('unsupported_pair', 'No payout provider pays out in TZS'));
+    const routedTz = { ...deps, catalog: { ...catalog, payoutRoutes: [...catalog.payoutRoutes, { country: 'TZ' as const, method: 'MOMO' as const, providers: ['mtn_momo'] }] } };
+    expect((await getFxQuote(routedTz, TENANT, query({ sourceCurrency: 'TZS', amount: '25900' }))).ok).toBe(true);
+    expect(inserted).toHaveLength(1);
   });
 
   it('refuses a country that does not pay out in the currency, and a pair without a rate', async () => {

@@ -33,6 +33,11 @@ describe('live-rate configuration (README "Configuration"; docs/decisions.md § 
     expect(config.RATES_SPREAD_PERCENT).toBe('1.25');
   });
 
+  it('parses per-pair quorums (RATES_PAIR_QUORUMS), none by default', () => {
+    expect(loadConfig({}).RATES_PAIR_QUORUMS).toEqual({});
+    expect(loadConfig({ RATES_PAIR_QUORUMS: 'USDCKES=1, usdtkes=1,USDCZAR=3' }).RATES_PAIR_QUORUMS).toEqual({ 'USDC/KES': 1, 'USDT/KES': 1, 'USDC/ZAR': 3 });
+  });
+
   it.each([
     [{ RATES_SOURCES: 'coinbase,bloomberg' }, 'RATES_SOURCES', '"bloomberg" is not one of coinbase, luno, valr'],
     [{ RATES_LUNO_MARKETS: 'USDCZAR,XBTZAR' }, 'RATES_LUNO_MARKETS', '"XBTZAR" is not a USDC or USDT market'],
@@ -41,6 +46,9 @@ describe('live-rate configuration (README "Configuration"; docs/decisions.md § 
     [{ RATES_BAND_PERCENT: '-1' }, 'RATES_BAND_PERCENT', 'must be a percentage'],
     [{ RATES_SPREAD_PERCENT: '100' }, 'RATES_SPREAD_PERCENT', 'must be a percentage'],
     [{ RATES_QUORUM: '0' }, 'RATES_QUORUM', ''],
+    [{ RATES_PAIR_QUORUMS: 'USDCKES=0' }, 'RATES_PAIR_QUORUMS', '"USDCKES=0" is not <stablecoin><fiat>=<quorum 1 to 10>'],
+    [{ RATES_PAIR_QUORUMS: 'USDCEUR=1' }, 'RATES_PAIR_QUORUMS', '"USDCEUR=1" is not'],
+    [{ RATES_PAIR_QUORUMS: 'USDC/KES=1' }, 'RATES_PAIR_QUORUMS', '"USDC/KES=1" is not'],
   ])('refuses %j naming %s', (env, variable, text) => {
     const [problem, ...more] = problems(env);
     expect(more).toEqual([]);

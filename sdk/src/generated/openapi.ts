@@ -728,7 +728,7 @@ export interface paths {
         };
         /**
          * Any tenant's payment
-         * @description Any tenant's payment, with its tenantId and payout provider, for support.
+         * @description Any tenant's payment, with its tenantId, payout provider and pricing record (mid, spread, fee, sources), for support and disputes.
          */
         get: operations["adminGetPayment"];
         put?: never;
@@ -913,6 +913,26 @@ export interface paths {
          * @description Platform admin key. The spread under the mid rate live tenants are priced at, for one corridor and method (`*` for any country; `*`/`*` for the default), over RATES_SPREADS. Each change is stored with the admin key that made it, never changed (the audit record); the newest per corridor is in force: at once on the replica that answers, on the others at their next refresh.
          */
         post: operations["setRateSpread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/quotes/{quoteId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Any tenant's quote with the mid rate, spread, fee and sources behind it
+         * @description Platform admin key. The stored quote and its pricing record: the mid rate, the spread, each source's rate with the source's own timestamp, and the fee (for audit and disputes). A money-out that used it carries the same basis (GET /v1/admin/payments/{paymentId}).
+         */
+        get: operations["adminGetQuote"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4263,6 +4283,84 @@ export interface components {
             revokedAt: string | null;
         };
         /**
+         * @description How it was priced, stored with it
+         * @example {
+         *       "origin": "live",
+         *       "mid": "18.1",
+         *       "spreadPercent": "0.5",
+         *       "rate": "18.0095",
+         *       "fee": "0.510000",
+         *       "pinId": null,
+         *       "sources": [
+         *         {
+         *           "source": "coinbase",
+         *           "rate": "18.00",
+         *           "at": "2026-11-27T00:31:05.000Z"
+         *         },
+         *         {
+         *           "source": "luno",
+         *           "rate": "18.30",
+         *           "at": "2026-11-27T00:31:04.870Z"
+         *         },
+         *         {
+         *           "source": "valr",
+         *           "rate": "18.10",
+         *           "at": "2026-11-27T00:31:03.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        PricingRecord: {
+            /**
+             * @description catalog: the catalog's reference rate (sandbox tenants, or no live source); live: the median of the sources; pin: an operator's pinned mid
+             * @enum {string}
+             */
+            origin: "catalog" | "live" | "pin";
+            /**
+             * @description The mid rate before the spread, units of fiat per 1 stablecoin
+             * @example 18.1
+             */
+            mid: string;
+            /**
+             * @description The spread of the corridor and method, in percent under the mid ("0.5" is 0.5 %, 50 basis points)
+             * @example 0.5
+             */
+            spreadPercent: string;
+            /**
+             * @description The rate priced: mid × (1 − spread / 100), cut at 6 places
+             * @example 18.0095
+             */
+            rate: string;
+            /**
+             * @description payoutFee: method + network + optional issuer fee, in the stablecoin
+             * @example 0.510000
+             */
+            fee: string;
+            /** @description The rates the mid is the median of (live), the catalog (catalog), none (pin) */
+            sources: {
+                /**
+                 * @description Rate source (docs/providers.md § Rates), or catalog
+                 * @example luno
+                 */
+                source: string;
+                /**
+                 * @description Its rate as published, units of fiat per 1 stablecoin
+                 * @example 18.30
+                 */
+                rate: string;
+                /**
+                 * @description The source's own timestamp of the rate; null for the catalog
+                 * @example 2026-11-27T00:31:04.870Z
+                 */
+                at: string | null;
+            }[];
+            /**
+             * @description The pin (pin_ + ULID) the mid came from; null unless origin is pin
+             * @example null
+             */
+            pinId: string | null;
+        };
+        /**
          * @example {
          *       "provider": "paystack",
          *       "from": "2026-11-23T09:30:00.000Z",
@@ -4986,6 +5084,131 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "quoteId": "quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "fiatCurrency": "ZAR",
+         *       "stablecoin": "USDC",
+         *       "fiatAmount": "1810",
+         *       "exchangeRate": "18.0095",
+         *       "payoutFee": "0.510000",
+         *       "convertedAmount": "101.012472",
+         *       "paymentMethod": "BANK",
+         *       "country": "ZA",
+         *       "blockchain": "BSC",
+         *       "expiresAt": "2026-11-27T00:32:06.000Z",
+         *       "createdAt": "2026-11-27T00:31:06.000Z",
+         *       "usedAt": null,
+         *       "paymentId": null,
+         *       "pricing": {
+         *         "origin": "live",
+         *         "mid": "18.1",
+         *         "spreadPercent": "0.5",
+         *         "rate": "18.0095",
+         *         "fee": "0.510000",
+         *         "pinId": null,
+         *         "sources": [
+         *           {
+         *             "source": "coinbase",
+         *             "rate": "18.00",
+         *             "at": "2026-11-27T00:31:05.000Z"
+         *           },
+         *           {
+         *             "source": "luno",
+         *             "rate": "18.30",
+         *             "at": "2026-11-27T00:31:04.870Z"
+         *           },
+         *           {
+         *             "source": "valr",
+         *             "rate": "18.10",
+         *             "at": "2026-11-27T00:31:03.000Z"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        AdminQuote: {
+            /**
+             * @description Quote id (quo_ + ULID)
+             * @example quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            quoteId: string;
+            /**
+             * @description The tenant the quote belongs to
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            tenantId: string;
+            /**
+             * @description Fiat currency quoted
+             * @example ZAR
+             */
+            fiatCurrency: string;
+            /**
+             * @description Stablecoin quoted
+             * @example USDC
+             */
+            stablecoin: string;
+            /**
+             * @description Fiat amount quoted
+             * @example 1810
+             */
+            fiatAmount: string;
+            /**
+             * @description Units of fiat per 1 stablecoin, as the quote answered
+             * @example 18.0095
+             */
+            exchangeRate: string;
+            /**
+             * @description Fee in the stablecoin, 6 decimal places
+             * @example 0.510000
+             */
+            payoutFee: string;
+            /**
+             * @description Stablecoin total, fee included, 6 decimal places
+             * @example 101.012472
+             */
+            convertedAmount: string;
+            /**
+             * @description Payment method quoted
+             * @enum {string}
+             */
+            paymentMethod: "BANK" | "MOMO" | "PAYBILL" | "TILL";
+            /**
+             * @description Country quoted; null when the quote named none
+             * @example ZA
+             */
+            country: string | null;
+            /**
+             * @description Chain of the stablecoin leg
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * Format: date-time
+             * @description When the quote expires
+             * @example 2026-11-27T00:32:06.000Z
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the quote was made
+             * @example 2026-11-27T00:31:06.000Z
+             */
+            createdAt: string;
+            /**
+             * @description When a money-out used it; null while unused
+             * @example null
+             */
+            usedAt: string | null;
+            /**
+             * @description The payment that used it; null while unused
+             * @example null
+             */
+            paymentId: string | null;
+            /** @description How it was priced; null on quotes stored before pricing records were kept */
+            pricing: components["schemas"]["PricingRecord"] | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -5335,7 +5558,7 @@ export interface operations {
                 /** @description Fiat amount to convert, at least 0.01 */
                 amount: number | string;
                 /** @description Local fiat currency */
-                sourceCurrency: "ZAR" | "NGN" | "KES" | "GHS" | "UGX" | "TZS" | "ZMW" | "ETB";
+                sourceCurrency: "ZAR" | "NGN" | "KES" | "GHS" | "UGX" | "TZS" | "ZMW" | "XOF" | "XAF";
                 /** @description Stablecoin the quote is in */
                 destinationCurrency: "USDC" | "USDT";
                 /** @description Default MOMO */
@@ -10834,7 +11057,32 @@ export interface operations {
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
-                     *       "provider": "sandbox"
+                     *       "provider": "sandbox",
+                     *       "pricing": {
+                     *         "origin": "live",
+                     *         "mid": "18.1",
+                     *         "spreadPercent": "0.5",
+                     *         "rate": "18.0095",
+                     *         "fee": "0.510000",
+                     *         "pinId": null,
+                     *         "sources": [
+                     *           {
+                     *             "source": "coinbase",
+                     *             "rate": "18.00",
+                     *             "at": "2026-11-27T00:31:05.000Z"
+                     *           },
+                     *           {
+                     *             "source": "luno",
+                     *             "rate": "18.30",
+                     *             "at": "2026-11-27T00:31:04.870Z"
+                     *           },
+                     *           {
+                     *             "source": "valr",
+                     *             "rate": "18.10",
+                     *             "at": "2026-11-27T00:31:03.000Z"
+                     *           }
+                     *         ]
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -10929,6 +11177,8 @@ export interface operations {
                          * @example sandbox
                          */
                         provider: string | null;
+                        /** @description How it was priced: its quote's basis when it used one, else the current rate's; null on payments stored before pricing records were kept */
+                        pricing: components["schemas"]["PricingRecord"] | null;
                     };
                 };
             };
@@ -12471,6 +12721,191 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    adminGetQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Quote id (quo_...) */
+                quoteId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "quoteId": "quo_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "fiatCurrency": "ZAR",
+                     *       "stablecoin": "USDC",
+                     *       "fiatAmount": "1810",
+                     *       "exchangeRate": "18.0095",
+                     *       "payoutFee": "0.510000",
+                     *       "convertedAmount": "101.012472",
+                     *       "paymentMethod": "BANK",
+                     *       "country": "ZA",
+                     *       "blockchain": "BSC",
+                     *       "expiresAt": "2026-11-27T00:32:06.000Z",
+                     *       "createdAt": "2026-11-27T00:31:06.000Z",
+                     *       "usedAt": null,
+                     *       "paymentId": null,
+                     *       "pricing": {
+                     *         "origin": "live",
+                     *         "mid": "18.1",
+                     *         "spreadPercent": "0.5",
+                     *         "rate": "18.0095",
+                     *         "fee": "0.510000",
+                     *         "pinId": null,
+                     *         "sources": [
+                     *           {
+                     *             "source": "coinbase",
+                     *             "rate": "18.00",
+                     *             "at": "2026-11-27T00:31:05.000Z"
+                     *           },
+                     *           {
+                     *             "source": "luno",
+                     *             "rate": "18.30",
+                     *             "at": "2026-11-27T00:31:04.870Z"
+                     *           },
+                     *           {
+                     *             "source": "valr",
+                     *             "rate": "18.10",
+                     *             "at": "2026-11-27T00:31:03.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminQuote"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
                 };
             };
             /** @description Too many requests (rate_limited) */

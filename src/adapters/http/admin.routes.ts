@@ -18,6 +18,7 @@ import { reconciliationRoutes } from './reconciliation.routes';
 import { refundRoutes } from './refund.routes';
 import { depositFindingRoutes } from './deposit.routes';
 import { rateAdminRoutes } from './rates-admin.routes';
+import { PricingRecordView, pricingAdminRoutes } from './pricing-admin.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -187,11 +188,12 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<undefined, undefined, { paymentId: string }>({
       ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment',
-      description: "Any tenant's payment, with its tenantId and payout provider, for support.", summary: "Any tenant's payment",
+      description: "Any tenant's payment, with its tenantId, payout provider and pricing record (mid, spread, fee, sources), for support and disputes.", summary: "Any tenant's payment",
       params: z.object({ paymentId: z.string().max(64).meta({ description: 'Payment id (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }) }),
       responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({
         tenantId: z.string().meta({ description: 'The tenant the payment belongs to', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
         provider: z.string().nullable().meta({ description: 'The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission', example: 'sandbox' }),
+        pricing: PricingRecordView.nullable().meta({ description: "How it was priced: its quote's basis when it used one, else the current rate's; null on payments stored before pricing records were kept" }),
       }) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.getPayment(req.params.paymentId);
@@ -219,5 +221,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     ...refundRoutes(admin),
     ...depositFindingRoutes(admin),
     ...rateAdminRoutes(admin),
+    ...pricingAdminRoutes(admin),
   ];
 }

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Quote, QuoteRepository } from '../../core/quotes/quote';
+import type { Quote, QuoteReader, QuoteRepository } from '../../core/quotes/quote';
 import { QuoteSchema } from './schemas/quote.schema';
 
-/** Stored FX quotes (QuoteRepository port). Pass a transaction's manager to read inside it. */
-export class QuoteMikroRepository implements QuoteRepository {
+/** Stored FX quotes (QuoteRepository and, for operators, QuoteReader ports). Pass a transaction's manager to read inside it. */
+export class QuoteMikroRepository implements QuoteRepository, QuoteReader {
   constructor(private readonly em: EntityManager, private readonly forkPerCall = false) {}
 
   private get manager(): EntityManager {
@@ -16,6 +16,10 @@ export class QuoteMikroRepository implements QuoteRepository {
 
   async findForTenant(tenantId: string, quoteId: string): Promise<Quote | undefined> {
     return (await this.manager.findOne(QuoteSchema, { id: quoteId, tenantId }, { disableIdentityMap: true })) ?? undefined;
+  }
+
+  async findById(quoteId: string): Promise<Quote | undefined> {
+    return (await this.manager.findOne(QuoteSchema, { id: quoteId }, { disableIdentityMap: true })) ?? undefined;
   }
 
   async consume(tenantId: string, quoteId: string, paymentId: string, at: Date): Promise<boolean> {

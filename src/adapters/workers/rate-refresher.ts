@@ -8,6 +8,14 @@ import type { Clock } from '../../core/shared/clock';
 /** Moves operators are told about (docs/decisions.md § FX quotes: live rates); `update` and `first_rate` are routine. */
 const TOLD: ReadonlySet<string> = new Set(['jump', 'confirm', 'revert', 'jump_again', 'quorum_lost', 'quorum_back']);
 
+/** What one read of a feed brought, for metrics: counts only, and our clock when it ended. */
+export interface FeedReadReport {
+  readonly source: string;
+  readonly rates: number;
+  readonly problems: number;
+  readonly at: Date;
+}
+
 /**
  * Refreshes the rate book (docs/decisions.md § FX quotes: live rates): each pass reads every feed at
  * once (each bounded by its adapter's timeout), records what they brought, and moves every pair.
@@ -25,13 +33,17 @@ export class RateRefresher {
     private readonly logger: Logger,
     private readonly pins?: RatePinStore,
     private readonly spreads?: { readonly store: SpreadStore; readonly inForce: Spreads },
+    /** Told of every feed read (per-source metrics: last success, errors). */
+    private readonly onRead?: (report: FeedReadReport) => void,
   ) {}
 
   /** One pass: read, record, refresh; answers what happened to each pair. Never throws for a feed's fault. */
   async refreshOnce(): Promise<PairRefresh[]> {
     const readings = await Promise.all(this.feeds.map(async (feed) => ({ feed, reading: await feed.read() })));
+    const readAt = this.clock.now();
     for (const { feed, reading } of readings) {
       this.book.record(feed.name, reading);
+      this.onRead?.({ source: feed.name, rates: reading.rates.length, problems: reading.problems.length, at: readAt });
       if (reading.problems.length > 0) this.logger.warn({ source: feed.name, problems: reading.problems.slice(0, 10) }, 'rate source problems');
     }
     const now = this.clock.now();

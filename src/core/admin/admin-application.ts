@@ -17,6 +17,8 @@ import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
 import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
 import type { DepositFindingView } from '../deposits/deposit';
 import type { RatePairView } from '../quotes/rate-book';
+import type { Quote, QuoteReader } from '../quotes/quote';
+import type { PricingRecord } from '../quotes/pricing-record';
 import type { RatePair } from '../quotes/rate-feed';
 import { pinRate, type PinCommand, type RatePin, type RatePinStore } from '../quotes/rate-pins';
 import { setSpread, type SpreadCommand } from '../quotes/set-spread';
@@ -60,6 +62,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly rateSpreads: SpreadStore;
   /** The spreads in force on this replica; undefined without live sources. */
   readonly spreadsInForce?: Spreads;
+  /** Quotes of any tenant, with their pricing records. */
+  readonly quotes: QuoteReader;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -83,10 +87,17 @@ export interface AdminApplication {
    */
   fundSandboxTenant(tenantId: string, funding: { currency: Stablecoin; amount: string }): Promise<Result<{ currency: Stablecoin; amount: string }, SandboxFundingErrorCode | 'not_found'>>;
   /**
-   * Any tenant's payment, with its tenant id and its payout provider (`sandbox`, `mpesa`,
-   * `mtn_momo`, `paystack`; null before any submission), which the issuer's view leaves out. Errors: `not_found`.
+   * Any tenant's payment, with its tenant id, its payout provider (`sandbox`, `mpesa`,
+   * `mtn_momo`, `paystack`; null before any submission) and its pricing record (null on payments
+   * stored before records were kept), which the issuer's view leaves out. Errors: `not_found`.
    */
-  getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string; provider: string | null }, 'not_found'>>;
+  getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string; provider: string | null; pricing: PricingRecord | null }, 'not_found'>>;
+  /**
+   * Any tenant's quote with how it was priced (`pricing`: mid, spread, sources with their own
+   * timestamps, fee; null on quotes stored before records were kept), docs/decisions.md § FX quotes:
+   * pricing records. Errors: `not_found`.
+   */
+  getQuote(quoteId: string): Promise<Result<Quote, 'not_found'>>;
   simulatePayment(paymentId: string, outcome: SimulatedOutcome): Promise<Result<PaymentView, SimulateErrorCode>>;
   /**
    * Mismatches the reconciliation worker found on payments still `provider_accepted`, newest first,
@@ -143,7 +154,13 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     },
     getPayment: async (paymentId) => {
       const payment = await deps.payments.findById(paymentId);
-      return payment ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId, provider: payment.provider }) : err('not_found', `Payment ${paymentId} not found`);
+      return payment
+        ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId, provider: payment.provider, pricing: payment.pricing ?? null })
+        : err('not_found', `Payment ${paymentId} not found`);
+    },
+    getQuote: async (quoteId) => {
+      const quote = await deps.quotes.findById(quoteId);
+      return quote ? ok(quote) : err('not_found', `Quote ${quoteId} not found`);
     },
     simulatePayment: (paymentId, outcome) => simulatePayment({ ...deps, isSandboxTenant }, paymentId, outcome),
     listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),

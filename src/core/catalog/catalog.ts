@@ -19,8 +19,12 @@ export type CountryCode = MoneyOutCountry | 'ET';
 export const MONEY_OUT_CURRENCIES = ['GHS', 'KES', 'NGN', 'TZS', 'UGX', 'XAF', 'XOF', 'ZAR', 'ZMW'] as const;
 export type MoneyOutCurrency = (typeof MONEY_OUT_CURRENCIES)[number];
 
-/** Fiat currencies the FX endpoint converts from (OpenAPI convertFx). */
-export const FX_SOURCE_CURRENCIES = ['ZAR', 'NGN', 'KES', 'GHS', 'UGX', 'TZS', 'ZMW', 'ETB'] as const;
+/**
+ * Fiat currencies the FX endpoint converts from (OpenAPI convertFx): those a money-out pays in
+ * (docs/decisions.md § Corridor catalog: what is quoted is paid). ETB, which only the legacy payout
+ * takes and no provider pays, is not quoted; `paysOutIn` narrows this set to the routed currencies.
+ */
+export const FX_SOURCE_CURRENCIES = ['ZAR', 'NGN', 'KES', 'GHS', 'UGX', 'TZS', 'ZMW', 'XOF', 'XAF'] as const;
 export type FxSourceCurrency = (typeof FX_SOURCE_CURRENCIES)[number];
 
 /** One payout method offered in one country: its amount limits (local currency, decimal strings) and valid codes. */
@@ -132,4 +136,13 @@ export function routedProviderNames(catalog: Catalog, country: CountryCode, meth
   const rows = catalog.payoutRoutes.filter((row) => row.country === country && row.method === method);
   const exact = rows.find((row) => row.codes?.includes(paymentCode));
   return (exact ?? rows.find((row) => row.codes === undefined))?.providers ?? [];
+}
+
+/**
+ * Whether the service pays out in `currency` for real: some country paying in it has a routing
+ * table row with a provider (docs/decisions.md § Corridor catalog: what is quoted is paid). Only
+ * those currencies are quoted (`GET /fx/convert`), for every tenant. Pure.
+ */
+export function paysOutIn(catalog: Catalog, currency: FiatCurrency): boolean {
+  return catalog.payoutRoutes.some((row) => row.providers.length > 0 && catalog.countries[row.country]?.currency === currency);
 }

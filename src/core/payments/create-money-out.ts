@@ -3,6 +3,7 @@ import { canonicalJson, UUID_PATTERN } from '../idempotency/idempotency';
 import type { Quote } from '../quotes/quote';
 import { payoutRoute, type PayoutCorridor, type PayoutRouted, type RoutingDeps } from '../routing/provider-routing';
 import type { RateContext, RateSource } from '../quotes/rate-source';
+import type { RateBasis } from '../quotes/pricing-record';
 import { Decimal } from '../shared/money';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
@@ -141,7 +142,7 @@ async function insertPayment(
   const paymentId = deps.ids.next('pay');
   const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now, paymentId);
   if (!rate.ok) return rate;
-  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, rate: rate.value, now, paymentId });
+  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, ...rate.value, now, paymentId });
   const written = await tx.payments.create(write);
   if (written === 'duplicate_reference') return duplicateReference(write.payment);
   if (written === 'insufficient_funds') {
@@ -163,7 +164,9 @@ async function createInOneTrip(
 ): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode> | undefined> {
   const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency, rateContext(tenantId, command));
   if (!rate.ok) return undefined;
-  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, rate: rate.value, now: deps.clock.now(), paymentId: deps.ids.next('pay') });
+  const { write, view } = newPaymentWrite(deps, {
+    tenantId, key, fingerprint, command, rate: rate.value.rate, basis: rate.value.basis, now: deps.clock.now(), paymentId: deps.ids.next('pay'),
+  });
   const written = await deps.oneTrip.createIfFirst(write);
   if (written === 'undecided') return undefined;
   return written === 'duplicate_reference' ? duplicateReference(write.payment) : ok({ payment: view, replayed: false });
@@ -191,7 +194,7 @@ async function lockedOrCurrentRate(
   command: ValidMoneyOut,
   now: Date,
   paymentId: string,
-): Promise<Result<string, MoneyOutErrorCode>> {
+): Promise<Result<{ rate: string; basis: RateBasis | null }, MoneyOutErrorCode>> {
   if (command.quoteId === undefined) {
     const rate = await deps.rates.rate(command.destinationCurrency, command.sourceCurrency, rateContext(tenantId, command));
     if (rate.ok) return rate;
@@ -208,7 +211,8 @@ async function lockedOrCurrentRate(
   if (!(await tx.quotes.consume(tenantId, quote.id, paymentId, now))) {
     return err('quote_already_used', 'The quote was already used by another money-out; request a new one');
   }
-  return ok(quote.exchangeRate);
+  // Priced from the quote's basis (docs/decisions.md § FX quotes: pricing records).
+  return ok({ rate: quote.exchangeRate, basis: quote.pricing ?? null });
 }
 
 /** The corridor a money-out prices for (docs/decisions.md § FX quotes: live rates). */

@@ -1,6 +1,7 @@
 import { HOLD_MOVE } from '../ledger/ledger';
 import { price } from '../quotes/pricing';
 import type { Catalog } from '../catalog/catalog';
+import { pricingRecordOf, type RateBasis } from '../quotes/pricing-record';
 import type { IdGenerator } from '../shared/clock';
 import type { ValidMoneyOut } from './money-out-rules';
 import { Payment } from './payment';
@@ -17,19 +18,25 @@ export interface NewPaymentDeps {
   readonly idempotencyTtlHours: number;
 }
 
-/** What a new payment is made of: who asks, under which key and fingerprint, at what rate (a decimal string), when, with which id. */
+/**
+ * What a new payment is made of: who asks, under which key and fingerprint, at what rate (a decimal
+ * string) and from what basis (its quote's, or the current rate's; null for a quote stored before
+ * pricing records were kept), when, with which id.
+ */
 export interface NewPaymentInput {
   readonly tenantId: string;
   readonly key: string;
   readonly fingerprint: string;
   readonly command: ValidMoneyOut;
   readonly rate: string;
+  readonly basis: RateBasis | null;
   readonly now: Date;
   readonly paymentId: string;
 }
 
 /**
  * Everything a new money-out writes (NewPaymentWrite: the payment priced at `rate` in `initiated`,
+ * with its pricing record,
  * its `payment.initiated` event, its view stored under the idempotency key, and its hold), and the
  * view it answers with (OpenAPI createMoneyOut; docs/decisions.md § Payments: states and events,
  * § Idempotency, § Ledger). Pure but for the ids it draws.
@@ -77,6 +84,7 @@ export function newPaymentWrite(deps: NewPaymentDeps, input: NewPaymentInput): {
     acceptedAt: null,
     createdAt: now,
     updatedAt: now,
+    pricing: input.basis ? pricingRecordOf(input.basis, pricing) : null,
   });
   const view = toPaymentView(payment);
   const write: NewPaymentWrite = {

@@ -1,5 +1,6 @@
 import type { Blockchain, CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { IssuerFeeOption } from '../quotes/pricing';
+import type { PricingRecord } from '../quotes/pricing-record';
 import type { PaymentFailureCode } from './payment-failure';
 import type { FiatCurrency, Stablecoin } from '../shared/money';
 
@@ -58,6 +59,12 @@ export class Payment {
   acceptedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
+  /**
+   * How it was priced (docs/decisions.md § FX quotes: pricing records): its quote's basis when it
+   * used one, else the basis of the current rate it was priced at; null on payments stored before
+   * records were kept. Admin views only.
+   */
+  pricing?: PricingRecord | null;
 
   constructor(props: PaymentProps) {
     Object.assign(this, props);

@@ -1,10 +1,11 @@
-import type { Blockchain, Catalog, CountryCode, FxSourceCurrency, PaymentMethod } from '../catalog/catalog';
+import { paysOutIn, type Blockchain, type Catalog, type CountryCode, type FxSourceCurrency, type PaymentMethod } from '../catalog/catalog';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { Decimal, parseAmount, scaleOf, type Stablecoin } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 import { price, type IssuerFeeOption } from './pricing';
 import { Quote, type QuoteRepository } from './quote';
 import type { RateSource } from './rate-source';
+import { pricingRecordOf } from './pricing-record';
 
 /** Closed set of expected failures of an FX quote (OpenAPI convertFx; docs/decisions.md § Errors: shapes per route family, shape D). */
 export type FxQuoteErrorCode = 'validation_error' | 'unsupported_pair' | 'rate_unavailable';
@@ -38,8 +39,9 @@ const MIN_FX_AMOUNT = new Decimal('0.01');
  * Prices `amount` of fiat in a stablecoin and stores the quote so a money-out can lock its rate
  * (OpenAPI convertFx; docs/decisions.md § FX quotes and the quote lock). Defaults: paymentMethod MOMO, optionalIssuerFee NO, the catalog's
  * default blockchain. Errors: `validation_error` (amount under 0.01 or over-precise),
- * `unsupported_pair` (no rate, or a country that does not use the currency), `rate_unavailable` (no
- * trustworthy live rate now; `details.retryAfterS`; nothing is stored).
+ * `unsupported_pair` (no rate, a currency no payout provider pays out in, or a country that does not use the currency), `rate_unavailable` (no
+ * trustworthy live rate now; `details.retryAfterS`; nothing is stored). The quote is stored with its
+ * pricing record (docs/decisions.md § FX quotes: pricing records) in the same insert.
  */
 export async function getFxQuote(
   deps: FxQuoteDeps,
@@ -50,6 +52,8 @@ export async function getFxQuote(
   if (!amount.ok) return amount;
   if (amount.value.lt(MIN_FX_AMOUNT)) return err('validation_error', 'amount must be at least 0.01', { field: 'amount' });
 
+  // Only what the service pays out is quoted (docs/decisions.md § Corridor catalog: what is quoted is paid).
+  if (!paysOutIn(deps.catalog, query.sourceCurrency)) return err('unsupported_pair', `No payout provider pays out in ${query.sourceCurrency}`);
   if (query.country && deps.catalog.countries[query.country]?.currency !== query.sourceCurrency) {
     return err('unsupported_pair', `${query.country} does not pay out in ${query.sourceCurrency}`);
   }
@@ -68,7 +72,7 @@ export async function getFxQuote(
     country: query.country,
     blockchain,
     optionalIssuerFee,
-    exchangeRate: rate.value,
+    exchangeRate: rate.value.rate,
   });
   const quote = new Quote({
     id: deps.ids.next('quo'),
@@ -87,6 +91,7 @@ export async function getFxQuote(
     createdAt: now,
     usedAt: null,
     paymentId: null,
+    pricing: pricingRecordOf(rate.value.basis, pricing),
   });
   await deps.quotes.insert(quote);
   return ok(quote);

@@ -1,6 +1,7 @@
 import type { Blockchain, CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { FiatCurrency, Stablecoin } from '../shared/money';
 import type { IssuerFeeOption } from './pricing';
+import type { PricingRecord } from './pricing-record';
 
 /**
  * A stored FX quote (docs/decisions.md § FX quotes and the quote lock): `quo_<ULID>`, owned by one tenant, valid until `expiresAt`.
@@ -27,6 +28,8 @@ export class Quote {
   usedAt!: Date | null;
   /** The payment (`pay_...`) that used the quote; null while unused. */
   paymentId!: string | null;
+  /** How it was priced: mid, spread, sources, fee (docs/decisions.md § FX quotes: pricing records); null on quotes stored before records were kept. */
+  pricing?: PricingRecord | null;
 
   constructor(props: QuoteProps) {
     Object.assign(this, props);
@@ -45,4 +48,9 @@ export interface QuoteRepository {
    * concurrent uses exactly one gets true; a rollback (the payment refused) frees the quote again.
    */
   consume(tenantId: string, quoteId: string, paymentId: string, at: Date): Promise<boolean>;
+}
+
+/** Port: quotes across tenants, for operators only (OpenAPI adminGetQuote). */
+export interface QuoteReader {
+  findById(quoteId: string): Promise<Quote | undefined>;
 }

@@ -7,6 +7,11 @@ import { pinInForce, type RatePin } from './rate-pins';
 export interface RateBookSettings {
   readonly aggregation: AggregationSettings;
   readonly jump: JumpGuard;
+  /**
+   * Quorum per pair key (`USDC/KES`) over `aggregation.quorum`, for pairs an operator knowingly runs
+   * on fewer sources (RATES_PAIR_QUORUMS).
+   */
+  readonly quorumByPair?: Readonly<Record<string, number>>;
 }
 
 /** What one refresh did to one pair: the move, the state it left, the sources used and left out. */
@@ -87,7 +92,8 @@ export class RateBook {
     return this.pairs.map((pair) => {
       const key = pairKey(pair);
       const rates = [...(this.latest.get(key)?.values() ?? [])];
-      const aggregated = aggregateRates(rates, now, this.settings.aggregation);
+      const quorum = this.settings.quorumByPair?.[key] ?? this.settings.aggregation.quorum;
+      const aggregated = aggregateRates(rates, now, { ...this.settings.aggregation, quorum });
       const step = refreshPair(this.states.get(key) ?? { status: 'awaiting' }, aggregated, now, this.settings.jump);
       this.states.set(key, step.state);
       const leftOut = aggregated.ok ? aggregated.value.leftOut : ((aggregated.details?.leftOut ?? []) as LeftOutSource[]);
@@ -117,6 +123,22 @@ export class RateBook {
     const state = this.states.get(pairKey(pair));
     if (!state) return undefined;
     return pinInForce(this.pins, pair, now)?.rate ?? pricedMid(state);
+  }
+
+  /**
+   * What a pair is priced from at `now` (docs/decisions.md § FX quotes: pricing records): an
+   * operator's pin in force (`pin`, no sources), else the live mid with the sources the last refresh
+   * used for it (a pair is live only right after a refresh that priced it, so those are the mid's
+   * sources); undefined when `mid` is.
+   */
+  basis(pair: RatePair, now: Date): { origin: 'live' | 'pin'; mid: string; sources: readonly SourceRate[]; pinId: string | null } | undefined {
+    const key = pairKey(pair);
+    const state = this.states.get(key);
+    if (!state) return undefined;
+    const pin = pinInForce(this.pins, pair, now);
+    if (pin) return { origin: 'pin', mid: pin.rate, sources: [], pinId: pin.id };
+    const mid = pricedMid(state);
+    return mid === undefined ? undefined : { origin: 'live', mid, sources: this.last.get(key)?.used ?? [], pinId: null };
   }
 
   /** Whether the book quotes `pair` at all (live or not). */

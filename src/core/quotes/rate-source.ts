@@ -1,6 +1,7 @@
 import type { CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { Result } from '../shared/result';
 import type { FiatCurrency, Stablecoin } from '../shared/money';
+import type { PricedRate } from './pricing-record';
 
 /**
  * Why a rate could not be had (docs/decisions.md § Errors: shapes per route family, and § FX quotes:
@@ -25,6 +26,10 @@ export interface RateContext {
  * background, so asking never waits on a source.
  */
 export interface RateSource {
-  /** Units of `fiat` per 1 `stablecoin` for `context`, spread included, as a positive decimal string. */
-  rate(fiat: FiatCurrency, stablecoin: Stablecoin, context: RateContext): Promise<Result<string, RateSourceError>>;
+  /**
+   * Units of `fiat` per 1 `stablecoin` for `context`, spread included, as a positive decimal string
+   * (`rate`), with the basis it was priced from (`basis`: mid, spread, sources), which quotes and
+   * payments store (docs/decisions.md § FX quotes: pricing records).
+   */
+  rate(fiat: FiatCurrency, stablecoin: Stablecoin, context: RateContext): Promise<Result<PricedRate, RateSourceError>>;
 }

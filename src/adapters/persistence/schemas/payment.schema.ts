@@ -61,5 +61,7 @@ export const PaymentSchema = new EntitySchema<Payment>({
     acceptedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
+    // How it was priced (docs/decisions.md § FX quotes: pricing records); null on older payments.
+    pricing: { type: 'json', columnType: 'jsonb', nullable: true },
   },
 });

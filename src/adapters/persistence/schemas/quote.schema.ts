@@ -23,5 +23,7 @@ export const QuoteSchema = new EntitySchema<Quote>({
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     usedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     paymentId: { type: 'string', length: 40, nullable: true },
+    // How the quote was priced (docs/decisions.md § FX quotes: pricing records); null on older quotes.
+    pricing: { type: 'json', columnType: 'jsonb', nullable: true },
   },
 });

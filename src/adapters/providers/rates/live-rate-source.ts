@@ -8,7 +8,8 @@ import { err, ok } from '../../../core/shared/result';
 
 /**
  * RateSource answering from the in-memory rate book (docs/decisions.md § FX quotes: live rates): the
- * pair's mid (an operator's pin in force wins) with the corridor's spread applied. Never waits on a source: a pair without a priced
+ * pair's mid (an operator's pin in force wins) with the corridor's spread applied, and the basis of
+ * that price: mid, spread, the sources used or the pin (docs/decisions.md § FX quotes: pricing records). Never waits on a source: a pair without a priced
  * mid (awaiting its first refresh, suspended by the jump guard, or short of its quorum) is
  * `rate_unavailable` with `retryAfterS`, the refresh interval in whole seconds.
  */
@@ -18,11 +19,13 @@ export class BookRateSource implements RateSource {
   async rate(fiat: FiatCurrency, stablecoin: Stablecoin, context: RateContext) {
     const pair = { fiat, stablecoin };
     if (!this.book.quotes(pair)) return err('unsupported_pair' as const, `No rate for ${fiat}/${stablecoin}`);
-    const mid = this.book.mid(pair, this.clock.now());
-    if (mid === undefined) {
+    const basis = this.book.basis(pair, this.clock.now());
+    if (basis === undefined) {
       return err('rate_unavailable' as const, `No live exchange rate for ${fiat}/${stablecoin} now; retry later`, { retryAfterS: this.retryAfterS });
     }
-    return ok(applySpread(mid, spreadFor(this.spreads(), context.paymentMethod, context.country)));
+    const spreadPercent = spreadFor(this.spreads(), context.paymentMethod, context.country);
+    const sources = basis.sources.map((s) => ({ source: s.source, rate: s.rate, at: s.at.toISOString() }));
+    return ok({ rate: applySpread(basis.mid, spreadPercent), basis: { ...basis, spreadPercent, sources } });
   }
 }
 

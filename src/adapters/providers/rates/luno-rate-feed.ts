@@ -10,7 +10,7 @@ export const LUNO_DEFAULT_BASE_URL = 'https://api.luno.com';
 /**
  * The body of `GET /api/1/ticker?pair=<pair>` (https://www.luno.com/en/developers/api#tag/Market/operation/GetTicker):
  * `ask`, `bid`, `last_trade` decimal strings, `pair`, `status` (`ACTIVE` when trading normally,
- * `POSTONLY` or `DISABLED` otherwise) and `timestamp` in milliseconds since the epoch.
+ * `POSTONLY`, `DISABLED` or, briefly, `UNKNOWN` otherwise) and `timestamp` in milliseconds since the epoch.
  */
 const tickerBody = z.object({
   pair: z.string(),

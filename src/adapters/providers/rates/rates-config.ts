@@ -52,6 +52,24 @@ export const ratesEnvSchema = z.object({
     return ages;
   }),
   RATES_QUORUM: z.coerce.number().int().min(1).max(10).default(2),
+  // Per pair, over RATES_QUORUM: `USDCKES=1,USDTKES=1` (docs/decisions.md § FX quotes: live rates, coverage).
+  RATES_PAIR_QUORUMS: z.string().default('').transform((text, ctx) => {
+    const quorums: Record<string, number> = {};
+    for (const item of entries(text)) {
+      const match = /^([A-Za-z]+)=(\d{1,2})$/.exec(item);
+      const quorum = Number(match?.[2]);
+      let pair: string | undefined;
+      try {
+        const [market] = match ? parseVenueMarkets(match[1]!, 'RATES_PAIR_QUORUMS') : [];
+        pair = market ? `${market.stablecoin}/${market.fiat}` : undefined;
+      } catch {
+        pair = undefined;
+      }
+      if (!pair || quorum < 1 || quorum > 10) ctx.addIssue({ code: 'custom', message: `"${item}" is not <stablecoin><fiat>=<quorum 1 to 10>, e.g. USDCKES=1` });
+      else quorums[pair] = quorum;
+    }
+    return quorums;
+  }),
   RATES_BAND_PERCENT: percent('2'),
   RATES_JUMP_PERCENT: percent('5'),
   RATES_JUMP_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
