@@ -170,6 +170,35 @@ describe('live rates from three sources', () => {
     expect([current.status, current.body.exchangeRate]).toEqual([201, '18.308']);
   });
 
+  it('a live quote past its lifetime no longer locks its rate: the money-out is refused with quote_expired and writes nothing', async () => {
+    await sources();
+    const taken = await quote(live.apiKey);
+    expect(taken.status).toBe(200);
+    await sql('update quotes set expires_at = created_at + interval \'1 millisecond\' where id = ?', [taken.body.quoteId]);
+    const before = await writes(live.tenantId);
+    const late = await service.call('POST', '/v1/payments/moneyout', {
+      apiKey: live.apiKey, body: zaBankBody({ quoteId: taken.body.quoteId }), headers: { 'idempotency-key': randomUUID() },
+    });
+    expect([late.status, late.body.code]).toEqual([422, 'quote_expired']);
+    expect(await writes(live.tenantId)).toEqual(before);
+  });
+
+  it('a pinned rate prices live tenants until it expires, then the pair is unavailable again', async () => {
+    await sources({ coinbase: 'failing', luno: 'stale', valr: 'stale' });
+    const pinned = await service.call('POST', '/v1/admin/rates/pins', {
+      apiKey: admin, body: { fiat: 'ZAR', stablecoin: 'USDC', rate: '18.30', expiresInMinutes: 5, reason: 'expiry test' },
+    });
+    expect(pinned.status).toBe(201);
+    await service.container.rates.refreshNow();
+    // 18.3 × 0.995 = 18.2085.
+    expect((await quote(live.apiKey)).body.exchangeRate).toBe('18.2085');
+    await sql('update rate_pins set expires_at = created_at + interval \'1 millisecond\' where id = ?', [pinned.body.id]);
+    await service.container.rates.refreshNow();
+    const after = await quote(live.apiKey);
+    expect([after.status, after.body.code]).toEqual([503, 'rate_unavailable']);
+    await sources({}, 2);
+  });
+
   it('an operator pins a rate during an outage: it prices live tenants (spread on top), is stored with the key that pinned it, and shows in the book', async () => {
     await sources({ coinbase: 'failing', luno: 'stale', valr: 'stale' });
     expect((await quote(live.apiKey)).status).toBe(503);
