@@ -20,6 +20,8 @@ export interface LiteSvmRpc {
   readonly calls: string[];
   /** While true every request is answered HTTP 503 (an endpoint that is down). */
   down: boolean;
+  /** While true sendTransaction runs its preflight checks even when asked to skip them (as some providers' endpoints do). */
+  preflightAlways: boolean;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ type Config = Record<string, unknown> | undefined;
 /** Starts a server on 127.0.0.1 over `ledger` (a new one by default), on `port` or else a free one. */
 export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): Promise<LiteSvmRpc> {
   const calls: string[] = [];
-  const state = { down: false };
+  const state = { down: false, preflightAlways: false };
   const server: Server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -51,7 +53,7 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): P
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
         return;
       }
-      const answer = Array.isArray(body) ? body.map((r) => handle(ledger, calls, r)) : handle(ledger, calls, body);
+      const answer = Array.isArray(body) ? body.map((r) => handle(ledger, calls, r, state)) : handle(ledger, calls, body, state);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
     });
   });
@@ -68,6 +70,12 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): P
     set down(value: boolean) {
       state.down = value;
     },
+    get preflightAlways() {
+      return state.preflightAlways;
+    },
+    set preflightAlways(value: boolean) {
+      state.preflightAlways = value;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -75,11 +83,11 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): P
   };
 }
 
-function handle(ledger: LiteSvmLedger, calls: string[], request: unknown): unknown {
+function handle(ledger: LiteSvmLedger, calls: string[], request: unknown, state: { preflightAlways: boolean }): unknown {
   const { id = null, method, params = [] } = (request ?? {}) as { id?: unknown; method?: string; params?: Params };
   calls.push(String(method));
   try {
-    return { jsonrpc: '2.0', id, result: call(ledger, String(method), params) };
+    return { jsonrpc: '2.0', id, result: call(ledger, String(method), params, state) };
   } catch (error) {
     const code = error instanceof RpcError ? error.code : -32603;
     const data = error instanceof RpcError && error.data !== undefined ? { data: error.data } : {};
@@ -87,7 +95,7 @@ function handle(ledger: LiteSvmLedger, calls: string[], request: unknown): unkno
   }
 }
 
-function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
+function call(ledger: LiteSvmLedger, method: string, params: Params, state: { preflightAlways: boolean }): unknown {
   const config = (index: number) => (params[index] ?? undefined) as Config;
   const context = () => ({ slot: ledger.slot, apiVersion: '2.2.0' });
   switch (method) {
@@ -144,7 +152,7 @@ function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
       const tx = getTransactionDecoder().decode(getBase64Encoder().encode(String(params[0])));
       const { signature, err, included } = ledger.submit(tx);
       // Skipping preflight, a node forwards the transaction and answers its signature whatever becomes of it.
-      if (err === null || options.skipPreflight === true) return signature;
+      if (err === null || (options.skipPreflight === true && !state.preflightAlways)) return signature;
       // A preflight refusal carries the simulation's result, `err` the TransactionError JSON (https://solana.com/docs/rpc/http/sendtransaction).
       const simulation = { err, logs: [], accounts: null, unitsConsumed: 0, returnData: null };
       if (!included) throw new RpcError(-32002, `Transaction simulation failed: ${PREFLIGHT_TEXTS[String(err)] ?? String(err)}`, simulation);

@@ -1,0 +1,302 @@
+/**
+ * The Solana refund sender on litesvm behind its JSON-RPC server (docs/chains.md § Solana refunds;
+ * docs/decisions.md § Refunds): each protocol edge on its own, then the worker's pass over it
+ * (the core's use case on in-memory storage, the sender real) through a blockhash that expires
+ * before its transaction lands.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
+import { ed25519PublicKey, slip10Derive } from '../../src/adapters/chains/slip10-ed25519';
+import { SolanaHotWalletSigner } from '../../src/adapters/chains/solana/solana-hot-wallet-signer';
+import { SolanaRefundSender } from '../../src/adapters/chains/solana/solana-refund-sender';
+import { solanaRpc } from '../../src/adapters/chains/solana/solana-rpc';
+import type { WatchedToken } from '../../src/core/deposits/chain-ports';
+import { applyMove } from '../../src/core/payments/advance-payment';
+import { createMoneyOut } from '../../src/core/payments/create-money-out';
+import type { OnchainRefund } from '../../src/core/refunds/onchain-refund';
+import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/send-refund';
+import { LiteSvmLedger } from '../support/chains/litesvm-ledger';
+import { startLiteSvmRpc, type LiteSvmRpc } from '../support/chains/litesvm-rpc-server';
+import { ataOf, LocalSolana } from '../support/chains/local-solana';
+import { command, fakeWorld, TENANT } from '../support/fake-world';
+import { MemoryShortfallFindings } from '../support/memory-shortfall-findings';
+import { solanaTxHash } from '../support/tx-hashes';
+
+const DEPTH = 8;
+const SOL = 1_000_000_000n;
+
+let rpc: LiteSvmRpc;
+let funder: LocalSolana;
+let mint: string;
+let tokens: WatchedToken[];
+
+/** A fresh hot wallet key pair (secret ‖ public, the solana-keygen layout) and its signer. */
+function hotWalletKey(): Uint8Array {
+  const secret = slip10Derive(randomBytes(32), [44, 501, 0, 0]).key;
+  return Uint8Array.from([...secret, ...ed25519PublicKey(secret)]);
+}
+
+/** A sender over a new hot wallet holding `sol` SOL and `units` of the mint. */
+async function newSender(funding: { sol?: bigint; units?: bigint; lamports?: bigint } = {}): Promise<SolanaRefundSender> {
+  const signer = new SolanaHotWalletSigner(hotWalletKey(), 'test key');
+  if (funding.units !== 0n) await funder.mintTo(mint, funding.units ?? 1_000_000_000n, signer.address);
+  const lamports = funding.lamports ?? (funding.sol ?? 1n) * SOL;
+  if (lamports > 0n) rpc.ledger.svm.airdrop(address(signer.address), lamports as never);
+  return new SolanaRefundSender(solanaRpc({ rpcUrls: [rpc.url], rpcTimeoutMs: 5_000 }, { requested: () => undefined }), signer, tokens);
+}
+
+function refundOf(amount: string, refundAddress: string): OnchainRefund {
+  return {
+    id: `rfd_${randomUUID()}`, paymentId: `pay_${randomUUID()}`, tenantId: TENANT, amount, currency: 'USDC', blockchain: 'SOLANA', refundAddress,
+    status: 'pending', txHash: null, createdAt: new Date(), sentAt: null,
+  };
+}
+
+async function recipient(): Promise<KeyPairSigner> {
+  return generateKeyPairSigner();
+}
+
+/** The token balance of `owner`'s associated token account for the mint; undefined when it has none. */
+function tokenBalance(owner: string): bigint | undefined {
+  const ata = rpc.ledger.tokenAccountsOf(owner, mint)[0];
+  if (!ata) return undefined;
+  return new DataView(ata.account.data.buffer, ata.account.data.byteOffset + 64, 8).getBigUint64(0, true);
+}
+
+/** Transactions of the ledger that moved tokens to `owner` (successful ones). */
+function transfersTo(owner: string): string[] {
+  return [...rpc.ledger.transactions.values()].filter((t) => t.meta.err === null && t.meta.postTokenBalances.some((b) => b.owner === owner && b.mint === mint)).map((t) => t.signature);
+}
+
+beforeAll(async () => {
+  rpc = await startLiteSvmRpc(new LiteSvmLedger({ finalityDepth: DEPTH }));
+  funder = new LocalSolana(rpc.url, await generateKeyPairSigner());
+  await funder.airdrop(100);
+  mint = await funder.createMint(6);
+  tokens = [{ chain: 'SOLANA', currency: 'USDC', token: mint, decimals: 6 }];
+});
+afterAll(async () => {
+  await rpc?.close();
+});
+afterEach(() => {
+  rpc.ledger.losing = false;
+  rpc.preflightAlways = false;
+});
+
+describe('signing and sending', () => {
+  it('a refund lands as a TransferChecked of its exact base units to the recipient\'s existing token account, from the hot wallet\'s', async () => {
+    const sender = await newSender({ units: 50_000_000n });
+    const to = await recipient();
+    await funder.mintTo(mint, 1n, to.address);
+    const signed = await sender.sign(refundOf('12.345678', to.address), { lastNonce: null });
+    expect(signed).toMatchObject({ nonce: null, blockhash: expect.any(String), lastValidHeight: expect.any(BigInt) });
+    await sender.broadcast(signed.rawTransaction);
+    const tx = rpc.ledger.transactions.get(signed.txHash)!;
+    expect(tx.meta.err).toBeNull();
+    expect(tx.message.recentBlockhash).toBe(signed.blockhash);
+    expect(tx.message.accountKeys[0]).toBe(sender.wallet);
+    expect(tokenBalance(to.address)).toBe(1n + 12_345_678n);
+    expect(tokenBalance(sender.wallet)).toBe(50_000_000n - 12_345_678n);
+    expect(Buffer.from(signed.rawTransaction, 'base64').length).toBeGreaterThan(64);
+  });
+
+  it('signs on a confirmed blockhash and stores its last valid block height, a block height (not a slot)', async () => {
+    const sender = await newSender();
+    const signed = await sender.sign(refundOf('1', (await recipient()).address), { lastNonce: null });
+    const latest = rpc.ledger.latestBlockhash('confirmed');
+    expect([signed.blockhash, signed.lastValidHeight]).toEqual([latest.blockhash, latest.lastValidBlockHeight]);
+    expect(signed.lastValidHeight).toBe(rpc.ledger.blockHeightOf(rpc.ledger.slot) + 150n);
+    expect(signed.lastValidHeight).toBeLessThan(rpc.ledger.slot);
+  });
+
+  it('a recipient without a token account for the mint gets one created in the same transaction, its rent paid by the hot wallet', async () => {
+    const sender = await newSender({ units: 5_000_000n, sol: 1n });
+    const to = await recipient();
+    const ata = await ataOf(to.address, mint);
+    expect(rpc.ledger.svm.getAccount(ata).exists).toBe(false);
+    const solBefore = rpc.ledger.svm.getBalance(address(sender.wallet))!;
+    const signed = await sender.sign(refundOf('5', to.address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    expect(rpc.ledger.transactions.get(signed.txHash)!.meta.err).toBeNull();
+    expect(tokenBalance(to.address)).toBe(5_000_000n);
+    const rent = rpc.ledger.svm.minimumBalanceForRentExemption(165n);
+    expect(solBefore - rpc.ledger.svm.getBalance(address(sender.wallet))!).toBe(rent + 5_000n);
+  });
+
+  it('broadcasting the same transaction twice is no error, and it lands once', async () => {
+    const sender = await newSender({ units: 10_000_000n });
+    const to = await recipient();
+    const signed = await sender.sign(refundOf('3', to.address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    await expect(sender.broadcast(signed.rawTransaction)).resolves.toBeUndefined();
+    expect(transfersTo(to.address)).toEqual([signed.txHash]);
+    expect(tokenBalance(to.address)).toBe(3_000_000n);
+  });
+
+  it('a node that simulates anyway: "already processed" and "blockhash not found" are no error, another refusal throws', async () => {
+    const sender = await newSender({ units: 10_000_000n });
+    const to = await recipient();
+    const signed = await sender.sign(refundOf('2', to.address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    rpc.preflightAlways = true;
+    await expect(sender.broadcast(signed.rawTransaction)).resolves.toBeUndefined();
+    const late = await sender.sign(refundOf('2', to.address), { lastNonce: null });
+    rpc.ledger.advance(151);
+    await expect(sender.broadcast(late.rawTransaction)).resolves.toBeUndefined();
+    expect(rpc.ledger.transactions.has(late.txHash)).toBe(false);
+    const tooMuch = await sender.sign(refundOf('1000', to.address), { lastNonce: null });
+    await expect(sender.broadcast(tooMuch.rawTransaction)).rejects.toThrow();
+    expect(tokenBalance(to.address)).toBe(2_000_000n);
+  });
+
+  it('refuses what it cannot build: an unknown currency, a malformed address or amount, a replacement', async () => {
+    const sender = await newSender({ units: 0n });
+    const to = (await recipient()).address;
+    await expect(sender.sign({ ...refundOf('1', to), currency: 'USDT' }, { lastNonce: null })).rejects.toThrow('no Solana mint is configured for USDT');
+    await expect(sender.sign(refundOf('1', '0x52908400098527886E0F7030069857D2E4169EE7'), { lastNonce: null })).rejects.toThrow(/refundAddress is not a Solana address/);
+    await expect(sender.sign(refundOf('1.0000001', to), { lastNonce: null })).rejects.toThrow(/cannot be sent/);
+    await expect(sender.sign(refundOf('0', to), { lastNonce: null })).rejects.toThrow(/not positive/);
+    await expect(sender.sign(refundOf('1', to), { lastNonce: null, replacing: { id: 'rfa_1' } as never })).rejects.toThrow(/never replaced/);
+    expect(sender.stuck()).toBe(false);
+  });
+});
+
+describe('looking up', () => {
+  it('landed: at its slot, reported above the finalized slot until it is final', async () => {
+    const sender = await newSender({ units: 10_000_000n });
+    const signed = await sender.sign(refundOf('1', (await recipient()).address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    const slot = rpc.ledger.transactions.get(signed.txHash)!.slot;
+    const before = await sender.heights();
+    const early = await sender.lookup(signed.txHash);
+    expect(early.status).toBe('landed');
+    expect(early.status !== 'not_found' && early.height).toBeGreaterThan(before.finalized);
+    rpc.ledger.finalizeAll();
+    const after = await sender.heights();
+    expect(await sender.lookup(signed.txHash)).toEqual({ status: 'landed', height: slot });
+    expect(slot).toBeLessThanOrEqual(after.finalized);
+    expect(after).toEqual({ head: rpc.ledger.slot, finalized: rpc.ledger.slot - BigInt(DEPTH) });
+  });
+
+  it('reverted: a transfer of more than the hot wallet holds lands failed, with the error as reason', async () => {
+    const sender = await newSender({ units: 1_000_000n });
+    const to = await recipient();
+    const signed = await sender.sign(refundOf('2', to.address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    rpc.ledger.finalizeAll();
+    await sender.heights();
+    expect(await sender.lookup(signed.txHash)).toEqual({
+      status: 'reverted', height: rpc.ledger.transactions.get(signed.txHash)!.slot, reason: expect.stringMatching(/^transaction error .*InstructionError/),
+    });
+    expect(tokenBalance(to.address)).toBeUndefined();
+  });
+
+  it('unknown: a signature the chain never saw, and a signed transaction lost before a leader, are not found', async () => {
+    const sender = await newSender();
+    expect(await sender.lookup(solanaTxHash())).toEqual({ status: 'not_found' });
+    rpc.ledger.losing = true;
+    const signed = await sender.sign(refundOf('1', (await recipient()).address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    expect(await sender.lookup(signed.txHash)).toEqual({ status: 'not_found' });
+  });
+});
+
+describe('expiry', () => {
+  it('false until the finalized block height has passed the last valid block height, then true', async () => {
+    const sender = await newSender();
+    rpc.ledger.losing = true;
+    const signed = await sender.sign(refundOf('1', (await recipient()).address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    const attempt = { id: 'rfa_x', lastValidHeight: signed.lastValidHeight } as never;
+    expect(await sender.expired(attempt)).toBe(false);
+    // The head passes the last valid height, finality not yet.
+    const head = rpc.ledger.blockHeightOf(rpc.ledger.slot);
+    rpc.ledger.advance(Number(signed.lastValidHeight! - head) + 1);
+    expect(rpc.ledger.blockHeightOf(rpc.ledger.slot)).toBeGreaterThan(signed.lastValidHeight!);
+    expect(await sender.expired(attempt)).toBe(false);
+    rpc.ledger.advance(DEPTH - 1);
+    expect(await sender.expired(attempt)).toBe(false);
+    rpc.ledger.advance(1);
+    expect(await sender.expired(attempt)).toBe(true);
+    // And the chain now refuses it for good.
+    rpc.ledger.losing = false;
+    await sender.broadcast(signed.rawTransaction);
+    expect(await sender.lookup(signed.txHash)).toEqual({ status: 'not_found' });
+  });
+});
+
+describe('shortfall', () => {
+  it('token: the hot wallet holds less than the refund, or has no token account', async () => {
+    const to = (await recipient()).address;
+    expect(await (await newSender({ units: 999_999n })).shortfall(refundOf('1', to))).toBe('token');
+    expect(await (await newSender({ units: 0n })).shortfall(refundOf('1', to))).toBe('token');
+  });
+
+  it('gas: SOL below the fee, the recipient\'s token account rent when it has none, and the wallet\'s own rent-exempt minimum', async () => {
+    const rent0 = rpc.ledger.svm.minimumBalanceForRentExemption(0n);
+    const rentAta = rpc.ledger.svm.minimumBalanceForRentExemption(165n);
+    const withAta = await recipient();
+    await funder.mintTo(mint, 1n, withAta.address);
+    const without = (await recipient()).address;
+    const exact = await newSender({ units: 1_000_000n, lamports: rent0 + 5_000n });
+    expect(await exact.shortfall(refundOf('1', withAta.address))).toBeUndefined();
+    expect(await exact.shortfall(refundOf('1', without))).toBe('gas');
+    const short = await newSender({ units: 1_000_000n, lamports: rent0 + 4_999n });
+    expect(await short.shortfall(refundOf('1', withAta.address))).toBe('gas');
+    const withRent = await newSender({ units: 1_000_000n, lamports: rent0 + rentAta + 5_000n });
+    expect(await withRent.shortfall(refundOf('1', without))).toBeUndefined();
+    // What it judged enough is enough: the transfer with the account's creation lands.
+    const signed = await withRent.sign(refundOf('1', without), { lastNonce: null });
+    await withRent.broadcast(signed.rawTransaction);
+    expect(rpc.ledger.transactions.get(signed.txHash)?.meta.err).toBeNull();
+  });
+
+  it('none: enough of the token and of SOL', async () => {
+    expect(await (await newSender({ units: 1_000_000n })).shortfall(refundOf('1', (await recipient()).address))).toBeUndefined();
+  });
+});
+
+/** The worker's pass (docs/decisions.md § Refunds: never twice) over the real sender and in-memory storage. */
+describe('a blockhash that expires before its transaction lands', () => {
+  it('the pass drops the attempt at finality, signs a new one on a fresh blockhash, and only one transfer arrives', async () => {
+    const world = fakeWorld();
+    world.store.fund(TENANT, 'USDC', '100');
+    const to = (await recipient()).address;
+    world.routing.add(TENANT, 'sandbox');
+    const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}`, refundAddress: to }));
+    if (!created.ok) throw new Error(created.message);
+    const paymentId = created.value.payment.id;
+    expect((await applyMove(world.advance, paymentId, 'accept', { providerRef: 'prov-1' })).ok).toBe(true);
+    world.routing.add(TENANT, 'live');
+    expect((await applyMove(world.advance, paymentId, 'fail', { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
+    const refund = [...world.store.refunds.values()].find((r) => r.paymentId === paymentId)!;
+    const sender = await newSender({ units: 100_000_000n });
+    let n = 0;
+    const deps: SendRefundDeps = {
+      uow: world.store, sender, clock: world.clock, newAttemptId: () => `rfa_${++n}`, newEventId: () => `evt-${++n}`, findings: new MemoryShortfallFindings(),
+    };
+    const attempts = () => [...world.store.refundAttempts.values()].filter((a) => a.refundId === refund.id);
+
+    rpc.ledger.losing = true;
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    const [first] = attempts();
+    expect(first).toMatchObject({ status: 'broadcast', nonce: null, blockhash: expect.any(String), lastValidHeight: expect.any(BigInt) });
+    // Not found and not expired: the same transaction is sent again (still lost).
+    expect(await sendRefundsPass(deps)).toBe('waiting');
+    rpc.ledger.advance(151 + DEPTH);
+    rpc.ledger.losing = false;
+    expect(await sendRefundsPass(deps)).toBe('dropped');
+    expect(world.store.refunds.get(refund.id)!.status).toBe('pending');
+    expect(await sendRefundsPass(deps)).toBe('broadcast');
+    const second = attempts().find((a) => a.id !== first!.id)!;
+    expect(second.blockhash).not.toBe(first!.blockhash);
+    // The old transaction sent again now cannot land.
+    await sender.broadcast(first!.rawTransaction);
+    rpc.ledger.finalizeAll();
+    expect(await sendRefundsPass(deps)).toBe('confirmed');
+    expect(world.store.refunds.get(refund.id)).toMatchObject({ status: 'confirmed', txHash: second.txHashes[0] });
+    expect(attempts().map((a) => a.status).sort()).toEqual(['dropped', 'landed']);
+    expect(transfersTo(to)).toEqual([second.txHashes[0]]);
+    expect(tokenBalance(to)).toBe(BigInt(refund.amount.replace('.', '')));
+  });
+});
