@@ -18,6 +18,7 @@ import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/sen
 import { LiteSvmLedger } from '../support/chains/litesvm-ledger';
 import { startLiteSvmRpc, type LiteSvmRpc } from '../support/chains/litesvm-rpc-server';
 import { ataOf, LocalSolana } from '../support/chains/local-solana';
+import { startRpcProxy } from '../support/chains/rpc-proxy';
 import { command, fakeWorld, TENANT } from '../support/fake-world';
 import { MemoryShortfallFindings } from '../support/memory-shortfall-findings';
 import { solanaTxHash } from '../support/tx-hashes';
@@ -37,12 +38,12 @@ function hotWalletKey(): Uint8Array {
 }
 
 /** A sender over a new hot wallet holding `sol` SOL and `units` of the mint. */
-async function newSender(funding: { sol?: bigint; units?: bigint; lamports?: bigint } = {}): Promise<SolanaRefundSender> {
+async function newSender(funding: { sol?: bigint; units?: bigint; lamports?: bigint } = {}, url?: string): Promise<SolanaRefundSender> {
   const signer = new SolanaHotWalletSigner(hotWalletKey(), 'test key');
   if (funding.units !== 0n) await funder.mintTo(mint, funding.units ?? 1_000_000_000n, signer.address);
   const lamports = funding.lamports ?? (funding.sol ?? 1n) * SOL;
   if (lamports > 0n) rpc.ledger.svm.airdrop(address(signer.address), lamports as never);
-  return new SolanaRefundSender(solanaRpc({ rpcUrls: [rpc.url], rpcTimeoutMs: 5_000 }, { requested: () => undefined }), signer, tokens);
+  return new SolanaRefundSender(solanaRpc({ rpcUrls: [url ?? rpc.url], rpcTimeoutMs: 5_000 }, { requested: () => undefined }), signer, tokens);
 }
 
 function refundOf(amount: string, refundAddress: string): OnchainRefund {
@@ -176,6 +177,28 @@ describe('looking up', () => {
     expect(await sender.lookup(signed.txHash)).toEqual({ status: 'landed', height: slot });
     expect(slot).toBeLessThanOrEqual(after.finalized);
     expect(after).toEqual({ head: rpc.ledger.slot, finalized: rpc.ledger.slot - BigInt(DEPTH) });
+  });
+
+  it('a status a node has not finalized yet is never taken for final, even at a slot another node has finalized', async () => {
+    const sender = await newSender({ units: 10_000_000n });
+    const signed = await sender.sign(refundOf('1', (await recipient()).address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    rpc.ledger.finalizeAll();
+    // A node behind the others: its status still says confirmed.
+    const lagging = await startRpcProxy(rpc.url, {
+      rewrite: (call, result) => (call.method !== 'getSignatureStatuses' ? result : {
+        ...(result as object), value: (result as { value: Array<Record<string, unknown> | null> }).value.map((v) => v && { ...v, confirmationStatus: 'confirmed' }),
+      }),
+    });
+    try {
+      const behind = await newSender({ units: 0n, lamports: 0n }, lagging.url);
+      const { finalized } = await behind.heights();
+      expect(rpc.ledger.transactions.get(signed.txHash)!.slot).toBeLessThanOrEqual(finalized);
+      expect(await behind.lookup(signed.txHash)).toEqual({ status: 'landed', height: finalized + 1n });
+      expect(await sender.lookup(signed.txHash)).toEqual({ status: 'landed', height: rpc.ledger.transactions.get(signed.txHash)!.slot });
+    } finally {
+      await lagging.close();
+    }
   });
 
   it('reverted: a transfer of more than the hot wallet holds lands failed, with the error as reason', async () => {
