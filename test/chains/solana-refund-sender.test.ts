@@ -201,6 +201,25 @@ describe('looking up', () => {
     }
   });
 
+  it('no status from a node behind the finalized slot already read is no answer: it throws, and the pass asks again', async () => {
+    const sender = await newSender({ units: 10_000_000n });
+    const signed = await sender.sign(refundOf('1', (await recipient()).address), { lastNonce: null });
+    await sender.broadcast(signed.rawTransaction);
+    rpc.ledger.finalizeAll();
+    // A node that has not reached the transaction's slot yet: no status, its context at an old slot.
+    const behindNode = await startRpcProxy(rpc.url, {
+      rewrite: (call, result) => (call.method !== 'getSignatureStatuses' ? result : { context: { slot: 1 }, value: [null] }),
+    });
+    try {
+      const behind = await newSender({ units: 0n, lamports: 0n }, behindNode.url);
+      expect(await behind.lookup(signed.txHash)).toEqual({ status: 'not_found' });
+      await behind.expired({ id: 'rfa_x', lastValidHeight: signed.lastValidHeight } as never);
+      await expect(behind.lookup(signed.txHash)).rejects.toThrow(/the answering node \(slot 1\) is behind the finalized slot/);
+    } finally {
+      await behindNode.close();
+    }
+  });
+
   it('reverted: a transfer of more than the hot wallet holds lands failed, with the error as reason', async () => {
     const sender = await newSender({ units: 1_000_000n });
     const to = await recipient();

@@ -3,7 +3,7 @@
  * Solana reader and a sender make, in the shapes Solana's RPC documentation gives
  * (https://solana.com/docs/rpc/http): getSlot, getBlockHeight, getSignaturesForAddress, getTransaction (`json`
  * encoding), getBlock, getBlockTime, getAccountInfo (`base64`), getTokenAccountsByOwner (`base64`), getLatestBlockhash, getMinimumBalanceForRentExemption, requestAirdrop,
- * sendTransaction (`base64`), getSignatureStatuses, getBalance, getTokenAccountBalance, getFeeForMessage, getHealth. Commitments are honoured:
+ * sendTransaction (`base64`), getSignatureStatuses, getEpochInfo, getBalance, getTokenAccountBalance, getFeeForMessage, getHealth. Commitments are honoured:
  * `finalized` sees only slots up to the ledger's finalized slot. Listens on a free port.
  */
 import http, { type Server } from 'node:http';
@@ -103,6 +103,11 @@ function call(ledger: LiteSvmLedger, method: string, params: Params, state: { pr
       return 'ok';
     case 'getSlot':
       return ledger.slotAt(commitmentOf(config(0)));
+    case 'getEpochInfo': {
+      // https://solana.com/docs/rpc/http/getepochinfo: one epoch of 432,000 slots here.
+      const slot = ledger.slotAt(commitmentOf(config(0)));
+      return { absoluteSlot: slot, blockHeight: ledger.blockHeightOf(slot), epoch: slot / 432_000n, slotIndex: slot % 432_000n, slotsInEpoch: 432_000, transactionCount: null };
+    }
     case 'getBlockHeight':
       return ledger.blockHeightOf(ledger.slotAt(commitmentOf(config(0))));
     case 'getLatestBlockhash':

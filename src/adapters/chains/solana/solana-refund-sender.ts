@@ -31,7 +31,7 @@ const LAMPORTS_PER_SIGNATURE = 5_000n;
  * `HotWalletSigner` port and checked against the wallet's address before it is handed back.
  *
  * Heights: `heights()` and `lookup` speak in slots (getSlot, getSignatureStatuses), as the deposit
- * reader does; `expired` compares the finalized *block height* (getBlockHeight) with the attempt's
+ * reader does; `expired` compares the finalized *block height* (getEpochInfo) with the attempt's
  * `lastValidHeight`, which is a block height (getLatestBlockhash). Slots and block heights differ
  * (skipped slots have no block) and are never compared with each other. Throws only for
  * infrastructure faults and refusals it does not map (an RPC down, a signer that signs with
@@ -40,7 +40,7 @@ const LAMPORTS_PER_SIGNATURE = 5_000n;
 export class SolanaRefundSender implements RefundSender {
   readonly chain = 'SOLANA' as const;
   readonly wallet: string;
-  /** The finalized slot the last `heights()` read: a status not yet finalized is reported above it. */
+  /** The highest finalized slot `heights()` or `expired` read (see `lookup`). */
   private lastFinalized = -1n;
 
   constructor(private readonly rpc: Rpc<SolanaRpcApi>, private readonly signer: HotWalletSigner, private readonly tokens: readonly WatchedToken[]) {
@@ -96,14 +96,22 @@ export class SolanaRefundSender implements RefundSender {
   /**
    * getSignatureStatuses with `searchTransactionHistory`
    * (https://solana.com/docs/rpc/http/getsignaturestatuses): `err` null landed, else reverted with
-   * the error's JSON as reason, at the status's slot; no status not_found. A status not yet
-   * `finalized` is reported no lower than one slot above the finalized slot the last `heights()`
-   * read, so it is never taken for final on a node whose finalized slot is ahead of the one answering.
+   * the error's JSON as reason, at the status's slot; no status not_found. Endpoints fail over, so
+   * the node answering may be behind the one `heights()` or `expired` read: a status not yet
+   * `finalized` is reported no lower than one slot above the finalized slot the sender last read
+   * (never taken for final early), and "no status" from a node whose answer's context slot is
+   * below that finalized slot throws (it may not have the transaction yet: a not_found there could
+   * make an attempt that landed look dropped); the next pass asks again.
    */
   async lookup(txHash: string): Promise<TransactionLookup> {
-    const { value } = await this.rpc.getSignatureStatuses([toSignature(txHash)], { searchTransactionHistory: true }).send();
+    const { context, value } = await this.rpc.getSignatureStatuses([toSignature(txHash)], { searchTransactionHistory: true }).send();
     const status = value[0];
-    if (!status) return { status: 'not_found' };
+    if (!status) {
+      if (BigInt(context.slot) < this.lastFinalized) {
+        throw new Error(`Solana getSignatureStatuses: the answering node (slot ${context.slot}) is behind the finalized slot ${this.lastFinalized} already read`);
+      }
+      return { status: 'not_found' };
+    }
     const slot = BigInt(status.slot);
     const height = status.confirmationStatus === 'finalized' || slot > this.lastFinalized ? slot : this.lastFinalized + 1n;
     if (status.err === null) return { status: 'landed', height };
@@ -115,19 +123,22 @@ export class SolanaRefundSender implements RefundSender {
     const head = BigInt(await this.rpc.getSlot({ commitment: 'confirmed' }).send());
     let finalized = BigInt(await this.rpc.getSlot({ commitment: 'finalized' }).send());
     if (finalized > head) finalized = head;
-    this.lastFinalized = finalized;
+    this.noteFinalized(finalized);
     return { head, finalized };
   }
 
   /**
-   * Whether the finalized block height (getBlockHeight at `finalized`,
-   * https://solana.com/docs/rpc/http/getblockheight) is past the attempt's `lastValidHeight`: no
-   * block of the chain can include its transaction any more (https://solana.com/docs/advanced/confirmation).
+   * Whether the finalized block height is past the attempt's `lastValidHeight`: no block of the
+   * chain can include its transaction any more (https://solana.com/docs/advanced/confirmation).
+   * Read with getEpochInfo at `finalized` (https://solana.com/docs/rpc/http/getepochinfo) rather
+   * than getBlockHeight: its `blockHeight` and `absoluteSlot` come from one node's one bank, so
+   * the lookups that follow can require their node to have reached that slot (see `lookup`).
    */
   async expired(attempt: RefundAttempt): Promise<boolean> {
     if (attempt.lastValidHeight === null) throw new Error(`attempt ${attempt.id} has no last valid block height`);
-    const finalized = BigInt(await this.rpc.getBlockHeight({ commitment: 'finalized' }).send());
-    return finalized > attempt.lastValidHeight;
+    const info = await this.rpc.getEpochInfo({ commitment: 'finalized' }).send();
+    this.noteFinalized(BigInt(info.absoluteSlot));
+    return BigInt(info.blockHeight) > attempt.lastValidHeight;
   }
 
   /** Never: a Solana transaction is not replaced; its blockhash's expiry makes a new attempt (docs/decisions.md § Refunds). */
@@ -197,6 +208,10 @@ export class SolanaRefundSender implements RefundSender {
     if (!info) return 0n;
     const { value } = await this.rpc.getTokenAccountBalance(account, { commitment: 'confirmed' }).send();
     return BigInt(value.amount);
+  }
+
+  private noteFinalized(slot: bigint): void {
+    if (slot > this.lastFinalized) this.lastFinalized = slot;
   }
 
   /** The hot wallet as a kit transaction signer over the `HotWalletSigner` port. */
