@@ -160,6 +160,18 @@ describe('signing and sending', () => {
     await expect(sender.sign(refundOf('1', to), { lastNonce: null, replacing: { id: 'rfa_1' } as never })).rejects.toThrow(/never replaced/);
     expect(sender.stuck()).toBe(false);
   });
+
+  it('refuses a signer that signs with another key than its address, or answers no 64-byte signature: nothing is handed back', async () => {
+    const ours = await newSender();
+    const other = new SolanaHotWalletSigner(hotWalletKey(), 'other');
+    const rpcOf = solanaRpc({ rpcUrls: [rpc.url], rpcTimeoutMs: 5_000 }, { requested: () => undefined });
+    const to = (await recipient()).address;
+    const impostor = new SolanaRefundSender(rpcOf, { chain: 'SOLANA', address: ours.wallet, sign: (m) => other.sign(m) }, tokens);
+    await expect(impostor.sign(refundOf('1', to), { lastNonce: null })).rejects.toThrow('the Solana hot wallet signer signed with another key than its address');
+    const short = new SolanaRefundSender(rpcOf, { chain: 'SOLANA', address: ours.wallet, sign: async () => new Uint8Array(65) }, tokens);
+    await expect(short.sign(refundOf('1', to), { lastNonce: null })).rejects.toThrow(/no 64-byte ed25519 signature/);
+    expect(() => new SolanaRefundSender(rpcOf, { chain: 'BSC', address: ours.wallet, sign: async () => new Uint8Array(64) }, tokens)).toThrow(/needs a Solana signer/);
+  });
 });
 
 describe('looking up', () => {

@@ -77,7 +77,7 @@ const FEE_LAMPORTS = 5000;
 /** Blocks a blockhash stays usable after its own (MAX_PROCESSING_AGE of the Solana runtime). */
 export const MAX_PROCESSING_AGE = 150n;
 
-/** Names of LiteSVM's field-less transaction errors (the runtime's TransactionError order) that the ledger reports. */
+/** Names of LiteSVM's field-less transaction errors (the runtime's TransactionError order) reported by name. */
 const FIELDLESS_ERRORS: Record<number, string> = { 2: 'AccountNotFound', 4: 'InsufficientFundsForFee', 6: 'AlreadyProcessed', 7: 'BlockhashNotFound', 11: 'SignatureFailure' };
 
 /** What `submit` did: the signature, the error (null on success), and whether the transaction landed in a slot. */
@@ -90,8 +90,7 @@ export interface SubmitResult {
 
 /** LiteSVM plus the slots, blocks and transaction history an RPC node keeps. */
 export class LiteSvmLedger {
-  // The ledger checks blockhashes itself (see above).
-  readonly svm = new LiteSVM().withBlockhashCheck(false);
+  readonly svm = new LiteSVM().withBlockhashCheck(false); // the ledger checks blockhashes itself (see above)
   /** The newest slot: processed and confirmed alike here. */
   slot: bigint;
   /** Slots the finalized one trails the confirmed one by (Solana: about 32). */
@@ -105,7 +104,7 @@ export class LiteSvmLedger {
   private readonly blockhashSlots = new Map<string, bigint>();
   /** Slots minus block heights. */
   private readonly heightLag: bigint;
-  /** While true, transactions handed to `submit` are lost on the way to the leader: answered, never executed. */
+  /** While true, transactions handed to `submit` are lost on the way to a leader: answered, never executed. */
   losing = false;
 
   constructor(options: { startSlot?: bigint; finalityDepth?: number } = {}) {
