@@ -1,83 +1,37 @@
 /**
  * The Solana refund sender on litesvm behind its JSON-RPC server (docs/chains.md § Solana refunds;
- * docs/decisions.md § Refunds): each protocol edge on its own, then the worker's pass over it
- * (the core's use case on in-memory storage, the sender real) through a blockhash that expires
- * before its transaction lands.
+ * docs/decisions.md § Refunds), each protocol edge on its own: the transfer and its token account,
+ * broadcasts, lookups, expiry at finality, the shortfall check. The worker's pass over it is in
+ * solana-refund-pass.test.ts.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { address, generateKeyPairSigner, type KeyPairSigner } from '@solana/kit';
-import { ed25519PublicKey, slip10Derive } from '../../src/adapters/chains/slip10-ed25519';
+import { address } from '@solana/kit';
 import { SolanaHotWalletSigner } from '../../src/adapters/chains/solana/solana-hot-wallet-signer';
 import { SolanaRefundSender } from '../../src/adapters/chains/solana/solana-refund-sender';
 import { solanaRpc } from '../../src/adapters/chains/solana/solana-rpc';
 import type { WatchedToken } from '../../src/core/deposits/chain-ports';
-import { applyMove } from '../../src/core/payments/advance-payment';
-import { createMoneyOut } from '../../src/core/payments/create-money-out';
-import type { OnchainRefund } from '../../src/core/refunds/onchain-refund';
-import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/send-refund';
-import { LiteSvmLedger } from '../support/chains/litesvm-ledger';
-import { startLiteSvmRpc, type LiteSvmRpc } from '../support/chains/litesvm-rpc-server';
-import { ataOf, LocalSolana } from '../support/chains/local-solana';
+import type { LiteSvmRpc } from '../support/chains/litesvm-rpc-server';
+import { ataOf, type LocalSolana } from '../support/chains/local-solana';
 import { startRpcProxy } from '../support/chains/rpc-proxy';
-import { command, fakeWorld, TENANT } from '../support/fake-world';
-import { MemoryShortfallFindings } from '../support/memory-shortfall-findings';
+import { hotWalletKey, recipient, refundOf, SolanaRefundChain } from '../support/chains/solana-refund-fixture';
 import { solanaTxHash } from '../support/tx-hashes';
 
 const DEPTH = 8;
-const SOL = 1_000_000_000n;
 
+let chain: SolanaRefundChain;
 let rpc: LiteSvmRpc;
 let funder: LocalSolana;
 let mint: string;
 let tokens: WatchedToken[];
-
-/** A fresh hot wallet key pair (secret ‖ public, the solana-keygen layout) and its signer. */
-function hotWalletKey(): Uint8Array {
-  const secret = slip10Derive(randomBytes(32), [44, 501, 0, 0]).key;
-  return Uint8Array.from([...secret, ...ed25519PublicKey(secret)]);
-}
-
-/** A sender over a new hot wallet holding `sol` SOL and `units` of the mint. */
-async function newSender(funding: { sol?: bigint; units?: bigint; lamports?: bigint } = {}, url?: string): Promise<SolanaRefundSender> {
-  const signer = new SolanaHotWalletSigner(hotWalletKey(), 'test key');
-  if (funding.units !== 0n) await funder.mintTo(mint, funding.units ?? 1_000_000_000n, signer.address);
-  const lamports = funding.lamports ?? (funding.sol ?? 1n) * SOL;
-  if (lamports > 0n) rpc.ledger.svm.airdrop(address(signer.address), lamports as never);
-  return new SolanaRefundSender(solanaRpc({ rpcUrls: [url ?? rpc.url], rpcTimeoutMs: 5_000 }, { requested: () => undefined }), signer, tokens);
-}
-
-function refundOf(amount: string, refundAddress: string): OnchainRefund {
-  return {
-    id: `rfd_${randomUUID()}`, paymentId: `pay_${randomUUID()}`, tenantId: TENANT, amount, currency: 'USDC', blockchain: 'SOLANA', refundAddress,
-    status: 'pending', txHash: null, createdAt: new Date(), sentAt: null,
-  };
-}
-
-async function recipient(): Promise<KeyPairSigner> {
-  return generateKeyPairSigner();
-}
-
-/** The token balance of `owner`'s associated token account for the mint; undefined when it has none. */
-function tokenBalance(owner: string): bigint | undefined {
-  const ata = rpc.ledger.tokenAccountsOf(owner, mint)[0];
-  if (!ata) return undefined;
-  return new DataView(ata.account.data.buffer, ata.account.data.byteOffset + 64, 8).getBigUint64(0, true);
-}
-
-/** Transactions of the ledger that moved tokens to `owner` (successful ones). */
-function transfersTo(owner: string): string[] {
-  return [...rpc.ledger.transactions.values()].filter((t) => t.meta.err === null && t.meta.postTokenBalances.some((b) => b.owner === owner && b.mint === mint)).map((t) => t.signature);
-}
+const newSender = (...args: Parameters<SolanaRefundChain['newSender']>) => chain.newSender(...args);
+const tokenBalance = (owner: string) => chain.tokenBalance(owner);
+const transfersTo = (owner: string) => chain.transfersTo(owner);
 
 beforeAll(async () => {
-  rpc = await startLiteSvmRpc(new LiteSvmLedger({ finalityDepth: DEPTH }));
-  funder = new LocalSolana(rpc.url, await generateKeyPairSigner());
-  await funder.airdrop(100);
-  mint = await funder.createMint(6);
-  tokens = [{ chain: 'SOLANA', currency: 'USDC', token: mint, decimals: 6 }];
+  chain = await SolanaRefundChain.start(DEPTH);
+  ({ rpc, funder, mint, tokens } = chain);
 });
 afterAll(async () => {
-  await rpc?.close();
+  await chain?.close();
 });
 afterEach(() => {
   rpc.ledger.losing = false;
@@ -311,74 +265,3 @@ describe('shortfall', () => {
 });
 
 /** The worker's pass (docs/decisions.md § Refunds: never twice) over the real sender and in-memory storage. */
-/** A pending refund of a failed live payment to a fresh recipient, in a fake world, and the pass's ports with the real sender. */
-async function owedRefund(): Promise<{ deps: SendRefundDeps; sender: SolanaRefundSender; refund: OnchainRefund; to: string; world: ReturnType<typeof fakeWorld> }> {
-  const world = fakeWorld();
-  world.store.fund(TENANT, 'USDC', '100');
-  const to = (await recipient()).address;
-  world.routing.add(TENANT, 'sandbox');
-  const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}`, refundAddress: to }));
-  if (!created.ok) throw new Error(created.message);
-  const paymentId = created.value.payment.id;
-  expect((await applyMove(world.advance, paymentId, 'accept', { providerRef: 'prov-1' })).ok).toBe(true);
-  world.routing.add(TENANT, 'live');
-  expect((await applyMove(world.advance, paymentId, 'fail', { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
-  const refund = [...world.store.refunds.values()].find((r) => r.paymentId === paymentId)!;
-  const sender = await newSender({ units: 100_000_000n });
-  let n = 0;
-  const deps: SendRefundDeps = {
-    uow: world.store, sender, clock: world.clock, newAttemptId: () => `rfa_${++n}`, newEventId: () => `evt-${++n}`, findings: new MemoryShortfallFindings(),
-  };
-  return { deps, sender, refund, to, world };
-}
-
-describe('a blockhash that expires before its transaction lands', () => {
-  it('the pass drops the attempt at finality, signs a new one on a fresh blockhash, and only one transfer arrives', async () => {
-    const { deps, sender, refund, to, world } = await owedRefund();
-    const attempts = () => [...world.store.refundAttempts.values()].filter((a) => a.refundId === refund.id);
-
-    rpc.ledger.losing = true;
-    expect(await sendRefundsPass(deps)).toBe('broadcast');
-    const [first] = attempts();
-    expect(first).toMatchObject({ status: 'broadcast', nonce: null, blockhash: expect.any(String), lastValidHeight: expect.any(BigInt) });
-    // Not found and not expired: the same transaction is sent again (still lost).
-    expect(await sendRefundsPass(deps)).toBe('waiting');
-    rpc.ledger.advance(151 + DEPTH);
-    rpc.ledger.losing = false;
-    expect(await sendRefundsPass(deps)).toBe('dropped');
-    expect(world.store.refunds.get(refund.id)!.status).toBe('pending');
-    expect(await sendRefundsPass(deps)).toBe('broadcast');
-    const second = attempts().find((a) => a.id !== first!.id)!;
-    expect(second.blockhash).not.toBe(first!.blockhash);
-    // The old transaction sent again now cannot land.
-    await sender.broadcast(first!.rawTransaction);
-    rpc.ledger.finalizeAll();
-    expect(await sendRefundsPass(deps)).toBe('confirmed');
-    expect(world.store.refunds.get(refund.id)).toMatchObject({ status: 'confirmed', txHash: second.txHashes[0] });
-    expect(attempts().map((a) => a.status).sort()).toEqual(['dropped', 'landed']);
-    expect(transfersTo(to)).toEqual([second.txHashes[0]]);
-    expect(tokenBalance(to)).toBe(BigInt(refund.amount.replace('.', '')));
-  });
-
-  it('killed between the stored attempt and its broadcast, back after its blockhash expired: sent as stored (refused), dropped at finality, signed again; one transfer', async () => {
-    const { deps, sender, refund, to, world } = await owedRefund();
-    const attempts = () => [...world.store.refundAttempts.values()].filter((a) => a.refundId === refund.id);
-    const broadcast = sender.broadcast.bind(sender);
-    sender.broadcast = () => Promise.reject(new Error('killed'));
-    await expect(sendRefundsPass(deps)).rejects.toThrow('killed');
-    sender.broadcast = broadcast;
-    const [stored] = attempts();
-    expect(stored).toMatchObject({ status: 'signed' });
-    rpc.ledger.advance(151 + DEPTH);
-    expect(await sendRefundsPass(deps)).toBe('broadcast');
-    expect(rpc.ledger.transactions.has(stored!.txHashes[0]!)).toBe(false);
-    expect(await sendRefundsPass(deps)).toBe('dropped');
-    expect(await sendRefundsPass(deps)).toBe('broadcast');
-    rpc.ledger.finalizeAll();
-    expect(await sendRefundsPass(deps)).toBe('confirmed');
-    const landed = attempts().find((a) => a.status === 'landed')!;
-    expect(attempts().map((a) => a.status).sort()).toEqual(['dropped', 'landed']);
-    expect(transfersTo(to)).toEqual([landed.txHashes[0]]);
-    expect(tokenBalance(to)).toBe(BigInt(refund.amount.replace('.', '')));
-  });
-});
