@@ -125,6 +125,10 @@ describe('signing and sending', () => {
     const short = new SolanaRefundSender(rpcOf, { chain: 'SOLANA', address: ours.wallet, sign: async () => new Uint8Array(65) }, tokens);
     await expect(short.sign(refundOf('1', to), { lastNonce: null })).rejects.toThrow(/no 64-byte ed25519 signature/);
     expect(() => new SolanaRefundSender(rpcOf, { chain: 'BSC', address: ours.wallet, sign: async () => new Uint8Array(64) }, tokens)).toThrow(/needs a Solana signer/);
+    // A key file whose public half is not its secret's: each signing fails, naming the variable.
+    const halves = Uint8Array.from([...hotWalletKey().subarray(0, 32), ...hotWalletKey().subarray(32)]);
+    const mismatched = new SolanaRefundSender(rpcOf, new SolanaHotWalletSigner(halves, 'SOLANA_HOT_WALLET_KEY_FILE'), tokens);
+    await expect(mismatched.sign(refundOf('1', to), { lastNonce: null })).rejects.toThrow('SOLANA_HOT_WALLET_KEY_FILE: is not an ed25519 key pair');
   });
 });
 
