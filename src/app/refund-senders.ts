@@ -2,6 +2,9 @@ import type { Logger } from 'pino';
 import { parseBscConfig } from '../adapters/chains/bsc/bsc-config';
 import { parseBscRefundConfig } from '../adapters/chains/bsc/bsc-refund-config';
 import { bscRefundSenderFromConfig } from '../adapters/chains/bsc/bsc-refund-sender';
+import { parseSolanaConfig } from '../adapters/chains/solana/solana-config';
+import { parseSolanaRefundConfig } from '../adapters/chains/solana/solana-refund-config';
+import { solanaRefundSenderFromConfig } from '../adapters/chains/solana/solana-refund-sender';
 import type { RpcEndpointMetrics } from '../adapters/chains/rpc-endpoint-metrics';
 import type { Blockchain } from '../core/catalog/catalog';
 import type { RefundMetrics } from '../adapters/http/refund-metrics';
@@ -12,14 +15,17 @@ import type { ShortfallChange } from '../core/refunds/refund-funds';
 import { sendRefundsPass } from '../core/refunds/send-refund';
 import type { Clock, IdGenerator } from '../core/shared/clock';
 import type { UnitOfWork } from '../core/shared/unit-of-work';
+import { watchedTokens } from './chain-deposits';
 import { ConfigError, namedProblem, type Config } from './config';
 
 /**
  * The hot wallets' senders the configuration sets (docs/decisions.md § Refunds: key custody;
- * docs/chains.md § BSC refunds): BSC's when BSC_HOT_WALLET_KEY_FILE (or, outside production,
- * BSC_HOT_WALLET_KEY) and BSC_RPC_URLS are set; none otherwise, and then nothing changes. Solana
- * has no sender yet. Failed RPC requests are counted through `onRpcError` (an endpoint's host
- * label, never its URL). Throws a ConfigError naming the variables at fault, never a key.
+ * docs/chains.md § BSC refunds, § Solana refunds), in the order [BSC, Solana]: BSC's when
+ * BSC_HOT_WALLET_KEY_FILE (or, outside production, BSC_HOT_WALLET_KEY) and BSC_RPC_URLS are set,
+ * Solana's when SOLANA_HOT_WALLET_KEY_FILE (or, outside production, SOLANA_HOT_WALLET_KEY) and
+ * SOLANA_RPC_URLS are set; an entry is undefined otherwise, and then nothing changes for that
+ * chain. Failed RPC requests are counted through `onRpcError` (an endpoint's host label, never its
+ * URL). Throws a ConfigError naming the variables at fault, never a key.
  */
 export function configuredRefundSenders(config: Config, onRpcError: (chain: Blockchain, endpoint: string) => void): (RefundSender | undefined)[] {
   const bsc = Object.fromEntries(Object.entries(config.chainVariables).filter(([name]) => name.startsWith('BSC_')));
@@ -31,11 +37,25 @@ export function configuredRefundSenders(config: Config, onRpcError: (chain: Bloc
   };
   try {
     const refund = parseBscRefundConfig(env);
-    return [refund ? bscRefundSenderFromConfig(parseBscConfig(env), refund, metrics) : undefined];
+    return [refund ? bscRefundSenderFromConfig(parseBscConfig(env), refund, metrics) : undefined, solanaRefundSender(config, onRpcError)];
   } catch (error) {
     // The adapters' messages name the variables at fault, never their values.
     throw new ConfigError([namedProblem(error instanceof Error ? error.message : String(error))]);
   }
+}
+
+/** The Solana hot wallet's sender, over the deposit reader's SOLANA_RPC_URLS and the configured SOLANA mints; undefined without a key. Throws the adapters' errors. */
+function solanaRefundSender(config: Config, onRpcError: (chain: Blockchain, endpoint: string) => void): RefundSender | undefined {
+  const solana = Object.fromEntries(Object.entries(config.chainVariables).filter(([name]) => name.startsWith('SOLANA_')));
+  const env = { ...solana, NODE_ENV: config.NODE_ENV };
+  const refund = parseSolanaRefundConfig(env);
+  if (!refund) return undefined;
+  const metrics: RpcEndpointMetrics = {
+    requested: (_chain, endpoint, _method, ok) => {
+      if (!ok) onRpcError('SOLANA', endpoint);
+    },
+  };
+  return solanaRefundSenderFromConfig(parseSolanaConfig(env)?.reader, refund, watchedTokens(config), metrics);
 }
 
 /** What the refunds workers need besides their senders. */

@@ -17,7 +17,7 @@ describe('refund senders configuration', () => {
   });
 
   it('no hot wallet variable: no sender, so no worker (nothing changes)', () => {
-    expect(configuredRefundSenders(loadConfig({ BSC_RPC_URLS: 'http://127.0.0.1:8545' }), noRpcErrors)).toEqual([undefined]);
+    expect(configuredRefundSenders(loadConfig({ BSC_RPC_URLS: 'http://127.0.0.1:8545' }), noRpcErrors)).toEqual([undefined, undefined]);
     expect(refundWorkers([undefined], {} as RefundWorkersDeps)).toEqual([]);
   });
 

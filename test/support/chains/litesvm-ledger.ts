@@ -5,6 +5,14 @@
  * (litesvm-rpc-server.ts) can answer getSignaturesForAddress, getTransaction and getBlock.
  * Slots advance on each transaction and on `advance`; the finalized slot trails the confirmed one
  * by `finalityDepth`, so finality is observable.
+ *
+ * Blockhashes live as on Solana, not as in bare LiteSVM (whose check accepts only its latest one):
+ * each produced block's hash may be a transaction's recent blockhash while the block height the
+ * transaction would land at is at most the hash's block height + 150 (its `lastValidBlockHeight`,
+ * https://solana.com/docs/advanced/confirmation). Block heights trail slots by half the start slot
+ * (as if those slots had been skipped), so code that mixes slots and block heights is caught. A
+ * transaction refused before execution (an expired or unknown blockhash, one already processed,
+ * a fee payer that cannot pay) is not included in any slot, as on Solana.
  */
 import { createHash } from 'node:crypto';
 import { LiteSVM, type FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
@@ -66,10 +74,23 @@ export interface LedgerBlock {
 /** Slots a second on the clock the blocks report (Solana aims at 400 ms slots; whole seconds keep blockTime simple). */
 const GENESIS_TIME = 1_700_000_000;
 const FEE_LAMPORTS = 5000;
+/** Blocks a blockhash stays usable after its own (MAX_PROCESSING_AGE of the Solana runtime). */
+export const MAX_PROCESSING_AGE = 150n;
+
+/** Names of LiteSVM's field-less transaction errors (the runtime's TransactionError order) reported by name. */
+const FIELDLESS_ERRORS: Record<number, string> = { 2: 'AccountNotFound', 4: 'InsufficientFundsForFee', 6: 'AlreadyProcessed', 7: 'BlockhashNotFound', 11: 'SignatureFailure' };
+
+/** What `submit` did: the signature, the error (null on success), and whether the transaction landed in a slot. */
+export interface SubmitResult {
+  readonly signature: string;
+  readonly err: unknown;
+  /** False for a transaction refused before execution: it is in no slot, and its signature stays unknown. */
+  readonly included: boolean;
+}
 
 /** LiteSVM plus the slots, blocks and transaction history an RPC node keeps. */
 export class LiteSvmLedger {
-  readonly svm = new LiteSVM();
+  readonly svm = new LiteSVM().withBlockhashCheck(false); // the ledger checks blockhashes itself (see above)
   /** The newest slot: processed and confirmed alike here. */
   slot: bigint;
   /** Slots the finalized one trails the confirmed one by (Solana: about 32). */
@@ -79,11 +100,36 @@ export class LiteSvmLedger {
   /** Signatures touching each account, oldest first. */
   private readonly byAccount = new Map<string, string[]>();
   private forks = 0;
+  /** Each block's hash (forks' too), to the slot it was produced at. */
+  private readonly blockhashSlots = new Map<string, bigint>();
+  /** Slots minus block heights. */
+  private readonly heightLag: bigint;
+  /** While true, transactions handed to `submit` are lost on the way to a leader: answered, never executed. */
+  losing = false;
 
   constructor(options: { startSlot?: bigint; finalityDepth?: number } = {}) {
     this.slot = options.startSlot ?? 1000n;
+    this.heightLag = this.slot / 2n;
     this.finalityDepth = BigInt(options.finalityDepth ?? 32);
     this.blocks.set(this.slot, this.newBlock(this.slot, this.slot - 1n));
+  }
+
+  /** The block height of the block at `slot` (https://solana.com/docs/rpc/http/getblockheight). */
+  blockHeightOf(slot: bigint): bigint {
+    return slot - this.heightLag;
+  }
+
+  /** Whether a transaction of recent blockhash `blockhash` sent now can land (in the next slot). */
+  blockhashUsable(blockhash: string): boolean {
+    const issued = this.blockhashSlots.get(blockhash);
+    return issued !== undefined && this.blockHeightOf(this.slot + 1n) <= this.blockHeightOf(issued) + MAX_PROCESSING_AGE;
+  }
+
+  /** The hash of the newest block at `commitment` and the last block height a transaction using it can land at (getLatestBlockhash). */
+  latestBlockhash(commitment: string | undefined): { blockhash: string; lastValidBlockHeight: bigint } {
+    let slot = this.slotAt(commitment);
+    while (!this.blocks.has(slot)) slot += 1n;
+    return { blockhash: this.blocks.get(slot)!.blockhash, lastValidBlockHeight: this.blockHeightOf(slot) + MAX_PROCESSING_AGE };
   }
 
   /** The highest slot at `commitment` (`processed` and `confirmed` are the newest slot). */
@@ -105,17 +151,25 @@ export class LiteSvmLedger {
 
   /**
    * Executes `tx` in LiteSVM and records it in a new slot, failed or not (a failed transaction is
-   * included on Solana too, with `meta.err`). Returns its signature and error (null on success).
+   * included on Solana too, with `meta.err`), unless it is refused before execution: its signature
+   * already processed, its blockhash unknown or past its last valid block height at the slot it
+   * would land at, or a field-less error of LiteSVM (a fee payer that cannot pay, a bad signature);
+   * then nothing is recorded. While `losing`, nothing is executed either (`err` null, not included).
    */
-  submit(tx: Transaction): { signature: string; err: unknown } {
+  submit(tx: Transaction): SubmitResult {
     const compiled = getCompiledTransactionMessageDecoder().decode(tx.messageBytes);
     if (compiled.version !== 'legacy' && compiled.version !== 0) throw new Error(`transaction message version ${compiled.version} is not supported here`);
     const keys = compiled.staticAccounts.map(String);
     const signatures = Object.values(tx.signatures).map((s) => getBase58Decoder().decode(s!));
+    if (this.losing) return { signature: signatures[0]!, err: null, included: false };
+    if (this.transactions.has(signatures[0]!)) return { signature: signatures[0]!, err: 'AlreadyProcessed', included: false };
+    if (!this.blockhashUsable(String(compiled.lifetimeToken))) return { signature: signatures[0]!, err: 'BlockhashNotFound', included: false };
     const preTokenBalances = this.tokenBalances(keys);
     const preBalances = keys.map((k) => Number(this.svm.getBalance(address(k)) ?? 0n));
     const result = this.svm.sendTransaction(tx);
     const failed = 'err' in result ? (result as FailedTransactionMetadata) : undefined;
+    const refused = failed?.err();
+    if (typeof refused === 'number') return { signature: signatures[0]!, err: FIELDLESS_ERRORS[refused] ?? `TransactionError(${refused})`, included: false };
     const meta: TransactionMetadata = failed ? failed.meta() : (result as TransactionMetadata);
     this.svm.expireBlockhash();
     const header = compiled.header;
@@ -148,7 +202,7 @@ export class LiteSvmLedger {
       },
     };
     this.produce([record]);
-    return { signature: record.signature, err: record.meta.err };
+    return { signature: record.signature, err: record.meta.err, included: true };
   }
 
   /** Signatures of transactions touching `account` at slots up to `maxSlot`, newest first. */
@@ -184,6 +238,7 @@ export class LiteSvmLedger {
     const block = this.blocks.get(tx.slot)!;
     block.signatures.splice(block.signatures.indexOf(signature), 1);
     block.blockhash = this.hashOf(tx.slot, ++this.forks);
+    this.blockhashSlots.set(block.blockhash, tx.slot);
   }
 
   private produce(transactions: LedgerTransaction[]): void {
@@ -200,7 +255,9 @@ export class LiteSvmLedger {
   }
 
   private newBlock(slot: bigint, parentSlot: bigint): LedgerBlock {
-    return { slot, parentSlot, blockhash: this.hashOf(slot, 0), blockTime: GENESIS_TIME + Number(slot), signatures: [] };
+    const blockhash = this.hashOf(slot, 0);
+    this.blockhashSlots.set(blockhash, slot);
+    return { slot, parentSlot, blockhash, blockTime: GENESIS_TIME + Number(slot), signatures: [] };
   }
 
   private hashOf(slot: bigint, fork: number): string {

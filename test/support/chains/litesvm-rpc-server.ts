@@ -1,15 +1,15 @@
 /**
  * A small Solana JSON-RPC 2.0 server over HTTP in front of a LiteSvmLedger, answering the calls the
  * Solana reader and a sender make, in the shapes Solana's RPC documentation gives
- * (https://solana.com/docs/rpc/http): getSlot, getSignaturesForAddress, getTransaction (`json`
+ * (https://solana.com/docs/rpc/http): getSlot, getBlockHeight, getSignaturesForAddress, getTransaction (`json`
  * encoding), getBlock, getBlockTime, getAccountInfo (`base64`), getTokenAccountsByOwner (`base64`), getLatestBlockhash, getMinimumBalanceForRentExemption, requestAirdrop,
- * sendTransaction (`base64`), getSignatureStatuses, getHealth. Commitments are honoured:
+ * sendTransaction (`base64`), getSignatureStatuses, getEpochInfo, getBalance, getTokenAccountBalance, getFeeForMessage, getHealth. Commitments are honoured:
  * `finalized` sees only slots up to the ledger's finalized slot. Listens on a free port.
  */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { address, getBase58Decoder, getBase64Encoder, getBase64Decoder, getTransactionDecoder } from '@solana/kit';
-import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
+import { address, getBase58Decoder, getBase64Encoder, getBase64Decoder, getCompiledTransactionMessageDecoder, getTransactionDecoder } from '@solana/kit';
+import { getMintDecoder, getTokenDecoder, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { LiteSvmLedger, type LedgerTransaction } from './litesvm-ledger';
 
 /** A running server. */
@@ -20,11 +20,13 @@ export interface LiteSvmRpc {
   readonly calls: string[];
   /** While true every request is answered HTTP 503 (an endpoint that is down). */
   down: boolean;
+  /** While true sendTransaction runs its preflight checks even when asked to skip them (as some providers' endpoints do). */
+  preflightAlways: boolean;
   close(): Promise<void>;
 }
 
 class RpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
     super(message);
   }
 }
@@ -35,7 +37,7 @@ type Config = Record<string, unknown> | undefined;
 /** Starts a server on 127.0.0.1 over `ledger` (a new one by default), on `port` or else a free one. */
 export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): Promise<LiteSvmRpc> {
   const calls: string[] = [];
-  const state = { down: false };
+  const state = { down: false, preflightAlways: false };
   const server: Server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -51,7 +53,7 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): P
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
         return;
       }
-      const answer = Array.isArray(body) ? body.map((r) => handle(ledger, calls, r)) : handle(ledger, calls, body);
+      const answer = Array.isArray(body) ? body.map((r) => handle(ledger, calls, r, state)) : handle(ledger, calls, body, state);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
     });
   });
@@ -68,6 +70,12 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): P
     set down(value: boolean) {
       state.down = value;
     },
+    get preflightAlways() {
+      return state.preflightAlways;
+    },
+    set preflightAlways(value: boolean) {
+      state.preflightAlways = value;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -75,18 +83,19 @@ export async function startLiteSvmRpc(ledger = new LiteSvmLedger(), port = 0): P
   };
 }
 
-function handle(ledger: LiteSvmLedger, calls: string[], request: unknown): unknown {
+function handle(ledger: LiteSvmLedger, calls: string[], request: unknown, state: { preflightAlways: boolean }): unknown {
   const { id = null, method, params = [] } = (request ?? {}) as { id?: unknown; method?: string; params?: Params };
   calls.push(String(method));
   try {
-    return { jsonrpc: '2.0', id, result: call(ledger, String(method), params) };
+    return { jsonrpc: '2.0', id, result: call(ledger, String(method), params, state) };
   } catch (error) {
     const code = error instanceof RpcError ? error.code : -32603;
-    return { jsonrpc: '2.0', id, error: { code, message: (error as Error).message } };
+    const data = error instanceof RpcError && error.data !== undefined ? { data: error.data } : {};
+    return { jsonrpc: '2.0', id, error: { code, message: (error as Error).message, ...data } };
   }
 }
 
-function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
+function call(ledger: LiteSvmLedger, method: string, params: Params, state: { preflightAlways: boolean }): unknown {
   const config = (index: number) => (params[index] ?? undefined) as Config;
   const context = () => ({ slot: ledger.slot, apiVersion: '2.2.0' });
   switch (method) {
@@ -94,10 +103,26 @@ function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
       return 'ok';
     case 'getSlot':
       return ledger.slotAt(commitmentOf(config(0)));
+    case 'getEpochInfo': {
+      // https://solana.com/docs/rpc/http/getepochinfo: one epoch of 432,000 slots here.
+      const slot = ledger.slotAt(commitmentOf(config(0)));
+      return { absoluteSlot: slot, blockHeight: ledger.blockHeightOf(slot), epoch: slot / 432_000n, slotIndex: slot % 432_000n, slotsInEpoch: 432_000, transactionCount: null };
+    }
     case 'getBlockHeight':
-      return ledger.slotAt(commitmentOf(config(0)));
+      return ledger.blockHeightOf(ledger.slotAt(commitmentOf(config(0))));
     case 'getLatestBlockhash':
-      return { context: context(), value: { blockhash: ledger.svm.latestBlockhash(), lastValidBlockHeight: ledger.slot + 150n } };
+      return { context: context(), value: ledger.latestBlockhash(commitmentOf(config(0))) };
+    case 'getBalance':
+      // https://solana.com/docs/rpc/http/getbalance: lamports, 0 for an account that does not exist.
+      return { context: context(), value: ledger.svm.getBalance(address(String(params[0]))) ?? 0n };
+    case 'getTokenAccountBalance':
+      return tokenAccountBalance(ledger, String(params[0]), context());
+    case 'getFeeForMessage': {
+      // https://solana.com/docs/rpc/http/getfeeformessage: the base fee (5,000 lamports a signature), null for an unusable blockhash.
+      const message = getCompiledTransactionMessageDecoder().decode(getBase64Encoder().encode(String(params[0])));
+      const usable = ledger.blockhashUsable(String(message.lifetimeToken));
+      return { context: context(), value: usable ? 5000 * message.header.numSignerAccounts : null };
+    }
     case 'getSignaturesForAddress':
       return signaturesForAddress(ledger, String(params[0]), config(1) ?? {});
     case 'getTransaction':
@@ -130,9 +155,13 @@ function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
       const options = config(1) ?? {};
       if (options.encoding !== 'base64') throw new RpcError(-32602, 'only base64 encoded transactions are accepted here');
       const tx = getTransactionDecoder().decode(getBase64Encoder().encode(String(params[0])));
-      const { signature, err } = ledger.submit(tx);
-      if (err !== null && options.skipPreflight !== true) throw new RpcError(-32002, `Transaction simulation failed: ${JSON.stringify(err)}`);
-      return signature;
+      const { signature, err, included } = ledger.submit(tx);
+      // Skipping preflight, a node forwards the transaction and answers its signature whatever becomes of it.
+      if (err === null || (options.skipPreflight === true && !state.preflightAlways)) return signature;
+      // A preflight refusal carries the simulation's result, `err` the TransactionError JSON (https://solana.com/docs/rpc/http/sendtransaction).
+      const simulation = { err, logs: [], accounts: null, unitsConsumed: 0, returnData: null };
+      if (!included) throw new RpcError(-32002, `Transaction simulation failed: ${PREFLIGHT_TEXTS[String(err)] ?? String(err)}`, simulation);
+      throw new RpcError(-32002, `Transaction simulation failed: ${JSON.stringify(err)}`, simulation);
     }
     case 'getSignatureStatuses': {
       const finalized = ledger.slotAt('finalized');
@@ -152,6 +181,31 @@ function call(ledger: LiteSvmLedger, method: string, params: Params): unknown {
     default:
       throw new RpcError(-32601, 'Method not found');
   }
+}
+
+/** Preflight messages of transactions a node refuses before execution (the runtime's TransactionError texts). */
+const PREFLIGHT_TEXTS: Record<string, string> = {
+  AlreadyProcessed: 'This transaction has already been processed',
+  BlockhashNotFound: 'Blockhash not found',
+  InsufficientFundsForFee: 'Insufficient funds for fee',
+  AccountNotFound: 'Attempt to debit an account but found no record of a prior credit.',
+};
+
+/**
+ * https://solana.com/docs/rpc/http/gettokenaccountbalance: the SPL token account's amount (base
+ * units, string), decimals and UI amounts; error -32602 "could not find account" when it does not
+ * exist or is no token account.
+ */
+function tokenAccountBalance(ledger: LiteSvmLedger, account: string, context: unknown): unknown {
+  const found = ledger.svm.getAccount(address(account));
+  if (!found.exists || found.programAddress !== TOKEN_PROGRAM_ADDRESS || found.data.length !== 165) {
+    throw new RpcError(-32602, 'Invalid param: could not find account');
+  }
+  const token = getTokenDecoder().decode(found.data);
+  const mint = ledger.svm.getAccount(token.mint);
+  const decimals = mint.exists ? getMintDecoder().decode(mint.data).decimals : 0;
+  const ui = Number(token.amount) / 10 ** decimals;
+  return { context, value: { amount: token.amount.toString(), decimals, uiAmount: ui, uiAmountString: String(ui) } };
 }
 
 function commitmentOf(config: Config): string {
@@ -209,7 +263,7 @@ function block(ledger: LiteSvmLedger, slot: bigint, config: Record<string, unkno
   if (slot > ledger.slotAt(commitmentOf(config))) throw new RpcError(-32004, `Block not available for slot ${slot}`);
   if (!found) throw new RpcError(-32007, `Slot ${slot} was skipped, or missing due to ledger jump to recent snapshot`);
   const parent = ledger.blocks.get(found.parentSlot);
-  const base = { blockhash: found.blockhash, previousBlockhash: parent?.blockhash ?? found.blockhash, parentSlot: found.parentSlot, blockHeight: found.slot, blockTime: found.blockTime };
+  const base = { blockhash: found.blockhash, previousBlockhash: parent?.blockhash ?? found.blockhash, parentSlot: found.parentSlot, blockHeight: ledger.blockHeightOf(found.slot), blockTime: found.blockTime };
   const details = config.transactionDetails ?? 'full';
   if (details === 'none') return base;
   if (details === 'signatures') return { ...base, signatures: found.signatures };
