@@ -8,6 +8,7 @@ import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
 import { ratesEnvSchema } from '../adapters/providers/rates/rates-config';
+import { parseSmileIdConfig, type SmileIdConfig } from '../adapters/providers/smile-id/smile-id-config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -133,6 +134,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'LOG_FORMAT'> & {
   readonly LOG_FORMAT: LogFormat;
   /** Real payout providers; none configured leaves live tenants without payouts (503 provider_unavailable). */
   readonly payoutProviders: PayoutProviderConfigs;
+  /** Live KYC (SMILE_ID_*, docs/providers.md § Smile ID); unset leaves live tenants' POST /v1/customers at 503. */
+  readonly smileId?: SmileIdConfig;
   /** Every BSC_* and SOLANA_* variable as set, for the chain adapters' own parsers (src/app/chain-deposits.ts). */
   readonly chainVariables: Readonly<Record<string, string>>;
 };
@@ -211,10 +214,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     problems.push({ variables: ['REFUND_LEASE_MS', 'REFUND_INTERVAL_MS'], message: 'REFUND_LEASE_MS must be at least twice REFUND_INTERVAL_MS' });
   }
   problems.push(...providers.problems);
+  let smileId: SmileIdConfig | undefined;
+  try {
+    smileId = parseSmileIdConfig(cleaned);
+  } catch (error) {
+    problems.push(namedProblem((error as Error).message));
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const chainVariables = Object.fromEntries(Object.entries(cleaned).filter(([name]) => /^(BSC|SOLANA)_/.test(name))) as Record<string, string>;
   return {
     ...parsed.data, LOG_FORMAT: parsed.data.LOG_FORMAT ?? defaultLogFormat(parsed.data.NODE_ENV), payoutProviders: providers.configs, chainVariables,
+    ...(smileId ? { smileId } : {}),
   };
 }
 

@@ -56,6 +56,7 @@ export class SmileIdClient {
 
   /** Aborts the calls in flight and sends no later one (docs/decisions.md § Running it). */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     await this.agent.destroy();
   }
