@@ -67,13 +67,13 @@ describe('Smile ID KYC adapter against the simulator', () => {
     const c = customer({ country: 'NG', idType: 'NIN_V2', idNumber: '00000000003' });
     const started = Date.now();
     const outcome = await settle(adapter, c, 40);
-    expect(outcome).toEqual({ kind: 'pending', afterMs: expect.any(Number), reason: 'The ID authority was unavailable on 3 attempts; trying again later' });
+    expect(outcome).toEqual({ kind: 'pending', afterMs: expect.any(Number), reason: 'The ID authority was unavailable (3 attempts); trying again later' });
     // Backoff 100 ms then 200 ms between the three jobs.
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
     expect(sim.jobs().filter((j) => j.userId === c.id).map((j) => j.jobId)).toEqual([1, 2, 3].map((n) => jobRefOf(c.id, n)));
     expect(adapter.checks.rows.map((r) => [r.attempt, r.resultCode])).toEqual([[1, '1015'], [2, '1015'], [3, '1015']]);
     // Asked again before the held wait is over: the same answer, no fourth job.
-    expect(await adapter.provider.check(c)).toMatchObject({ kind: 'pending', reason: expect.stringMatching(/unavailable on 3 attempts/) });
+    expect(await adapter.provider.check(c)).toMatchObject({ kind: 'pending', reason: expect.stringMatching(/unavailable \(3 attempts\)/) });
     expect(sim.jobs().filter((j) => j.userId === c.id)).toHaveLength(3);
   });
 

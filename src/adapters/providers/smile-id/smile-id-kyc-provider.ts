@@ -68,7 +68,7 @@ export class SmileIdKycProvider implements KycProvider {
     if (meaning.decision === 'held') return { kind: 'pending', afterMs: this.config.heldRecheckMs, reason: meaning.reason ?? 'Held for review' };
     const exhausted = check.attempt >= this.config.authorityAttempts;
     const wait = exhausted ? this.config.heldRecheckMs : this.config.authorityRetryMs * 2 ** (check.attempt - 1);
-    const reason = exhausted ? `The ID authority was unavailable on ${check.attempt} attempts; trying again later` : undefined;
+    const reason = exhausted ? `The ID authority was unavailable (${check.attempt} attempt${check.attempt === 1 ? '' : 's'}); trying again later` : undefined;
     const remaining = (check.completedAt ?? check.submittedAt).getTime() + wait - this.now().getTime();
     if (remaining > 0) return { kind: 'pending', afterMs: remaining, ...(reason ? { reason } : {}) };
     return this.submit(customer, smileIdType, check.attempt + 1);
