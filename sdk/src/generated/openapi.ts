@@ -1469,7 +1469,7 @@ export interface components {
              * @description Kind of identity document
              * @enum {string}
              */
-            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE" | "BVN" | "NIN_V2" | "GHANA_CARD" | "ALIEN_CARD" | "NATIONAL_ID_NO_PHOTO";
             /**
              * @description 4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4
              * @example A12344821
@@ -1951,7 +1951,7 @@ export interface components {
              * @description Kind of identity document
              * @enum {string}
              */
-            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE" | "BVN" | "NIN_V2" | "GHANA_CARD" | "ALIEN_CARD" | "NATIONAL_ID_NO_PHOTO";
             /**
              * @description Last four characters of the document number: the full number is never returned
              * @example 4821
@@ -4068,7 +4068,7 @@ export interface components {
              * @description Kind of identity document
              * @enum {string}
              */
-            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE" | "BVN" | "NIN_V2" | "GHANA_CARD" | "ALIEN_CARD" | "NATIONAL_ID_NO_PHOTO";
             /**
              * @description Last four characters of the document number: the full number is never returned
              * @example 4821
