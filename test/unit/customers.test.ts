@@ -92,7 +92,7 @@ describe('customers on fakes', () => {
     ['a blank lastName', { lastName: '\t' }, 'lastName must not be blank', { field: 'lastName' }],
     ['a lower-case country', { country: 'ke' }, 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' }],
     ['an unassigned country', { country: 'QQ' }, 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' }],
-    ['an unknown idType', { idType: 'VISA' as never }, 'idType must be one of PASSPORT, NATIONAL_ID, DRIVERS_LICENSE', undefined],
+    ['an unknown idType', { idType: 'VISA' as never }, 'idType must be one of PASSPORT, NATIONAL_ID, DRIVERS_LICENSE, BVN, NIN_V2, GHANA_CARD, ALIEN_CARD, NATIONAL_ID_NO_PHOTO', undefined],
     ['an id number of 3', { idNumber: 'A12' }, 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' }],
     ['an id number of 33', { idNumber: 'A'.repeat(33) }, 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' }],
     ['an id number with a space', { idNumber: 'AB 1234' }, 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' }],
