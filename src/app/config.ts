@@ -179,6 +179,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const variable = String(issue.path[0] ?? '');
     return { variables: variable ? [variable] : [], message: variable ? `${variable}: ${issue.message}` : issue.message };
   });
+  let smileId: SmileIdConfig | undefined;
+  const smileIdProblems: ConfigProblem[] = [];
+  try {
+    smileId = parseSmileIdConfig(cleaned);
+  } catch (error) {
+    smileIdProblems.push(namedProblem((error as Error).message));
+  }
   // Read from the variables themselves, so they are reported beside any other variable's problem.
   const production = cleaned.NODE_ENV === 'production';
   // Without it webhook secrets would be sealed under a key generated on one machine (docs/decisions.md § Personal data and secrets).
@@ -203,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ...parsed.data,
         MPESA_CALLBACK_PATH_SECRET: providers.configs.mpesa?.callbackPathSecret,
         MTN_MOMO_CALLBACK_SECRET: providers.configs.mtnMomo?.callbackSecret,
+        SMILE_ID_CALLBACK_SECRET: smileId?.callbackSecret,
       }).map(namedProblem));
     }
   }
@@ -213,13 +221,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (parsed.success && parsed.data.REFUND_LEASE_MS < 2 * parsed.data.REFUND_INTERVAL_MS) {
     problems.push({ variables: ['REFUND_LEASE_MS', 'REFUND_INTERVAL_MS'], message: 'REFUND_LEASE_MS must be at least twice REFUND_INTERVAL_MS' });
   }
-  problems.push(...providers.problems);
-  let smileId: SmileIdConfig | undefined;
-  try {
-    smileId = parseSmileIdConfig(cleaned);
-  } catch (error) {
-    problems.push(namedProblem((error as Error).message));
-  }
+  problems.push(...providers.problems, ...smileIdProblems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const chainVariables = Object.fromEntries(Object.entries(cleaned).filter(([name]) => /^(BSC|SOLANA)_/.test(name))) as Record<string, string>;
   return {

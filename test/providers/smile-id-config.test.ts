@@ -62,3 +62,17 @@ describe('Smile ID configuration', () => {
     expect(loadConfig(FULL).smileId).toMatchObject({ partnerId: '085', baseUrl: 'https://testapi.smileidentity.com/v1' });
   });
 });
+
+describe('Smile ID configuration in production', () => {
+  const production = { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: Buffer.from(Array.from({ length: 32 }, (_, i) => i * 7 + 1)).toString('base64') };
+  it('a guessable callback secret is refused in production, named with its estimate and never its value', () => {
+    let error: unknown;
+    try {
+      loadConfig({ ...production, ...FULL, SMILE_ID_CALLBACK_SECRET: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaa' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).variables).toContain('SMILE_ID_CALLBACK_SECRET');
+    expect((error as Error).message).not.toContain('aaaaaaaaaaaaaaaaaaaaaaaaaaaa');
+  });
+});
