@@ -1963,7 +1963,7 @@ export interface components {
              */
             kycStatus: "pending" | "approved" | "rejected";
             /**
-             * @description Why KYC was rejected; null otherwise
+             * @description Why KYC was rejected, or why a pending check waits (e.g. the ID authority is unavailable); null otherwise
              * @example null
              */
             kycReason: string | null;
@@ -4080,7 +4080,7 @@ export interface components {
              */
             kycStatus: "pending" | "approved" | "rejected";
             /**
-             * @description Why KYC was rejected; null otherwise
+             * @description Why KYC was rejected, or why a pending check waits (e.g. the ID authority is unavailable); null otherwise
              * @example null
              */
             kycReason: string | null;
