@@ -43,6 +43,8 @@ export interface SmileIdSimulator {
   refusedSignatures(): number;
   /** Makes every later job whose ID number is `idNumber` end with `code` (tests of each result code). */
   forceResult(idNumber: string, code: string): void;
+  /** Sends no callback for jobs whose ID number is `idNumber` (a lost callback, or a test that sends its own). */
+  withoutCallback(idNumber: string): void;
   /** Resolves once the job has its final result. */
   waitForResult(userId: string, jobId: string): Promise<SimJob>;
   /** POSTs the job's result to its callback URL again (a redelivery), resolving with the HTTP status. */
@@ -81,6 +83,7 @@ export async function startSmileIdSimulator(options: SmileIdSimulatorOptions = {
   const jobs = new Map<string, SimJob>();
   const requests: Record<string, number> = {};
   const forced = new Map<string, string>();
+  const silent = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<{ key: string; resolve: (job: SimJob) => void }>();
   let refused = 0;
@@ -114,7 +117,7 @@ export async function startSmileIdSimulator(options: SmileIdSimulatorOptions = {
         waiter.resolve(job);
       }
     }
-    if (options.callbacks !== false) deliver(job).catch(() => undefined);
+    if (options.callbacks !== false && !silent.has(job.idNumber)) deliver(job).catch(() => undefined);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -170,6 +173,7 @@ export async function startSmileIdSimulator(options: SmileIdSimulatorOptions = {
     requestCount: (route) => requests[route] ?? 0,
     refusedSignatures: () => refused,
     forceResult: (idNumber, code) => { forced.set(idNumber, code); },
+    withoutCallback: (idNumber) => { silent.add(idNumber); },
     waitForResult(userId, jobId) {
       const job = jobs.get(keyOf(userId, jobId));
       if (job?.result) return Promise.resolve(job);

@@ -109,6 +109,20 @@ describe('Smile ID KYC, end to end', () => {
     expect(await sql('select 1 from provider_events where provider_event_id = ?', [`${id}:${jobRefOf(id, 9)}`])).toEqual([]);
   });
 
+  it('a genuinely signed callback whose body claims success only wakes the worker: the job status (not found) decides', async () => {
+    sim.withoutCallback('77777771');
+    const id = await createCustomer({ idNumber: '77777771' });
+    await sim.waitForResult(id, jobRefOf(id, 1));
+    const timestamp = new Date().toISOString();
+    const claim = {
+      ResultCode: '1012', ResultText: 'ID Number Validated', PartnerParams: { user_id: id, job_id: jobRefOf(id, 1), job_type: 5 },
+      timestamp, signature: smileIdSignature(sim.apiKey, sim.partnerId, timestamp),
+    };
+    expect((await service.call('POST', `/callbacks/smile-id/${SECRET}`, { body: claim })).status).toBe(200);
+    expect(await decided(id)).toMatchObject({ kycStatus: 'rejected', kycReason: 'The ID number was not found at the ID authority' });
+    expect(await smileEvents(id)).toEqual([{ verdict: 'woke', raw_body_sealed: expect.stringMatching(/^pd1\./) }]);
+  });
+
   it('sandbox tenants keep the sandbox: nothing reaches Smile ID', async () => {
     const sandbox = await service.newTenant('0');
     const res = await service.call('POST', '/v1/customers', { apiKey: sandbox.apiKey, body: body() });
