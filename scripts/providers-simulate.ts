@@ -1,11 +1,11 @@
 /**
  * Starts the provider simulators for local work (docs/providers.md § Simulators): M-Pesa Daraja, MTN MoMo
- * Disbursements and Paystack Transfers, and the rate sources Coinbase, Luno and VALR (docs/providers.md
+ * Disbursements, Paystack Transfers and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno and VALR (docs/providers.md
  * § Rates), each a protocol double over real HTTP. Prints the
  * variables that point the service at them (the simulators' own development credentials, no real
  * secret) and writes the M-Pesa simulator's public key where MPESA_CERTIFICATE_PATH names it.
  * Ports: SIM_MPESA_PORT (4010), SIM_MTN_MOMO_PORT (4020), SIM_PAYSTACK_PORT (4030), SIM_COINBASE_PORT (4040),
- * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
+ * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
  * origin for callbacks: SERVICE_URL (http://127.0.0.1:3000). Stops on SIGINT or SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,6 +17,7 @@ import { startPaystackSimulator } from '../simulators/paystack/paystack-simulato
 import { startCoinbaseSimulator } from '../simulators/coinbase/coinbase-simulator';
 import { startLunoSimulator } from '../simulators/luno/luno-simulator';
 import { startValrSimulator } from '../simulators/valr/valr-simulator';
+import { startSmileIdSimulator } from '../simulators/smile-id/smile-id-simulator';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   const coinbase = await startCoinbaseSimulator({ port: port('SIM_COINBASE_PORT', 4040) });
   const luno = await startLunoSimulator({ port: port('SIM_LUNO_PORT', 4050) });
   const valr = await startValrSimulator({ port: port('SIM_VALR_PORT', 4060) });
+  const smileId = await startSmileIdSimulator({ port: port('SIM_SMILE_ID_PORT', 4070), resultDelayMs: 1000 });
 
   const dir = path.resolve(__dirname, '..', '.data');
   mkdirSync(dir, { recursive: true });
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
   // Per run, like a deployment's own: only this run's service knows them.
   const mpesaSecret = randomBytes(24).toString('base64url');
   const mtnSecret = randomBytes(24).toString('base64url');
+  const smileIdSecret = randomBytes(24).toString('base64url');
 
   const variables = [
     `MPESA_BASE_URL=${mpesa.url}`,
@@ -65,6 +68,11 @@ async function main(): Promise<void> {
     `RATES_COINBASE_BASE_URL=${coinbase.url}`,
     `RATES_LUNO_BASE_URL=${luno.url}`,
     `RATES_VALR_BASE_URL=${valr.url}`,
+    `SMILE_ID_PARTNER_ID=${smileId.partnerId}`,
+    `SMILE_ID_API_KEY=${smileId.apiKey}`,
+    `SMILE_ID_BASE_URL=${smileId.url}`,
+    `SMILE_ID_CALLBACK_BASE_URL=${service}/callbacks/smile-id`,
+    `SMILE_ID_CALLBACK_SECRET=${smileIdSecret}`,
   ];
   const envFile = path.join(dir, 'providers-simulate.env');
   writeFileSync(envFile, `${variables.join('\n')}\n`, { mode: 0o600 });
@@ -75,6 +83,7 @@ async function main(): Promise<void> {
     `Coinbase rates simulator  ${coinbase.url}   (mode: POST ${coinbase.url}/__simulator/mode {"mode":"stale|skewed|failing|jumping|normal"})`,
     `Luno ticker simulator     ${luno.url}`,
     `VALR summary simulator    ${valr.url}`,
+    `Smile ID KYC simulator    ${smileId.url}   (results by the ID number's last digit; callbacks to ${service}/callbacks/smile-id/…)`,
     '',
     `Variables for the service (also in ${envFile}):`,
     ...variables.map((line) => `  ${line}`),
@@ -84,7 +93,7 @@ async function main(): Promise<void> {
   ].join('\n'));
 
   const stop = async () => {
-    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), coinbase.close(), luno.close(), valr.close()]);
+    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), coinbase.close(), luno.close(), valr.close(), smileId.close()]);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -8,6 +8,7 @@ import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
 import { ratesEnvSchema } from '../adapters/providers/rates/rates-config';
+import { parseSmileIdConfig, type SmileIdConfig } from '../adapters/providers/smile-id/smile-id-config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -133,6 +134,8 @@ export type Config = Omit<z.infer<typeof configSchema>, 'LOG_FORMAT'> & {
   readonly LOG_FORMAT: LogFormat;
   /** Real payout providers; none configured leaves live tenants without payouts (503 provider_unavailable). */
   readonly payoutProviders: PayoutProviderConfigs;
+  /** Live KYC (SMILE_ID_*, docs/providers.md § Smile ID); unset leaves live tenants' POST /v1/customers at 503. */
+  readonly smileId?: SmileIdConfig;
   /** Every BSC_* and SOLANA_* variable as set, for the chain adapters' own parsers (src/app/chain-deposits.ts). */
   readonly chainVariables: Readonly<Record<string, string>>;
 };
@@ -176,6 +179,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const variable = String(issue.path[0] ?? '');
     return { variables: variable ? [variable] : [], message: variable ? `${variable}: ${issue.message}` : issue.message };
   });
+  let smileId: SmileIdConfig | undefined;
+  const smileIdProblems: ConfigProblem[] = [];
+  try {
+    smileId = parseSmileIdConfig(cleaned);
+  } catch (error) {
+    smileIdProblems.push(namedProblem((error as Error).message));
+  }
   // Read from the variables themselves, so they are reported beside any other variable's problem.
   const production = cleaned.NODE_ENV === 'production';
   // Without it webhook secrets would be sealed under a key generated on one machine (docs/decisions.md § Personal data and secrets).
@@ -200,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ...parsed.data,
         MPESA_CALLBACK_PATH_SECRET: providers.configs.mpesa?.callbackPathSecret,
         MTN_MOMO_CALLBACK_SECRET: providers.configs.mtnMomo?.callbackSecret,
+        SMILE_ID_CALLBACK_SECRET: smileId?.callbackSecret,
       }).map(namedProblem));
     }
   }
@@ -210,11 +221,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (parsed.success && parsed.data.REFUND_LEASE_MS < 2 * parsed.data.REFUND_INTERVAL_MS) {
     problems.push({ variables: ['REFUND_LEASE_MS', 'REFUND_INTERVAL_MS'], message: 'REFUND_LEASE_MS must be at least twice REFUND_INTERVAL_MS' });
   }
-  problems.push(...providers.problems);
+  problems.push(...providers.problems, ...smileIdProblems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const chainVariables = Object.fromEntries(Object.entries(cleaned).filter(([name]) => /^(BSC|SOLANA)_/.test(name))) as Record<string, string>;
   return {
     ...parsed.data, LOG_FORMAT: parsed.data.LOG_FORMAT ?? defaultLogFormat(parsed.data.NODE_ENV), payoutProviders: providers.configs, chainVariables,
+    ...(smileId ? { smileId } : {}),
   };
 }
 

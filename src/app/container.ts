@@ -39,6 +39,8 @@ import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-prov
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
 import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
 import { providerCallbacks } from './provider-callbacks';
+import { buildSmileIdKyc } from './smile-id-kyc';
+import { KycCheckRepository } from '../adapters/persistence/kyc-check.repository';
 import { ProviderEventRepository } from '../adapters/persistence/provider-event.repository';
 import { SandboxAccountDirectory } from '../adapters/providers/sandbox-account-directory';
 import { SandboxIssuerDirectory } from '../adapters/providers/sandbox-issuer-directory';
@@ -229,11 +231,18 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const guarded = guardLivePayoutProviders(
     [...live.providers, ...(overrides.livePayoutProviders ?? [])], config, logger, (name, open) => metrics.providerCircuit(name, open), observeCall,
   );
+  // Live KYC through Smile ID when configured (docs/providers.md § Smile ID); its callbacks only make a customer due now.
+  const smileId = config.smileId ? buildSmileIdKyc(config.smileId, {
+    customers, checks: new KycCheckRepository(em), events: new ProviderEventRepository(em),
+    contentHash: (content) => personalData.keyedHash('provider-callback', content), clock, ids, logger,
+    wakeKyc: () => kycWorker.wake(), onVerdict: (verdict) => metrics.providerCallback('smile_id', verdict),
+  }) : undefined;
+  if (config.smileId) logger.info({ kyc: { smile_id: config.smileId.baseUrl } }, 'live KYC provider configured');
   // The sandbox serves sandbox tenants only, real rails live ones (docs/decisions.md § Payout providers: routing and failover).
   const routingDeps = {
     routing: overrides.routing ?? new CatalogRouting(
       catalog, { payouts: provider, kyc: new SandboxKycProvider(clock, config.KYC_SANDBOX_DELAY_MS) }, guarded.providers, guarded.isHealthy,
-      config.PROVIDER_BREAKER_HALF_OPEN_MS,
+      config.PROVIDER_BREAKER_HALF_OPEN_MS, smileId?.live,
     ),
     environments: tenantSettings,
   };
@@ -445,7 +454,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
-    callbacks: { endpoints: callbacks.endpoints, limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
+    callbacks: { endpoints: [...callbacks.endpoints, ...(smileId ? [smileId.callback] : [])], limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
   });
   return {
     application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, refundWorkers: refunders, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
@@ -473,7 +482,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       for (const worker of [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...refunders.map((r) => r.worker)]) worker.stop().catch(() => undefined);
     },
     async cutOutboundCalls() {
-      await Promise.all([live.abort(), transport.destroy()]);
+      await Promise.all([live.abort(), transport.destroy(), smileId?.close()]);
     },
     async stop() {
       await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), ...watchers.map((w) => w.stop()), ...refunders.map((w) => w.stop())]);
@@ -485,6 +494,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await graphql.stop();
       await counters.close();
       await live.close();
+      await smileId?.close();
       await chains.close();
       await rates.stop();
     },

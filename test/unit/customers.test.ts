@@ -34,10 +34,10 @@ class MemoryCustomers implements CustomerStore {
     for (const c of due) this.store.customers.set(c.id, new Customer({ ...c, nextCheckAt: leaseUntil }));
     return due;
   }
-  async reschedule(customerId: string, at: Date) {
+  async reschedule(customerId: string, at: Date, reason?: string) {
     this.rescheduled.push([customerId, at]);
     const c = this.store.customers.get(customerId)!;
-    this.store.customers.set(customerId, new Customer({ ...c, nextCheckAt: at }));
+    this.store.customers.set(customerId, new Customer({ ...c, nextCheckAt: at, ...(reason !== undefined ? { kycReason: reason } : {}) }));
   }
 }
 
@@ -92,7 +92,7 @@ describe('customers on fakes', () => {
     ['a blank lastName', { lastName: '\t' }, 'lastName must not be blank', { field: 'lastName' }],
     ['a lower-case country', { country: 'ke' }, 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' }],
     ['an unassigned country', { country: 'QQ' }, 'country must be an ISO 3166-1 alpha-2 code', { field: 'country' }],
-    ['an unknown idType', { idType: 'VISA' as never }, 'idType must be one of PASSPORT, NATIONAL_ID, DRIVERS_LICENSE', undefined],
+    ['an unknown idType', { idType: 'VISA' as never }, 'idType must be one of PASSPORT, NATIONAL_ID, DRIVERS_LICENSE, BVN, NIN_V2, GHANA_CARD, ALIEN_CARD, NATIONAL_ID_NO_PHOTO', undefined],
     ['an id number of 3', { idNumber: 'A12' }, 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' }],
     ['an id number of 33', { idNumber: 'A'.repeat(33) }, 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' }],
     ['an id number with a space', { idNumber: 'AB 1234' }, 'idNumber must be 4 to 32 letters, digits or dashes', { field: 'idNumber' }],
@@ -172,6 +172,14 @@ describe('customers on fakes', () => {
       expect(customers.rescheduled).toEqual([[id, new Date(clock.now().getTime() + 7_000)]]);
       expect(store.outbox).toEqual([]);
       expect(events).toEqual([]);
+    });
+
+    it('a pending answer with a reason shows it while the customer stays pending, and emits nothing', async () => {
+      answers.push({ kind: 'pending', afterMs: 9_000, reason: 'The ID authority was unavailable (4 attempts); trying again later' });
+      await processDueKyc(deps, 5);
+      expect(store.customers.get(id)).toMatchObject({ kycStatus: 'pending', kycReason: 'The ID authority was unavailable (4 attempts); trying again later' });
+      expect(customers.rescheduled).toEqual([[id, new Date(clock.now().getTime() + 9_000)]]);
+      expect(store.outbox).toEqual([]);
     });
 
     it('reports a provider fault and asks again after 5 s', async () => {

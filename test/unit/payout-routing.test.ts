@@ -95,6 +95,7 @@ describe('callback URLs in the request log', () => {
     const secret = 'cb_0123456789abcdefghijklmnopqrstuvwxyz';
     expect(loggedUrl(`/callbacks/mpesa/${secret}/result/pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ`)).toBe('/callbacks/mpesa/[redacted]/result/pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ');
     expect(loggedUrl(`/callbacks/mtn-momo/${secret}?x=1`)).toBe('/callbacks/mtn-momo/[redacted]?x=1');
+    expect(loggedUrl(`/callbacks/smile-id/${secret}`)).toBe('/callbacks/smile-id/[redacted]');
     expect(loggedUrl('/callbacks/paystack')).toBe('/callbacks/paystack');
   });
 });

@@ -1489,7 +1489,7 @@ export interface components {
              * @description Kind of identity document
              * @enum {string}
              */
-            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE" | "BVN" | "NIN_V2" | "GHANA_CARD" | "ALIEN_CARD" | "NATIONAL_ID_NO_PHOTO";
             /**
              * @description 4 to 32 letters, digits or dashes; stored, but returned only as idNumberLast4
              * @example A12344821
@@ -1971,7 +1971,7 @@ export interface components {
              * @description Kind of identity document
              * @enum {string}
              */
-            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE" | "BVN" | "NIN_V2" | "GHANA_CARD" | "ALIEN_CARD" | "NATIONAL_ID_NO_PHOTO";
             /**
              * @description Last four characters of the document number: the full number is never returned
              * @example 4821
@@ -1983,7 +1983,7 @@ export interface components {
              */
             kycStatus: "pending" | "approved" | "rejected";
             /**
-             * @description Why KYC was rejected; null otherwise
+             * @description Why KYC was rejected, or why a pending check waits (e.g. the ID authority is unavailable); null otherwise
              * @example null
              */
             kycReason: string | null;
@@ -4088,7 +4088,7 @@ export interface components {
              * @description Kind of identity document
              * @enum {string}
              */
-            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE";
+            idType: "PASSPORT" | "NATIONAL_ID" | "DRIVERS_LICENSE" | "BVN" | "NIN_V2" | "GHANA_CARD" | "ALIEN_CARD" | "NATIONAL_ID_NO_PHOTO";
             /**
              * @description Last four characters of the document number: the full number is never returned
              * @example 4821
@@ -4100,7 +4100,7 @@ export interface components {
              */
             kycStatus: "pending" | "approved" | "rejected";
             /**
-             * @description Why KYC was rejected; null otherwise
+             * @description Why KYC was rejected, or why a pending check waits (e.g. the ID authority is unavailable); null otherwise
              * @example null
              */
             kycReason: string | null;

@@ -44,7 +44,7 @@ export class CustomerType implements CustomerView {
   @Field(() => KycStatusEnum, { description: 'Where KYC stands' })
   kycStatus!: CustomerView['kycStatus'];
 
-  @Field(() => String, { nullable: true, description: 'Why KYC was rejected; null otherwise' })
+  @Field(() => String, { nullable: true, description: 'Why KYC was rejected, or why a pending check waits (e.g. the ID authority is unavailable); null otherwise' })
   kycReason!: string | null;
 
   @Field(() => DateTimeISOResolver, { description: 'When the customer was registered' })

@@ -14,7 +14,7 @@ export const CustomerResponse = z
     idType: z.enum(ID_TYPES).meta({ description: 'Kind of identity document' }),
     idNumberLast4: z.string().meta({ description: 'Last four characters of the document number: the full number is never returned', example: '4821' }),
     kycStatus: z.enum(KYC_STATUSES).meta({ description: 'pending until the KYC provider decides, then approved or rejected (customer.kyc.updated)' }),
-    kycReason: z.string().nullable().meta({ description: 'Why KYC was rejected; null otherwise', example: null }),
+    kycReason: z.string().nullable().meta({ description: 'Why KYC was rejected, or why a pending check waits (e.g. the ID authority is unavailable); null otherwise', example: null }),
     createdAt: z.iso.datetime().meta({ description: 'When the customer was created (ISO 8601 UTC)', example: '2026-11-23T09:30:12.044Z' }),
     updatedAt: z.iso.datetime().meta({ description: 'When the customer last changed, e.g. by the KYC decision', example: '2026-11-23T09:30:17.381Z' }),
   })

@@ -25,6 +25,8 @@ export interface CallbackAnswer {
 export interface CallbackEndpoint {
   readonly method: 'post' | 'put';
   readonly path: string;
+  /** Largest body accepted (express `limit` syntax); CALLBACK_BODY_LIMIT when unset. */
+  readonly bodyLimit?: string;
   handle(input: CallbackInput): Promise<CallbackAnswer>;
 }
 
@@ -49,7 +51,7 @@ export interface CallbackRouteDeps {
  */
 export function providerCallbackRouter(endpoints: readonly CallbackEndpoint[], deps: CallbackRouteDeps): Router {
   const router = Router();
-  const raw = express.raw({ type: () => true, limit: CALLBACK_BODY_LIMIT });
+  const raw = (limit: string) => express.raw({ type: () => true, limit });
   const limit: RequestHandler = async (req, res, next) => {
     const address = clientAddressOf(req, deps.trust);
     res.locals.callbackAddress = address;
@@ -60,7 +62,7 @@ export function providerCallbackRouter(endpoints: readonly CallbackEndpoint[], d
     sendShapeA(res, 'rate_limited', `Too many callback requests from this address; retry after ${rate.retryAfterS} s`);
   };
   for (const endpoint of endpoints) {
-    router[endpoint.method](endpoint.path, limit, raw, async (req, res) => {
+    router[endpoint.method](endpoint.path, limit, raw(endpoint.bodyLimit ?? CALLBACK_BODY_LIMIT), async (req, res) => {
       try {
         const answer = await endpoint.handle({
           params: req.params as Record<string, string>,

@@ -54,7 +54,7 @@ export function requestLog(logger: Logger): RequestHandler {
  * express routes them.
  */
 const CREDENTIAL_PATHS: readonly RegExp[] = [
-  /^(\/callbacks\/(?:mpesa|mtn-momo)\/)[^/?]+/i,
+  /^(\/callbacks\/(?:mpesa|mtn-momo|smile-id)\/)[^/?]+/i,
   /^(\/tx\/transferLinks\/)[^/?]+/i,
 ];
 

@@ -57,8 +57,15 @@ export class CustomerRepository implements CustomerStore {
     return rows.map((r) => em.map(CustomerSchema, r));
   }
 
-  async reschedule(customerId: string, at: Date): Promise<void> {
-    await this.em.fork().execute(`update customers set next_check_at = ? where id = ? and kyc_status = 'pending'`, [at, customerId]);
+  async reschedule(customerId: string, at: Date, reason?: string): Promise<void> {
+    if (reason === undefined) {
+      await this.em.fork().execute(`update customers set next_check_at = ? where id = ? and kyc_status = 'pending'`, [at, customerId]);
+      return;
+    }
+    await this.em.fork().execute(
+      `update customers set next_check_at = ?, kyc_reason = ?, updated_at = now() where id = ? and kyc_status = 'pending'`,
+      [at, reason.slice(0, 500), customerId],
+    );
   }
 }
 

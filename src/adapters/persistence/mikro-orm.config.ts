@@ -16,12 +16,13 @@ import { ChainWatcherSchema, DepositAddressSchema, DepositFindingSchema } from '
 import { ReconciliationCheckSchema } from './schemas/reconciliation-check.schema';
 import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 import { ProviderEventSchema } from './schemas/provider-event.schema';
+import { KycCheckSchema } from './schemas/kyc-check.schema';
 
 /** Every mapped table; the migrations snapshot is diffed against these. */
 export const ENTITIES = [PaymentSchema, QuoteSchema, TenantSchema, ApiKeySchema, OutboxEventSchema, IdempotencyKeySchema,
   WebhookRegistrationSchema, WebhookDeliverySchema, LedgerAccountSchema, LedgerTransactionSchema, LedgerEntrySchema,
   TransferRequestSchema, CustomerSchema, DepositSchema, ReconciliationCheckSchema, ProviderEventSchema, OnchainRefundSchema,
-  DepositAddressSchema, ChainWatcherSchema, DepositFindingSchema];
+  DepositAddressSchema, ChainWatcherSchema, DepositFindingSchema, KycCheckSchema];
 
 const ROOT = path.resolve(__dirname, '../../..');
 

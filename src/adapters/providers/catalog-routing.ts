@@ -7,6 +7,12 @@ import type {
 
 const NO_LIVE_KYC: Routed<never> = { kind: 'unavailable', reason: 'no KYC provider serves live tenants yet' };
 
+/** A live KYC provider and the countries (ISO 3166-1 alpha-2) it can check (docs/providers.md § Smile ID). */
+export interface LiveKyc {
+  readonly provider: KycProvider;
+  readonly countries: ReadonlySet<string>;
+}
+
 /**
  * Routing by the catalog's routing table (docs/decisions.md § Payout providers: routing and
  * failover). Sandbox tenants always get the sandbox providers, whatever the table says; live tenants
@@ -27,6 +33,8 @@ export class CatalogRouting implements ProviderRouting {
     private readonly isHealthy: (name: string) => boolean = () => true,
     /** How soon to look again when every routed provider is unhealthy, in milliseconds. */
     private readonly unhealthyRecheckMs = 30_000,
+    /** The live KYC provider when one is configured: it decides live tenants' customers of its countries. */
+    private readonly liveKyc?: LiveKyc,
   ) {
     this.live = new Map(live.map((provider) => [provider.name, provider]));
   }
@@ -49,7 +57,11 @@ export class CatalogRouting implements ProviderRouting {
     return this.live.get(name);
   }
 
-  kycProviderFor(environment: TenantEnvironment, _country: string): Routed<KycProvider> {
-    return environment === 'sandbox' ? { kind: 'provider', provider: this.sandbox.kyc } : NO_LIVE_KYC;
+  kycProviderFor(environment: TenantEnvironment, country: string): Routed<KycProvider> {
+    if (environment === 'sandbox') return { kind: 'provider', provider: this.sandbox.kyc };
+    if (!this.liveKyc) return NO_LIVE_KYC;
+    return this.liveKyc.countries.has(country)
+      ? { kind: 'provider', provider: this.liveKyc.provider }
+      : { kind: 'unavailable', reason: `the live KYC provider does not check identities of ${country}` };
   }
 }

@@ -3,8 +3,12 @@ import type { KeysetPage } from '../shared/keyset-page';
 export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
-/** Identity documents accepted. */
-export const ID_TYPES = ['PASSPORT', 'NATIONAL_ID', 'DRIVERS_LICENSE'] as const;
+/**
+ * Identity documents accepted. Besides the generic three, the national identifiers a live KYC
+ * provider looks up by number (docs/providers.md § Smile ID): Nigeria's BVN and NIN_V2, Ghana's
+ * GHANA_CARD, Kenya's ALIEN_CARD, and NATIONAL_ID_NO_PHOTO (Kenya, South Africa, Uganda).
+ */
+export const ID_TYPES = ['PASSPORT', 'NATIONAL_ID', 'DRIVERS_LICENSE', 'BVN', 'NIN_V2', 'GHANA_CARD', 'ALIEN_CARD', 'NATIONAL_ID_NO_PHOTO'] as const;
 export type IdType = (typeof ID_TYPES)[number];
 
 /**
@@ -59,9 +63,13 @@ export function toCustomerView(c: Customer): CustomerView {
   };
 }
 
-/** What the KYC provider says: decided, or look again after `afterMs` milliseconds. */
+/**
+ * What the KYC provider says: decided, or look again after `afterMs` milliseconds. A pending
+ * outcome with a `reason` (e.g. the ID authority stayed unavailable) shows it as the customer's
+ * `kycReason` while the customer stays pending.
+ */
 export type KycOutcome =
-  | { readonly kind: 'pending'; readonly afterMs: number }
+  | { readonly kind: 'pending'; readonly afterMs: number; readonly reason?: string }
   | { readonly kind: 'approved' }
   | { readonly kind: 'rejected'; readonly reason: string };
 
@@ -78,8 +86,8 @@ export interface CustomerStore {
   list(tenantId: string, limit: number, cursor?: string): Promise<KeysetPage<Customer> | 'bad_cursor'>;
   /** Claims pending customers due for a check (FOR UPDATE SKIP LOCKED), leasing them until `leaseUntil`. */
   claimDue(now: Date, limit: number, leaseUntil: Date): Promise<Customer[]>;
-  /** Moves the next check of a still-pending customer. */
-  reschedule(customerId: string, at: Date): Promise<void>;
+  /** Moves the next check of a still-pending customer; with `reason`, also sets its `kycReason` (it stays pending). */
+  reschedule(customerId: string, at: Date, reason?: string): Promise<void>;
 }
 
 /** Port: the KYC decision inside a transaction, guarded on the customer still being pending. */

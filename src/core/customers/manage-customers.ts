@@ -118,7 +118,7 @@ export async function processDueKyc(deps: KycWorkerDeps, limit: number): Promise
       deps.onProviderError?.(customer.id, error);
       return { kind: 'pending', afterMs: PROVIDER_RETRY_MS };
     });
-    if (outcome.kind === 'pending') return deps.customers.reschedule(customer.id, new Date(deps.clock.now().getTime() + outcome.afterMs));
+    if (outcome.kind === 'pending') return deps.customers.reschedule(customer.id, new Date(deps.clock.now().getTime() + outcome.afterMs), outcome.reason);
     const at = deps.clock.now();
     const decided = await deps.uow.transact(async (tx) => {
       const updated = await tx.customers.decide(customer.id, outcome.kind, outcome.kind === 'rejected' ? outcome.reason : null, at);
