@@ -11,7 +11,7 @@ const ACCEPTED: Record<string, Record<string, string[]>> = {
   'keys:create': { scope: ['issuer', 'admin'] },
   'deposits:create': { currency: ['USDC', 'USDT'], blockchain: ['BSC', 'SOLANA'], index: ['0..2147483647'] },
   'reconciliation:report': { provider: ['sandbox', 'mpesa', 'mtn_momo', 'paystack'] },
-  'refunds:list': { status: ['pending', 'sent'], limit: ['1..500'] },
+  'refunds:list': { status: ['pending', 'broadcast', 'confirmed', 'failed', 'sent'], limit: ['1..500'] },
 };
 
 /** The problems validateFlags reports about `--flag` when it is given `value` (other flags' problems left out). */

@@ -186,7 +186,7 @@ describe('sending a pending refund exactly once', () => {
     const { refundId } = await pendingRefund();
     await sendRefundsPass(deps);
     const manual = { uow: world.store, clock: world.clock, refunds: { list: async () => [], pendingTotals: async () => [] } };
-    expect(await markRefundSent(manual, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
+    expect(await markRefundSent(manual, refundId, solanaTxHash(), 'key_operator')).toMatchObject({ ok: false, code: 'invalid_state' });
     expect(refund(refundId).status).toBe('broadcast');
   });
 });

@@ -56,7 +56,8 @@ const BUSINESS_NUMBER = /^\d{6}$/;
  * Checks a money-out against the interface's rules and the corridor catalog (OpenAPI
  * createMoneyOut; docs/decisions.md § Money and § Corridor catalog). Pure.
  * Errors: `validation_error` (amount scale or limits, paymentCode not offered for the country and
- * method, PAYBILL businessNumber, malformed phone or refund address, blank fields);
+ * method, PAYBILL businessNumber, malformed phone, blank fields); the refund address is checked by
+ * `checkRefundAddress` (docs/decisions.md § Refunds: refund addresses);
  * `unsupported_corridor` (the country does not pay out in that currency or by that method).
  */
 export function validateMoneyOut(
@@ -93,8 +94,6 @@ export function validateMoneyOut(
   if (command.paymentMethod === 'MOMO' && !PHONE.test(command.accountNumber)) {
     return err('validation_error', 'accountNumber must be a phone number with country code for MOMO', { field: 'accountNumber' });
   }
-  if (!isWalletAddress(command.blockchain, command.refundAddress)) {
-    return err('validation_error', `refundAddress is not a valid ${command.blockchain} address`, { field: 'refundAddress' });
-  }
+  // The refund address's form and owner are checked by checkRefundAddress (refund-address.ts), 422 codes of their own.
   return ok({ ...command, amount: amount.value });
 }

@@ -1,0 +1,23 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Operators' actions on onchain refunds (docs/decisions.md § Refunds: operators): every retry of a
+ * failed refund and every hand-sent transaction recorded is kept with the admin key (or CLI user)
+ * that did it, the move it made and when. Rows are only ever inserted (the audit record).
+ */
+export class Migration20261127153000 extends Migration {
+
+  override async up(): Promise<void> {
+    this.addSql(`create table "onchain_refund_actions" (
+      "id" bigserial not null, "refund_id" varchar(40) not null references "onchain_refunds" ("id"), "action" varchar(20) not null,
+      "actor" varchar(120) not null, "from_status" varchar(10) not null, "to_status" varchar(10) not null, "tx_hash" varchar(90) null,
+      "created_at" timestamptz not null,
+      constraint "onchain_refund_actions_pkey" primary key ("id"),
+      constraint onchain_refund_actions_action_check check (action in ('retry', 'record_sent')));`);
+    this.addSql(`create index "onchain_refund_actions_refund_idx" on "onchain_refund_actions" ("refund_id", "created_at");`);
+  }
+
+  override async down(): Promise<void> {
+    this.addSql('drop table if exists "onchain_refund_actions";');
+  }
+}
