@@ -4,6 +4,8 @@ import { Migration } from '@mikro-orm/migrations';
  * Operators' actions on onchain refunds (docs/decisions.md § Refunds: operators): every retry of a
  * failed refund and every hand-sent transaction recorded is kept with the admin key (or CLI user)
  * that did it, the move it made and when. Rows are only ever inserted (the audit record).
+ * `onchain_refunds` gains an index on (tenant_id, created_at, id) for the issuer's own list
+ * (GET /v1/refunds, newest first); a payment's refund is read by the existing unique payment_id.
  */
 export class Migration20261127153000 extends Migration {
 
@@ -15,9 +17,11 @@ export class Migration20261127153000 extends Migration {
       constraint "onchain_refund_actions_pkey" primary key ("id"),
       constraint onchain_refund_actions_action_check check (action in ('retry', 'record_sent')));`);
     this.addSql(`create index "onchain_refund_actions_refund_idx" on "onchain_refund_actions" ("refund_id", "created_at");`);
+    this.addSql(`create index "onchain_refunds_tenant_idx" on "onchain_refunds" ("tenant_id", "created_at" desc, "id" desc);`);
   }
 
   override async down(): Promise<void> {
+    this.addSql('drop index if exists "onchain_refunds_tenant_idx";');
     this.addSql('drop table if exists "onchain_refund_actions";');
   }
 }

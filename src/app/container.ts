@@ -76,6 +76,7 @@ import type { ProviderRouting } from '../core/routing/provider-routing';
 import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
 import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
 import { eip55Checksum } from '../adapters/chains/eip55-checksum';
+import { TenantRefundRepository } from '../adapters/persistence/tenant-refund.repository';
 import { reconciliationSources } from './reconciliation-sources';
 import { ChainMetrics } from '../adapters/http/chain-metrics';
 import { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
@@ -361,6 +362,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     depositChains: chains.setups,
     // The hot wallets' addresses join `hotWallets` when the refunds wiring configures them (docs/decisions.md § Refunds: refund addresses).
     refundAddresses: { eip55: eip55Checksum, depositAddresses, hotWallets: [] },
+    tenantRefunds: new TenantRefundRepository(em),
   });
   const admin = createAdminApplication({
     tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,

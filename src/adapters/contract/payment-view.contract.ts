@@ -4,6 +4,7 @@ import { PAYMENT_STATUSES } from '../../core/payments/payment';
 import { PAYMENT_FAILURE_CODES } from '../../core/payments/payment-failure';
 import { STABLECOINS } from '../../core/shared/money';
 import { DecimalString } from './amount.schema';
+import { RefundResponse } from './refund.contract';
 
 /** A payment id as the examples show it. */
 export const EXAMPLE_PAYMENT_ID = 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ';
@@ -50,6 +51,10 @@ export const PaymentResponse = z
     }),
     exchangeRate: DecimalString.meta({ description: 'Units of destinationCurrency per 1 sourceCurrency applied (a quote\'s locked rate or the current one)', example: '129.25' }),
     payoutFee: DecimalString.meta({ description: 'Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency', example: '0.510000' }),
+    refund: RefundResponse.nullable().optional().meta({
+      description: 'Reads (getPayment, listPayments): the onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none '
+        + '(docs/api.md § Refunds). Not part of the createMoneyOut answer nor of webhook data: a new payment owes none, and refunds have webhooks of their own',
+    }),
   })
   .meta({
     id: 'Payment',
