@@ -78,8 +78,10 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
       return err('tx_hash_is_deposit', `Transaction ${hash.value} on ${refund.blockchain} is a recorded deposit, not a refund sent`);
     }
     const at = deps.clock.now();
+    // Read before the write: a store may hand back the same object, updated (an ORM's identity map).
+    const from = refund.status;
     const sent = await tx.refunds.markSent(refundId, hash.value, at);
-    await tx.refunds.recordAction({ refundId, action: 'record_sent', actor, from: refund.status, to: sent.status, txHash: hash.value, at });
+    await tx.refunds.recordAction({ refundId, action: 'record_sent', actor, from, to: sent.status, txHash: hash.value, at });
     // Posted last: it locks the tenant's balance rows until commit.
     const posted = await tx.ledger.post({
       tenantId: refund.tenantId, currency: refund.currency, amount: refund.amount, from: 'refund_pending', to: 'refunded', kind: 'refund_sent',
@@ -105,8 +107,10 @@ export async function retryRefund(deps: RefundDeps, refundId: string, actor: str
     const to = transition(refund.status, 'retry');
     if (!to) return err('invalid_state', `Refund ${refundId} is ${refund.status}: only a failed refund can be retried`);
     const at = deps.clock.now();
-    const moved = await tx.refunds.setStatus(refundId, refund.status, to, null, null);
-    await tx.refunds.recordAction({ refundId, action: 'retry', actor, from: refund.status, to, txHash: null, at });
+    // Read before the write: a store may hand back the same object, updated (an ORM's identity map).
+    const from = refund.status;
+    const moved = await tx.refunds.setStatus(refundId, from, to, null, null);
+    await tx.refunds.recordAction({ refundId, action: 'retry', actor, from, to, txHash: null, at });
     return ok(toRefundView(moved));
   });
 }
