@@ -1701,7 +1701,7 @@ export interface components {
              * @example 0.510000
              */
             payoutFee: string;
-            /** @description Reads (getPayment, listPayments): the onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds). Not part of the createMoneyOut answer nor of webhook data: a new payment owes none, and refunds have webhooks of their own */
+            /** @description The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data */
             refund?: components["schemas"]["Refund"] | null;
         };
         /**
@@ -2817,7 +2817,7 @@ export interface components {
              * @example 0.510000
              */
             payoutFee: string;
-            /** @description Reads (getPayment, listPayments): the onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds). Not part of the createMoneyOut answer nor of webhook data: a new payment owes none, and refunds have webhooks of their own */
+            /** @description The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data */
             refund?: components["schemas"]["RefundOutput"] | null;
         };
         /**
@@ -5507,7 +5507,8 @@ export interface operations {
                      *       "failureReason": null,
                      *       "failureCode": null,
                      *       "exchangeRate": "129.25",
-                     *       "payoutFee": "0.510000"
+                     *       "payoutFee": "0.510000",
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];
@@ -11006,7 +11007,7 @@ export interface operations {
                          * @example 0.510000
                          */
                         payoutFee: string;
-                        /** @description Reads (getPayment, listPayments): the onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds). Not part of the createMoneyOut answer nor of webhook data: a new payment owes none, and refunds have webhooks of their own */
+                        /** @description The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data */
                         refund?: components["schemas"]["RefundOutput"] | null;
                         /**
                          * @description The tenant the payment belongs to

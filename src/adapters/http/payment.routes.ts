@@ -91,7 +91,8 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
           return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result), fieldsOf({ ...result, message: restMessage(result) }, req, IDEMPOTENCY_KEY_PATH));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
-        res.status(MONEY_OUT_CREATED).json(result.value.payment);
+        // A payment just created owes no refund; a replay answers the first answer, which owed none either.
+        res.status(MONEY_OUT_CREATED).json({ ...result.value.payment, refund: null });
       },
     }),
     defineRoute<undefined, z.output<typeof PaymentListQuerySchema>>({
