@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxPayoutProvider } from '../../src/adapters/providers/sandbox-payout-provider';
 import { systemClock } from '../../src/adapters/providers/system';
+import { TenantRefundRepository } from '../../src/adapters/persistence/tenant-refund.repository';
 import { gql } from '../support/graphql-client';
 import { liveTenant, testRouting } from '../support/live-rails';
 import { ScriptedProvider } from '../support/scripted-provider';
@@ -149,5 +150,27 @@ describe('refunds seen by issuers and operators', () => {
       { action: 'retry', actor: adminKeyId, from_status: 'failed', to_status: 'pending', tx_hash: null },
       { action: 'record_sent', actor: adminKeyId, from_status: 'pending', to_status: 'sent', tx_hash: txHash },
     ]);
+  });
+
+  it('a page of payments reads its refunds in one query, over REST and GraphQL (no query per payment)', async () => {
+    const { apiKey } = await liveTenant(service, admin);
+    const ids = [await failedLivePayment(apiKey), await failedLivePayment(apiKey)];
+    for (let i = 0; i < 3; i++) {
+      await service.call('POST', '/v1/payments/moneyout', { apiKey, body: moneyOutBody({ reference: `ref-${randomUUID()}` }), headers: { 'idempotency-key': randomUUID() } });
+    }
+    const reads = jest.spyOn(TenantRefundRepository.prototype, 'forPayments');
+    try {
+      const rest = (await service.call('GET', '/v1/payments?limit=100', { apiKey })).body as { id: string; refund: unknown }[];
+      expect(rest).toHaveLength(5);
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect([...reads.mock.calls[0]![1]].sort()).toEqual(rest.map((p) => p.id).sort());
+      reads.mockClear();
+      const page = await gql(service.baseUrl, PAYMENTS, {}, apiKey);
+      expect(page.body.data.payments.nodes.filter((p: { refund: unknown }) => p.refund !== null).map((p: { id: string }) => p.id).sort()).toEqual([...ids].sort());
+      expect(reads).toHaveBeenCalledTimes(1);
+      expect(reads.mock.calls[0]![1]).toHaveLength(5);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
