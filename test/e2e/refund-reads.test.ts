@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SandboxPayoutProvider } from '../../src/adapters/providers/sandbox-payout-provider';
 import { systemClock } from '../../src/adapters/providers/system';
+import { createPayoutClient, type Refund } from '@payout-gateway/sdk';
 import { TenantRefundRepository } from '../../src/adapters/persistence/tenant-refund.repository';
 import { gql } from '../support/graphql-client';
 import { liveTenant, testRouting } from '../support/live-rails';
@@ -103,6 +104,11 @@ describe('refunds seen by issuers and operators', () => {
       path = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
     }
     expect(seen).toEqual([...ids].reverse());
+    // The SDK follows the same pages, typed.
+    const client = createPayoutClient({ baseUrl: service.baseUrl, apiKey, retry: { maxAttempts: 1 } });
+    const viaSdk: Refund[] = [];
+    for await (const refund of client.items('/v1/refunds', { params: { query: { limit: 1 } } })) viaSdk.push(refund);
+    expect(viaSdk.map((r) => r.paymentId)).toEqual([...ids].reverse());
 
     const pending = (await service.call('GET', '/v1/refunds?status=pending', { apiKey })).body as { paymentId: string; status: string }[];
     expect(pending.map((r) => r.paymentId)).toEqual([ids[2], ids[1]]);
