@@ -156,6 +156,13 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     // The CLI has no admin key: the operator's login is who recorded it (the audit record).
     run: (admin, { params, body }) => admin.markRefundSent(params.refundId, body.txHash, `cli:${userInfo().username}`),
   },
+  {
+    name: 'refunds:retry', operationId: 'retryRefund',
+    flags: [flag('refund', 'rfd_...', 'refundId', 'The failed refund (required)')],
+    input: (v) => ({ params: given({ refundId: v.refund }) }),
+    // As for mark-sent: the operator's login is who retried it (the audit record).
+    run: (admin, { params }) => admin.retryRefund(params.refundId, `cli:${userInfo().username}`),
+  },
 ];
 
 /** The admin routes by operationId, for their schemas and summaries only (no handler is ever called). */
