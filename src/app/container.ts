@@ -77,6 +77,7 @@ import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.re
 import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
 import { eip55Checksum } from '../adapters/chains/eip55-checksum';
 import { TenantRefundRepository } from '../adapters/persistence/tenant-refund.repository';
+import { CachedOwnAddresses } from '../adapters/persistence/cached-own-addresses';
 import { reconciliationSources } from './reconciliation-sources';
 import { ChainMetrics } from '../adapters/http/chain-metrics';
 import { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
@@ -361,7 +362,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     depositAddresses,
     depositChains: chains.setups,
     // The hot wallets' addresses join `hotWallets` when the refunds wiring configures them (docs/decisions.md § Refunds: refund addresses).
-    refundAddresses: { eip55: eip55Checksum, depositAddresses, hotWallets: [] },
+    refundAddresses: { eip55: eip55Checksum, depositAddresses: new CachedOwnAddresses(depositAddresses), hotWallets: [] },
     tenantRefunds: new TenantRefundRepository(em),
   });
   const admin = createAdminApplication({

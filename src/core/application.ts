@@ -15,6 +15,7 @@ import { createLegacyPayout, type LegacyPayoutCommand, type LegacyPayoutDeps, ty
 import type { MoneyOutCommand } from './payments/money-out-rules';
 import type { PaymentReader } from './payments/payment-ports';
 import type { PaymentView } from './payments/payment-view';
+import type { PaymentStatus } from './payments/payment';
 import { getFxQuote, type FxQuoteDeps, type FxQuoteErrorCode, type FxQuoteQuery } from './quotes/get-fx-quote';
 import type { Quote } from './quotes/quote';
 import { err, ok, type Result } from './shared/result';
@@ -110,8 +111,8 @@ export interface Application {
   getDeposit(tenantId: string, depositId: string): Promise<Result<DepositView, 'not_found'>>;
   /** The tenant's refunds, newest first. Errors: validation_error (limit, cursor). */
   listRefunds(tenantId: string, query: TenantRefundQuery): Promise<Result<KeysetPage<IssuerRefundView>, 'validation_error'>>;
-  /** The refund of each of the tenant's `paymentIds`, in order, null where none (one read). Errors: validation_error (over 100 ids). */
-  paymentRefunds(tenantId: string, paymentIds: readonly string[]): Promise<Result<Array<IssuerRefundView | null>, 'validation_error'>>;
+  /** The refund of each of the tenant's `payments` (id and status as read), in order, null where none (at most one read). Errors: validation_error (over 100). */
+  paymentRefunds(tenantId: string, payments: ReadonlyArray<{ readonly id: string; readonly status: PaymentStatus }>): Promise<Result<Array<IssuerRefundView | null>, 'validation_error'>>;
 }
 
 const NO_LIVE_DIRECTORY: AccountDirectory = {
@@ -176,6 +177,6 @@ export function createApplication(deps: ApplicationDeps): Application {
     listDeposits: (tenantId, query) => listDeposits(deps, tenantId, query),
     getDeposit: (tenantId, depositId) => getDeposit(deps, tenantId, depositId),
     listRefunds: (tenantId, query) => listTenantRefunds(deps, tenantId, query),
-    paymentRefunds: (tenantId, paymentIds) => paymentRefunds(deps, tenantId, paymentIds),
+    paymentRefunds: (tenantId, payments) => paymentRefunds(deps, tenantId, payments),
   };
 }

@@ -44,10 +44,11 @@ function listMessage(failure: Err<'validation_error'>): string {
 
 /**
  * `payments` with each one's `refund` (null when it owes none), read for the whole page in one
- * query (docs/api.md § Refunds; OpenAPI listPayments). A page is at most 100 payments, what paymentRefunds takes.
+ * query, or none when no payment on it ended failed or refunded (docs/api.md § Refunds; OpenAPI
+ * listPayments, getPayment). A page is at most 100 payments, what paymentRefunds takes.
  */
 async function withRefunds(app: Application, tenantId: string, payments: PaymentView[]): Promise<Array<PaymentView & { refund: IssuerRefundView | null }>> {
-  const refunds = await app.paymentRefunds(tenantId, payments.map((p) => p.id));
+  const refunds = await app.paymentRefunds(tenantId, payments);
   if (!refunds.ok) throw new Error(`refunds of a page of payments: ${refunds.message}`);
   return payments.map((payment, i) => ({ ...payment, refund: refunds.value[i] ?? null }));
 }
@@ -130,11 +131,10 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         '404': { description: 'No such payment for this tenant (not_found)', schema: ErrorA },
       },
       handler: async (req, res: Response) => {
-        // The refund is read beside the payment, not after it: tenant-scoped, so an unknown or foreign id reads nothing.
-        const [result, refund] = await Promise.all([app.getPayment(req.tenantId, req.params.paymentId), app.paymentRefunds(req.tenantId, [req.params.paymentId])]);
+        const result = await app.getPayment(req.tenantId, req.params.paymentId);
         if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req));
-        if (!refund.ok) throw new Error(`refund of ${req.params.paymentId}: ${refund.message}`);
-        res.json({ ...result.value, refund: refund.value[0] ?? null });
+        // Looked up only for a failed or refunded payment (mayOweRefund): a payment polled while in flight costs no second query.
+        res.json((await withRefunds(app, req.tenantId, [result.value]))[0]);
       },
     }),
   ];

@@ -1,3 +1,4 @@
+import type { PaymentStatus } from '../payments/payment';
 import type { KeysetPage } from '../shared/keyset-page';
 import { formatAmount } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
@@ -35,6 +36,15 @@ export function toIssuerRefundView(refund: OnchainRefund): IssuerRefundView {
   };
 }
 
+/**
+ * Whether a payment in `status` may owe a refund: only one that ended `failed` or `refunded` (a
+ * refund is written in the same transaction as that move, docs/decisions.md § Ledger), so reads of
+ * other payments need not look one up. Pure.
+ */
+export function mayOweRefund(status: PaymentStatus): boolean {
+  return status === 'failed' || status === 'refunded';
+}
+
 /** One page request of the tenant's refunds: `limit` 1..100, `cursor` from the previous page, `status` any of these (all when absent or empty). */
 export interface TenantRefundQuery {
   readonly limit: number;
@@ -70,18 +80,19 @@ export async function listTenantRefunds(
 }
 
 /**
- * The refund of each of `paymentIds` (the caller's payments), in the same order: null where the
- * payment owes none (or is not the caller's). One read for all of them, so a page of payments
- * costs one query (REST lists, GraphQL's batched `Payment.refund`). Errors: `validation_error`
- * when more than 100 ids are asked at once.
+ * The refund of each of `payments` (the caller's, as just read: id and status), in the same order:
+ * null where the payment owes none (or is not the caller's). One read for all of those that may owe
+ * one (`mayOweRefund`), none when no payment may, so a page of payments costs at most one query
+ * (REST lists, GraphQL's batched `Payment.refund`). Errors: `validation_error` when more than 100
+ * payments are asked about at once.
  */
 export async function paymentRefunds(
-  deps: { tenantRefunds: TenantRefundReader }, tenantId: string, paymentIds: readonly string[],
+  deps: { tenantRefunds: TenantRefundReader }, tenantId: string, payments: ReadonlyArray<{ readonly id: string; readonly status: PaymentStatus }>,
 ): Promise<Result<Array<IssuerRefundView | null>, 'validation_error'>> {
-  if (paymentIds.length > MAX_REFUND_PAGE) return err('validation_error', `at most ${MAX_REFUND_PAGE} payments at once`, { field: 'paymentIds' });
-  if (paymentIds.length === 0) return ok([]);
-  const byPayment = new Map((await deps.tenantRefunds.forPayments(tenantId, paymentIds)).map((r) => [r.paymentId, r]));
-  return ok(paymentIds.map((id) => {
+  if (payments.length > MAX_REFUND_PAGE) return err('validation_error', `at most ${MAX_REFUND_PAGE} payments at once`, { field: 'paymentIds' });
+  const asked = payments.filter((p) => mayOweRefund(p.status)).map((p) => p.id);
+  const byPayment = new Map(asked.length === 0 ? [] : (await deps.tenantRefunds.forPayments(tenantId, asked)).map((r) => [r.paymentId, r]));
+  return ok(payments.map(({ id }) => {
     const refund = byPayment.get(id);
     return refund ? toIssuerRefundView(refund) : null;
   }));
