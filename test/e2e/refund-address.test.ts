@@ -3,9 +3,12 @@ import { gql } from '../support/graphql-client';
 import { moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 const MONEY_OUT = 'mutation($input: MoneyOutInput!, $key: String!) { createMoneyOut(input: $input, idempotencyKey: $key) { payment { id } } }';
-/** An EIP-55 address (https://eips.ethereum.org/EIPS/eip-55), and the same with one letter's case changed. */
-const CHECKSUMMED = '0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650';
-const BAD_CHECKSUM = '0x8c8d35429F74ec245F8Ef2f4Fd1e551cFF97d650';
+/**
+ * An EIP-55 address (one of https://eips.ethereum.org/EIPS/eip-55's examples, no deposit address of
+ * the development key), and the same with one letter's case changed.
+ */
+const CHECKSUMMED = '0x52908400098527886E0F7030069857D2E4169EE7';
+const BAD_CHECKSUM = '0x52908400098527886e0F7030069857D2E4169EE7';
 /** base58 of 31 and of 33 bytes of 0x07 (42 and 45 characters), and 44 characters that decode to 33 bytes. */
 const BYTES_31 = '7DUeBUtEcb7nujVZRJmeBju3X1mo6PpnWNtJ9EBhdY';
 const BYTES_33 = '365efUdXGhRExyDEUeKXWPg1zTZyfvuJQJDLsS7JZqzyt';
