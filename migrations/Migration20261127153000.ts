@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Operators' actions on onchain refunds (docs/decisions.md § Refunds: operators): every retry of a
+ * Operators' actions on onchain refunds (docs/decisions.md § Refunds: reads and operators): every retry of a
  * failed refund and every hand-sent transaction recorded is kept with the admin key (or CLI user)
  * that did it, the move it made and when. Rows are only ever inserted (the audit record).
  * `onchain_refunds` gains an index on (tenant_id, created_at, id) for the issuer's own list

@@ -870,7 +870,7 @@ export interface paths {
         put?: never;
         /**
          * Send a failed refund back to the queue: it becomes pending and the hot wallet sends it again (audited)
-         * @description Platform admin key. Moves a failed refund to pending with no transaction (docs/decisions.md § Refunds: operators); the refunds worker signs a new attempt on its next pass. The ledger does not move: the amount stays in refund_pending until a transaction is final. Kept with the admin key that retried it (the audit record). A refund that is not failed is refused with 409 invalid_state.
+         * @description Platform admin key. Moves a failed refund to pending with no transaction (docs/decisions.md § Refunds: reads and operators); the refunds worker signs a new attempt on its next pass. The ledger does not move: the amount stays in refund_pending until a transaction is final. Kept with the admin key that retried it (the audit record). A refund that is not failed is refused with 409 invalid_state.
          */
         post: operations["retryRefund"];
         delete?: never;

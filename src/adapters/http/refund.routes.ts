@@ -96,7 +96,7 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
     defineRoute<undefined, undefined, { refundId: string }>({
       ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/retry', operationId: 'retryRefund',
       summary: 'Send a failed refund back to the queue: it becomes pending and the hot wallet sends it again (audited)',
-      description: 'Platform admin key. Moves a failed refund to pending with no transaction (docs/decisions.md § Refunds: operators); the refunds worker '
+      description: 'Platform admin key. Moves a failed refund to pending with no transaction (docs/decisions.md § Refunds: reads and operators); the refunds worker '
         + 'signs a new attempt on its next pass. The ledger does not move: the amount stays in refund_pending until a transaction is final. '
         + 'Kept with the admin key that retried it (the audit record). A refund that is not failed is refused with 409 invalid_state.',
       params: RefundParams,

@@ -107,7 +107,7 @@ export interface AdminApplication {
    */
   markRefundSent(refundId: string, txHash: string, actor: string): Promise<Result<RefundView, MarkSentErrorCode>>;
   /**
-   * Sends a failed refund back to `pending` (docs/decisions.md § Refunds: operators), kept with
+   * Sends a failed refund back to `pending` (docs/decisions.md § Refunds: reads and operators), kept with
    * `actor` for audit. Errors: `not_found`, `invalid_state` (not failed).
    */
   retryRefund(refundId: string, actor: string): Promise<Result<RefundView, RetryRefundErrorCode>>;

@@ -93,7 +93,7 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
 }
 
 /**
- * Sends a `failed` refund back to the queue (docs/decisions.md § Refunds: operators; the move
+ * Sends a `failed` refund back to the queue (docs/decisions.md § Refunds: reads and operators; the move
  * `retry`): it becomes `pending` with no transaction, and the refunds worker signs a new attempt
  * on its next pass. The move is kept with `actor` (admin key id or `cli:<user>`) in the refund's
  * audit record, in the same transaction. The ledger does not move: the amount stays in

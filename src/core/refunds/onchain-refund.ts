@@ -38,7 +38,7 @@ export function refundOf(payment: Payment, id: string, at: Date): OnchainRefund 
 }
 
 /**
- * An operator's action on a refund, kept for audit (docs/decisions.md § Refunds: operators): who
+ * An operator's action on a refund, kept for audit (docs/decisions.md § Refunds: reads and operators): who
  * (`actor`: the admin key id `key_...`, or `cli:<user>` for the operator CLI), which move
  * (`retry`: failed → pending; `record_sent`: pending → sent with `txHash`), and when.
  */
@@ -76,7 +76,7 @@ export interface RefundStore {
   openAttempt(blockchain: Blockchain, wallet: string): Promise<RefundAttempt | undefined>;
   /** The highest nonce any attempt of `wallet` on `blockchain` ever used; null when none (or on Solana). */
   lastNonce(blockchain: Blockchain, wallet: string): Promise<bigint | null>;
-  /** Appends `action` to the refund's audit record (docs/decisions.md § Refunds: operators); never changes one. */
+  /** Appends `action` to the refund's audit record (docs/decisions.md § Refunds: reads and operators); never changes one. */
   recordAction(action: RefundAction): Promise<void>;
   /** Writes a new attempt. PostgreSQL refuses a second attempt for the same (chain, wallet, nonce) or hash: that throws. */
   createAttempt(attempt: RefundAttempt): Promise<void>;
