@@ -48,6 +48,19 @@ export function createDetailPanel(getKey) {
     fact('Provider reference', p.providerRef, 'mono');
     fact('Failure reason', p.failureReason, 'reason');
     fact('Failure code', p.failureCode, 'mono failure-code');
+    if (p.refund) renderRefund(p.refund);
+  }
+
+  /** A live payment's onchain refund: where it stands and its transaction once known (docs/api.md § Refunds). */
+  function renderRefund(r) {
+    const badge = el('span', 'status refund-status', r.status);
+    badge.dataset.refundStatus = r.status;
+    facts.appendChild(el('dt', null, 'Refund'));
+    const dd = facts.appendChild(el('dd', 'refund'));
+    dd.appendChild(badge);
+    dd.appendChild(el('span', 'sub', ' ' + money(r.amount, r.currency) + ' on ' + r.blockchain + ' to '));
+    dd.appendChild(el('span', 'mono refund-address', r.refundAddress));
+    fact('Refund transaction', r.txHash, 'mono refund-tx');
   }
 
   function renderTimeline(events) {

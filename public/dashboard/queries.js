@@ -22,10 +22,13 @@ export const PAYMENT = `query ConsolePayment($id: ID!) { payment(id: $id) { ${PA
 /** Live status changes of the tenant's payments. */
 export const PAYMENT_UPDATES = `subscription ConsoleUpdates { paymentUpdated { ${PAYMENT_FIELDS} } }`;
 
-/** The detail panel: the payment's history and its webhook deliveries. */
+/** The fields of a payment's onchain refund the detail panel shows (docs/api.md § Refunds). */
+const REFUND_FIELDS = 'id status amount currency blockchain refundAddress txHash sentAt';
+
+/** The detail panel: the payment's history, its refund and its webhook deliveries. */
 export const PAYMENT_DETAIL = `query ConsoleDetail($id: ID!, $entityId: String) {
   paymentTimeline(id: $id) {
-    payment { ${PAYMENT_FIELDS} }
+    payment { ${PAYMENT_FIELDS} refund { ${REFUND_FIELDS} } }
     events { type status at failureReason failureCode }
   }
   webhookEvents(entityId: $entityId, first: 50) {
@@ -127,7 +130,8 @@ export function failureCodeFromWire(value) {
 
 /** A payment as the console keeps it: its status and failure code read into the console's names (REST's strings). */
 export function paymentFromWire(node) {
-  return Object.assign({}, node, { status: statusFromWire(node.status), failureCode: failureCodeFromWire(node.failureCode) });
+  const refund = node.refund ? Object.assign({}, node.refund, { status: statusFromWire(node.refund.status) }) : node.refund;
+  return Object.assign({}, node, { status: statusFromWire(node.status), failureCode: failureCodeFromWire(node.failureCode), refund: refund });
 }
 
 /** The fields of a deposit the console shows. */

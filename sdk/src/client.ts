@@ -9,6 +9,11 @@ import { abortableSleep, withRetries, type RetryEffects, type RetryPolicy } from
 export type Payment = components['schemas']['Payment'];
 /** The body of `POST /v1/payments/moneyout`. */
 export type MoneyOutRequest = components['schemas']['MoneyOutRequest'];
+/**
+ * An onchain refund of a live payout that failed or was reversed (docs/api.md § Refunds): a
+ * payment's `refund`, and an entry of `GET /v1/refunds` (`client.items('/v1/refunds', { params: { query: { status: ['failed'] } } })`).
+ */
+export type Refund = components['schemas']['Refund'];
 /** A payment's status (docs/decisions.md § Payments: states and events). */
 export type PaymentStatus = Payment['status'];
 

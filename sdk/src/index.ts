@@ -6,7 +6,7 @@
 export {
   createPayoutClient, FINAL_PAYMENT_STATUSES,
   type ListInit, type ListItem, type ListPath, type MoneyOutRequest, type MoneyOutResult, type Payment,
-  type PaymentStatus, type PayoutClient, type PayoutClientOptions, type WatchOptions,
+  type PaymentStatus, type PayoutClient, type PayoutClientOptions, type Refund, type WatchOptions,
 } from './client';
 export {
   ApiError, errorShapeOf, FxError, LegacyPayoutError, NoAnswerError, PayoutGatewayError, ResolutionError, toPayoutGatewayError,

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { adminRoutes } from '../adapters/http/admin.routes';
 import type { RouteSpec } from '../adapters/http/route';
 import type { AdminApplication } from '../core/admin/admin-application';
@@ -152,7 +153,15 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       flag('tx-hash', 'HASH', 'txHash', "The onchain transaction on the refund's chain: BSC 0x and 64 hex digits; SOLANA the base58 signature (required)"),
     ],
     input: (v) => ({ params: given({ refundId: v.refund }), body: given({ txHash: v['tx-hash'] }) }),
-    run: (admin, { params, body }) => admin.markRefundSent(params.refundId, body.txHash),
+    // The CLI has no admin key: the operator's login is who recorded it (the audit record).
+    run: (admin, { params, body }) => admin.markRefundSent(params.refundId, body.txHash, `cli:${userInfo().username}`),
+  },
+  {
+    name: 'refunds:retry', operationId: 'retryRefund',
+    flags: [flag('refund', 'rfd_...', 'refundId', 'The failed refund (required)')],
+    input: (v) => ({ params: given({ refundId: v.refund }) }),
+    // As for mark-sent: the operator's login is who retried it (the audit record).
+    run: (admin, { params }) => admin.retryRefund(params.refundId, `cli:${userInfo().username}`),
   },
 ];
 

@@ -77,6 +77,9 @@ import { resolveStuckPayments } from '../core/reconciliation/resolve-stuck-payme
 import type { ProviderRouting } from '../core/routing/provider-routing';
 import { SentPaymentsRepository } from '../adapters/persistence/sent-payments.repository';
 import { OnchainRefundReadRepository } from '../adapters/persistence/onchain-refund.repository';
+import { eip55Checksum } from '../adapters/chains/eip55-checksum';
+import { TenantRefundRepository } from '../adapters/persistence/tenant-refund.repository';
+import { CachedOwnAddresses } from '../adapters/persistence/cached-own-addresses';
 import { reconciliationSources } from './reconciliation-sources';
 import { ChainMetrics } from '../adapters/http/chain-metrics';
 import { RateMetrics } from '../adapters/http/rate-metrics';
@@ -387,6 +390,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     deposits: depositReads,
     depositAddresses,
     depositChains: chains.setups,
+    // A refund to one of our hot wallets would pay ourselves (docs/decisions.md § Refunds: refund addresses).
+    refundAddresses: {
+      eip55: eip55Checksum, depositAddresses: new CachedOwnAddresses(depositAddresses),
+      hotWallets: refundSenders.filter((s): s is RefundSender => s !== undefined).map((s) => ({ blockchain: s.chain, address: s.wallet })),
+    },
+    tenantRefunds: new TenantRefundRepository(em),
   });
   const admin = createAdminApplication({
     tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,

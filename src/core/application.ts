@@ -15,6 +15,7 @@ import { createLegacyPayout, type LegacyPayoutCommand, type LegacyPayoutDeps, ty
 import type { MoneyOutCommand } from './payments/money-out-rules';
 import type { PaymentReader } from './payments/payment-ports';
 import type { PaymentView } from './payments/payment-view';
+import type { PaymentStatus } from './payments/payment';
 import { getFxQuote, type FxQuoteDeps, type FxQuoteErrorCode, type FxQuoteQuery } from './quotes/get-fx-quote';
 import type { Quote } from './quotes/quote';
 import { err, ok, type Result } from './shared/result';
@@ -35,6 +36,7 @@ import type { DepositView } from './deposits/deposit';
 import { listDepositAddresses, type ChainDepositSetup, type DepositAddressView } from './deposits/deposit-addresses';
 import type { DepositAddressRegistry, DepositReader } from './deposits/deposit-ports';
 import { getDeposit, listDeposits, type DepositListQuery } from './deposits/list-deposits';
+import { listTenantRefunds, paymentRefunds, type IssuerRefundView, type TenantRefundQuery, type TenantRefundReader } from './refunds/refund-reads';
 import {
   paymentRecipients, paymentTimeline, webhookHealth,
   type OperationsReader, type PaymentRecipient, type PaymentTimeline, type WebhookHealthView,
@@ -58,6 +60,8 @@ export interface ApplicationDeps extends MoneyOutDeps, FxQuoteDeps, WebhookDeps,
   readonly deposits: DepositReader;
   readonly depositAddresses: DepositAddressRegistry;
   readonly depositChains: readonly ChainDepositSetup[];
+  /** The tenant's onchain refunds (docs/decisions.md § Refunds): its list and each payment's. */
+  readonly tenantRefunds: TenantRefundReader;
 }
 
 /**
@@ -105,6 +109,10 @@ export interface Application {
   listDeposits(tenantId: string, query: DepositListQuery): Promise<Result<KeysetPage<DepositView>, 'validation_error'>>;
   /** One deposit of the tenant. Errors: not_found. */
   getDeposit(tenantId: string, depositId: string): Promise<Result<DepositView, 'not_found'>>;
+  /** The tenant's refunds, newest first. Errors: validation_error (limit, cursor). */
+  listRefunds(tenantId: string, query: TenantRefundQuery): Promise<Result<KeysetPage<IssuerRefundView>, 'validation_error'>>;
+  /** The refund of each of the tenant's `payments` (id and status as read), in order, null where none (at most one read). Errors: validation_error (over 100). */
+  paymentRefunds(tenantId: string, payments: ReadonlyArray<{ readonly id: string; readonly status: PaymentStatus }>): Promise<Result<Array<IssuerRefundView | null>, 'validation_error'>>;
 }
 
 const NO_LIVE_DIRECTORY: AccountDirectory = {
@@ -168,5 +176,7 @@ export function createApplication(deps: ApplicationDeps): Application {
     listDepositAddresses: (tenantId) => listDepositAddresses({ ...deps, addresses: deps.depositAddresses, chains: deps.depositChains }, tenantId),
     listDeposits: (tenantId, query) => listDeposits(deps, tenantId, query),
     getDeposit: (tenantId, depositId) => getDeposit(deps, tenantId, depositId),
+    listRefunds: (tenantId, query) => listTenantRefunds(deps, tenantId, query),
+    paymentRefunds: (tenantId, payments) => paymentRefunds(deps, tenantId, payments),
   };
 }

@@ -16,7 +16,7 @@ const cli = (databaseUrl: string, ...args: string[]) => cliWith({}, databaseUrl,
 
 const COMMANDS = [
   'tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'admin-keys:create', 'admin-keys:list', 'keys:revoke', 'deposits:create',
-  'reconciliation:report', 'refunds:list', 'refunds:mark-sent',
+  'reconciliation:report', 'refunds:list', 'refunds:mark-sent', 'refunds:retry',
 ];
 // Each `--help` run is a process start; the reconciliation and refund commands' are run in reconciliation-cli.test.ts,
 // every command's text is checked in test/unit/cli-commands.test.ts.
@@ -119,7 +119,7 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
       [['tenants:update', '--tenant', tenantId, '--rate-limit', 'unlimited'],
         /^validation_error: --rate-limit: Invalid input: expected number, received string \(accepted: 1\.\.1000000\|default\)\n/],
       [['reconciliation:report', '--provider', 'MPESA', ...window], /^validation_error: --provider: "MPESA" is not one of: sandbox\|mpesa\|mtn_momo\|paystack\n/],
-      [['refunds:list', '--status', 'done'], /^validation_error: --status: "done" is not one of: pending\|sent\n/],
+      [['refunds:list', '--status', 'done'], /^validation_error: --status: "done" is not one of: pending\|broadcast\|confirmed\|failed\|sent\n/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(url, ...args)));
     cases.forEach(([args, message], i) => {

@@ -7,6 +7,7 @@ import { loadCatalog } from '../../src/adapters/providers/catalog-file';
 import { CatalogRateSource } from '../../src/adapters/providers/catalog-rate-source';
 import type { AdvanceDeps } from '../../src/core/payments/advance-payment';
 import type { MoneyOutDeps } from '../../src/core/payments/create-money-out';
+import { eip55Checksum } from '../../src/adapters/chains/eip55-checksum';
 import type { MoneyOutCommand } from '../../src/core/payments/money-out-rules';
 import type { Payment } from '../../src/core/payments/payment';
 import type { UnknownStatusSeen } from '../../src/core/payments/payout-provider';
@@ -64,6 +65,7 @@ export function fakeWorld(settings: { idempotencyTtlHours?: number; leaseMs?: nu
     idempotencyTtlHours: settings.idempotencyTtlHours ?? 24,
     fingerprintOf: (canonical) => canonical,
     onPaymentCreated: (id) => created.push(id),
+    refundAddresses: { eip55: eip55Checksum, depositAddresses: { isDepositAddress: async () => false }, hotWallets: [] },
   };
   const advance: AdvanceDeps = {
     uow: store, queue: store.queue, payments: store.reader, clock, ids, routing, environments: routing,

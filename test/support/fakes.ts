@@ -21,7 +21,7 @@ import type { ChainCursor, DepositStore } from '../../src/core/deposits/deposit-
 import type { Blockchain } from '../../src/core/catalog/catalog';
 import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core/customers/customer';
 import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
-import type { OnchainRefund, RefundStore } from '../../src/core/refunds/onchain-refund';
+import type { OnchainRefund, RefundAction, RefundStore } from '../../src/core/refunds/onchain-refund';
 import type { RefundAttempt } from '../../src/core/refunds/refund-sender';
 import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
 
@@ -85,6 +85,8 @@ export class MemoryStore implements UnitOfWork {
   readonly leases = new Map<Blockchain, string>();
   readonly customers = new Map<string, Customer>();
   readonly refunds = new Map<string, OnchainRefund>();
+  /** Operators' actions on refunds, in order (the audit record). */
+  readonly refundActions: RefundAction[] = [];
   /** Onchain attempts of refunds by id; unique per (chain, wallet, nonce) and per hash, as PostgreSQL keeps them. */
   readonly refundAttempts = new Map<string, RefundAttempt>();
   /** Balances by `tenant|currency|kind`, decimal. */
@@ -295,6 +297,10 @@ export class MemoryStore implements UnitOfWork {
         this.refunds.set(refundId, sent);
         record(() => this.refunds.set(refundId, before));
         return sent;
+      },
+      recordAction: async (action) => {
+        this.refundActions.push(action);
+        record(() => this.refundActions.pop());
       },
       isDepositTransaction: async (blockchain, txHash) => this.deposits.some((d) => d.blockchain === blockchain && d.txHash === txHash),
       setStatus: async (refundId, from, to, txHash, sentAt) => {

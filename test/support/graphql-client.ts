@@ -91,7 +91,8 @@ export function connectRaw(baseUrl: string, payload: Record<string, unknown> | u
 
 /** The fields of Payment as GraphQL selects them (every field of the REST Payment, OpenAPI getPayment, and the four extras). */
 export const PAYMENT_FIELDS = `id status paymentMethod sourceCurrency amountStablecoin fiatAmount destinationCurrency
-  providerRef reference createdAt updatedAt failureReason failureCode exchangeRate payoutFee`;
+  providerRef reference createdAt updatedAt failureReason failureCode exchangeRate payoutFee
+  refund { id paymentId amount currency blockchain refundAddress status txHash createdAt sentAt }`;
 
 /**
  * A REST object as GraphQL writes it: each of `fields` (enum fields) as its GraphQL enum value name,
@@ -109,7 +110,8 @@ export function withEnumNames<T extends object>(rest: T, fields: readonly string
 
 /** A REST payment as GraphQL writes it: `status` and `failureCode` as their enum value names. */
 export function restPaymentInGraphql<T extends { status: string }>(rest: T): T {
-  return withEnumNames(rest, ['status', 'failureCode']);
+  const payment = withEnumNames(rest, ['status', 'failureCode']) as T & { refund?: { status: string } | null };
+  return payment.refund ? { ...payment, refund: withEnumNames(payment.refund, ['status']) } : payment;
 }
 
 /** A REST ledger transaction as GraphQL writes it: kind, from and to as enum value names. */

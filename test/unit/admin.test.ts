@@ -165,6 +165,7 @@ describe('admin use cases on fakes', () => {
       ['a fractional webhook limit', { webhookLimit: 2.5 }, `webhookLimit must be an integer from 0 to ${MAX_WEBHOOK_LIMIT}, or null`, 'webhookLimit'],
       ['a chain change keeping a Solana address', { payoutBlockchain: 'BSC' }, 'payoutRefundAddress is not a valid BSC address', 'payoutRefundAddress'],
       ['a malformed address', { payoutRefundAddress: 'nope' }, 'payoutRefundAddress is not a valid SOLANA address', 'payoutRefundAddress'],
+      ['a base58 address of 33 bytes', { payoutRefundAddress: 'z'.repeat(44) }, 'payoutRefundAddress is not a valid SOLANA address', 'payoutRefundAddress'],
     ] as [string, TenantPatch, string, string | undefined][])('refuses %s, changing nothing', async (_name, patch, message, field) => {
       const tenantId = await newTenant();
       expect(await admin.updateTenant(tenantId, patch)).toEqual(err('validation_error', message, field ? { field } : undefined));

@@ -60,6 +60,7 @@ describe('createApplication', () => {
       operations: { recipients: async () => [], paymentEvents: async () => [], webhookHealth: async () => [] },
       deposits: memoryDepositReader(world.store),
       depositAddresses: new MemoryAddressRegistry(),
+      tenantRefunds: { listForTenant: async () => ({ entries: [], cursors: [] }), forPayments: async () => [] },
       depositChains: [{ chain: 'SOLANA', deriver: new TestDeriver(), keyId: 'k', tokens: [{ chain: 'SOLANA', currency: 'USDC', token: 'MintC', decimals: 6 }], serves: ['sandbox'] }],
     };
     app = createApplication(deps);

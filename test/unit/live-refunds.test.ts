@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { applyMove } from '../../src/core/payments/advance-payment';
 import { createMoneyOut } from '../../src/core/payments/create-money-out';
 import { recordDeposit } from '../../src/core/ledger/record-deposit';
-import { markRefundSent, type RefundDeps } from '../../src/core/refunds/manage-refunds';
+import { markRefundSent, retryRefund, type RefundDeps } from '../../src/core/refunds/manage-refunds';
 import type { MoneyOutCommand } from '../../src/core/payments/money-out-rules';
 import { command, fakeWorld, KES_1500_USDC, OTHER_TENANT, TENANT, type FakeWorld } from '../support/fake-world';
 import { bscTxHash, solanaTxHash } from '../support/tx-hashes';
+
+/** The admin key recorded as having made an operator's move. */
+const OPERATOR = 'key_01JD4YB2C4E6G8J0L2N4Q6S8U0';
 
 /** Refunds of live payments (docs/decisions.md § Ledger) on in-memory ports. */
 describe('onchain refunds on fakes', () => {
@@ -58,17 +61,17 @@ describe('onchain refunds on fakes', () => {
     const id = await accepted('live');
     await applyMove(world.advance, id, 'fail', { failure: { reason: 'gone', code: 'declined' } });
     const refundId = [...world.store.refunds.keys()][0]!;
-    expect(await markRefundSent(deps, 'rfd_missing', solanaTxHash())).toMatchObject({ ok: false, code: 'not_found' });
-    expect(await markRefundSent(deps, refundId, bscTxHash())).toMatchObject({ ok: false, code: 'validation_error' });
+    expect(await markRefundSent(deps, 'rfd_missing', solanaTxHash(), OPERATOR)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await markRefundSent(deps, refundId, bscTxHash(), OPERATOR)).toMatchObject({ ok: false, code: 'validation_error' });
     expect(balance('refund_pending')).toBe(KES_1500_USDC);
 
     const txHash = solanaTxHash();
-    const sent = await markRefundSent(deps, refundId, txHash);
+    const sent = await markRefundSent(deps, refundId, txHash, OPERATOR);
     expect(sent).toEqual({ ok: true, value: expect.objectContaining({ refundId, status: 'sent', txHash, amount: KES_1500_USDC, sentAt: world.clock.now().toISOString() }) });
     expect(ledgerOf(id).at(-1)).toBe(`refund_sent refund_pending→refunded ${KES_1500_USDC}`);
     expect([balance('refund_pending'), balance('refunded')]).toEqual(['0.000000', KES_1500_USDC]);
-    expect(await markRefundSent(deps, refundId, txHash)).toEqual(sent);
-    expect(await markRefundSent(deps, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
+    expect(await markRefundSent(deps, refundId, txHash, OPERATOR)).toEqual(sent);
+    expect(await markRefundSent(deps, refundId, solanaTxHash(), OPERATOR)).toMatchObject({ ok: false, code: 'invalid_state' });
     expect(ledgerOf(id).filter((t) => t.startsWith('refund_sent'))).toHaveLength(1);
   });
 
@@ -86,7 +89,7 @@ describe('onchain refunds on fakes', () => {
     const inbound = solanaTxHash();
     await deposit(OTHER_TENANT, 'SOLANA', inbound);
     const transfers = world.store.transfers.length;
-    expect(await markRefundSent(deps, refundId, inbound)).toEqual({
+    expect(await markRefundSent(deps, refundId, inbound, OPERATOR)).toEqual({
       ok: false, code: 'tx_hash_is_deposit', message: `Transaction ${inbound} on SOLANA is a recorded deposit, not a refund sent`,
     });
     expect(world.store.refunds.get(refundId)).toMatchObject({ status: 'pending', txHash: null, sentAt: null });
@@ -94,15 +97,46 @@ describe('onchain refunds on fakes', () => {
     expect([balance('refund_pending'), balance('refunded')]).toEqual([KES_1500_USDC, '0.000000']);
 
     const outbound = solanaTxHash();
-    expect(await markRefundSent(deps, refundId, outbound)).toMatchObject({ ok: true, value: { status: 'sent', txHash: outbound } });
+    expect(await markRefundSent(deps, refundId, outbound, OPERATOR)).toMatchObject({ ok: true, value: { status: 'sent', txHash: outbound } });
   });
 
   it('compares BSC hashes in canonical form: a deposit credited in upper case refuses the same hash in any case', async () => {
     const refundId = await pendingRefund({ blockchain: 'BSC', refundAddress: `0x${'ab'.repeat(20)}` });
     const inbound = bscTxHash();
     await deposit(TENANT, 'BSC', `0x${inbound.slice(2).toUpperCase()}`);
-    expect(await markRefundSent(deps, refundId, inbound)).toMatchObject({ ok: false, code: 'tx_hash_is_deposit' });
-    expect(await markRefundSent(deps, refundId, `0x${inbound.slice(2, 34).toUpperCase()}${inbound.slice(34)}`)).toMatchObject({ ok: false, code: 'tx_hash_is_deposit' });
+    expect(await markRefundSent(deps, refundId, inbound, OPERATOR)).toMatchObject({ ok: false, code: 'tx_hash_is_deposit' });
+    expect(await markRefundSent(deps, refundId, `0x${inbound.slice(2, 34).toUpperCase()}${inbound.slice(34)}`, OPERATOR)).toMatchObject({ ok: false, code: 'tx_hash_is_deposit' });
     expect(world.store.refunds.get(refundId)?.status).toBe('pending');
+  });
+
+  it('recording a hand-sent transaction is kept with who did it; the same hash again records nothing more', async () => {
+    const refundId = await pendingRefund();
+    const txHash = solanaTxHash();
+    expect((await markRefundSent(deps, refundId, txHash, OPERATOR)).ok).toBe(true);
+    expect((await markRefundSent(deps, refundId, txHash, 'key_other')).ok).toBe(true);
+    expect(world.store.refundActions).toEqual([{ refundId, action: 'record_sent', actor: OPERATOR, from: 'pending', to: 'sent', txHash, at: world.clock.now() }]);
+  });
+
+  it('retry sends a failed refund back to pending with no transaction, kept with who did it; the ledger does not move', async () => {
+    const refundId = await pendingRefund();
+    const failed = await world.store.transact(async (tx) => ({ ok: true as const, value: await tx.refunds.setStatus(refundId, 'pending', 'failed', null, null) }));
+    expect(failed.ok && failed.value.status).toBe('failed');
+    const transfers = world.store.transfers.length;
+    const retried = await retryRefund(deps, refundId, OPERATOR);
+    expect(retried).toEqual({ ok: true, value: expect.objectContaining({ refundId, status: 'pending', txHash: null, sentAt: null }) });
+    expect(world.store.refunds.get(refundId)).toMatchObject({ status: 'pending', txHash: null });
+    expect(world.store.refundActions).toEqual([{ refundId, action: 'retry', actor: OPERATOR, from: 'failed', to: 'pending', txHash: null, at: world.clock.now() }]);
+    expect(world.store.transfers).toHaveLength(transfers);
+    expect(balance('refund_pending')).toBe(KES_1500_USDC);
+  });
+
+  it('retry refuses a refund that is not failed (invalid_state) and an unknown one (not_found), writing nothing', async () => {
+    const refundId = await pendingRefund();
+    expect(await retryRefund(deps, refundId, OPERATOR)).toEqual({
+      ok: false, code: 'invalid_state', message: `Refund ${refundId} is pending: only a failed refund can be retried`,
+    });
+    expect(await retryRefund(deps, 'rfd_missing', OPERATOR)).toMatchObject({ ok: false, code: 'not_found' });
+    expect(world.store.refunds.get(refundId)?.status).toBe('pending');
+    expect(world.store.refundActions).toEqual([]);
   });
 });

@@ -5,7 +5,6 @@ import { validateMoneyOut, type MoneyOutCommand } from '../../src/core/payments/
 const catalog = loadCatalog(path.resolve(__dirname, '../../data/corridors.json'));
 
 const SOLANA = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
-const BSC = `0x${'aB3'.repeat(13)}c`;
 
 const command = (o: Partial<MoneyOutCommand> = {}): MoneyOutCommand => ({
   fiatAmount: 1500, sourceCurrency: 'USDC', destinationCurrency: 'KES', country: 'KE', blockchain: 'SOLANA', paymentMethod: 'MOMO',
@@ -122,27 +121,8 @@ describe('validateMoneyOut', () => {
     expect(outcome({ paymentMethod: 'BANK', paymentCode: '01', accountNumber: 'ACC-0001' })).toBe('ok');
   });
 
-  it.each([
-    ['SOLANA', SOLANA, 'ok'],
-    ['SOLANA', '1'.repeat(32), 'ok'],
-    ['SOLANA', '1'.repeat(31), 'validation_error refundAddress'],
-    ['SOLANA', 'z'.repeat(44), 'ok'],
-    ['SOLANA', 'z'.repeat(45), 'validation_error refundAddress'],
-    ['SOLANA', `${SOLANA.slice(0, 43)}0`, 'validation_error refundAddress'], // 0 is not base58
-    ['SOLANA', `${SOLANA.slice(0, 43)}O`, 'validation_error refundAddress'],
-    ['SOLANA', `${SOLANA.slice(0, 43)}I`, 'validation_error refundAddress'],
-    ['SOLANA', `${SOLANA.slice(0, 43)}l`, 'validation_error refundAddress'],
-    ['SOLANA', BSC, 'validation_error refundAddress'],
-    ['BSC', BSC, 'ok'],
-    ['BSC', `0x${'0'.repeat(40)}`, 'ok'],
-    ['BSC', `0x${'a'.repeat(39)}`, 'validation_error refundAddress'],
-    ['BSC', `0x${'a'.repeat(41)}`, 'validation_error refundAddress'],
-    ['BSC', `0x${'g'.repeat(40)}`, 'validation_error refundAddress'],
-    ['BSC', `0X${'a'.repeat(40)}`, 'validation_error refundAddress'],
-    ['BSC', 'a'.repeat(42), 'validation_error refundAddress'],
-    ['BSC', SOLANA, 'validation_error refundAddress'],
-  ] as [MoneyOutCommand['blockchain'], string, string][])('refund address on %s: %s -> %s', (blockchain, refundAddress, expected) => {
-    expect(outcome({ blockchain, refundAddress })).toBe(expected);
+  it('leaves the refund address to checkRefundAddress (test/unit/refund-address.test.ts): a malformed one passes these rules', () => {
+    expect(outcome({ blockchain: 'BSC', refundAddress: SOLANA })).toBe('ok');
   });
 
   it.each(['accountName', 'accountNumber', 'paymentCode', 'reference', 'refundAddress'] as const)('refuses a blank %s', (field) => {

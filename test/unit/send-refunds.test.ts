@@ -195,7 +195,7 @@ describe('sending a pending refund exactly once', () => {
     const { refundId } = await pendingRefund();
     await sendRefundsPass(deps);
     const manual = { uow: world.store, clock: world.clock, refunds: { list: async () => [], pendingTotals: async () => [] } };
-    expect(await markRefundSent(manual, refundId, solanaTxHash())).toMatchObject({ ok: false, code: 'invalid_state' });
+    expect(await markRefundSent(manual, refundId, solanaTxHash(), 'key_operator')).toMatchObject({ ok: false, code: 'invalid_state' });
     expect(refund(refundId).status).toBe('broadcast');
   });
 
@@ -234,7 +234,7 @@ describe('sending a pending refund exactly once', () => {
     chain.short = 'gas';
     expect(await sendRefundsPass(deps)).toBe('short');
     const manual = { uow: world.store, clock: world.clock, refunds: { list: async () => [], pendingTotals: async () => [] } };
-    expect((await markRefundSent(manual, refundId, solanaTxHash())).ok).toBe(true);
+    expect((await markRefundSent(manual, refundId, solanaTxHash(), 'key_operator')).ok).toBe(true);
     expect(await sendRefundsPass(deps)).toBe('idle');
     expect(changes.map((c) => c.change)).toEqual(['raised', 'cleared']);
     expect(findings.standing.size).toBe(0);

@@ -163,6 +163,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your onchain refunds of live payouts that failed or were reversed, newest first; the next page is in the Link header
+         * @description A live payout that fails or is reversed after the provider accepted it owes you its whole stablecoin amount back, sent onchain to its refundAddress: pending → broadcast → confirmed (final), or failed while an operator sees to it, or sent when an operator sent it by hand. Filter by status (several values match any). limit 1..100 (default 50); when more entries follow, the Link header holds the next page with your filters: follow it as given. The same refund is the `refund` of its payment (GET /v1/payments/{paymentId}).
+         */
+        get: operations["listTenantRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/momo/payout": {
         parameters: {
             query?: never;
@@ -808,7 +828,7 @@ export interface paths {
         };
         /**
          * Onchain refunds of live payments that failed or were reversed after acceptance, oldest first
-         * @description Platform admin key. A live payment that fails or is reversed after acceptance owes its amount back onchain to the tenant's refund address; each such refund is pending until an operator records the transaction that sent it (docs/decisions.md § Ledger).
+         * @description Platform admin key. A live payment that fails or is reversed after acceptance owes its amount back onchain to the tenant's refund address; each such refund is pending until the hot wallet sends it or an operator records the transaction that sent it (docs/decisions.md § Refunds). status=failed is the operators' queue: refunds that need a decision (retry, or record a hand-sent transaction).
          */
         get: operations["listRefunds"];
         put?: never;
@@ -833,6 +853,26 @@ export interface paths {
          * @description Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, and so is the hash of a recorded inbound deposit (tx_hash_is_deposit).
          */
         post: operations["markRefundSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/refunds/{refundId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed refund back to the queue: it becomes pending and the hot wallet sends it again (audited)
+         * @description Platform admin key. Moves a failed refund to pending with no transaction (docs/decisions.md § Refunds: reads and operators); the refunds worker signs a new attempt on its next pass. The ledger does not move: the amount stays in refund_pending until a transaction is final. Kept with the admin key that retried it (the audit record). A refund that is not failed is refused with 409 invalid_state.
+         */
+        post: operations["retryRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1741,6 +1781,79 @@ export interface components {
              * @example 0.510000
              */
             payoutFee: string;
+            /** @description The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data */
+            refund?: components["schemas"]["Refund"] | null;
+        };
+        /**
+         * @description The stablecoin of a live payout that failed or was reversed after acceptance, sent back onchain to its refundAddress
+         * @example {
+         *       "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "amount": "12.115416",
+         *       "currency": "USDC",
+         *       "blockchain": "SOLANA",
+         *       "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "status": "confirmed",
+         *       "txHash": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+         *       "createdAt": "2026-11-23T09:45:12.031Z",
+         *       "sentAt": "2026-11-23T09:45:31.870Z"
+         *     }
+         */
+        Refund: {
+            /**
+             * @description Refund id: rfd_ and a ULID
+             * @example rfd_01JD5A2C4E6G8J0K2M4P6R8T0V
+             */
+            id: string;
+            /**
+             * @description The payment it returns the funds of (pay_...)
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            paymentId: string;
+            /**
+             * @description The payment's whole amountStablecoin, 6 decimal places: the network fee is ours, never deducted
+             * @example 12.115416
+             */
+            amount: string;
+            /**
+             * @description The stablecoin sent back
+             * @example USDC
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description The chain it is sent on: the payment's
+             * @example SOLANA
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description Where it goes: the payment's refundAddress
+             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             */
+            refundAddress: string;
+            /**
+             * @description pending (owed, not sent yet) → broadcast (sent, waiting for finality) → confirmed (final onchain); failed: an operator is on it (it goes back to pending when retried); sent: an operator sent it by hand and recorded the transaction. Final: confirmed, sent
+             * @example confirmed
+             * @enum {string}
+             */
+            status: "pending" | "broadcast" | "confirmed" | "failed" | "sent";
+            /**
+             * @description The transaction hash (BSC, 0x and 64 lower-case hex) or signature (SOLANA) once known: from broadcast on (it may change while broadcast, when a stuck transaction is replaced); null while pending
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+             */
+            txHash: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund became owed (ISO 8601 UTC)
+             * @example 2026-11-23T09:45:12.031Z
+             */
+            createdAt: string;
+            /**
+             * @description When it was final onchain (confirmed) or recorded sent; null before
+             * @example 2026-11-23T09:45:31.870Z
+             */
+            sentAt: string | null;
         };
         /**
          * @description Body of a payment.succeeded delivery
@@ -2507,7 +2620,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2975,6 +3088,8 @@ export interface components {
              * @example 0.510000
              */
             payoutFee: string;
+            /** @description The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data */
+            refund?: components["schemas"]["RefundOutput"] | null;
         };
         /**
          * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state, tx_hash_is_deposit (docs/decisions.md § Errors: shapes per route family)
@@ -2997,7 +3112,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, corridor_not_available, webhook_limit_reached (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, corridor_not_available, webhook_limit_reached, refund_address_invalid, refund_address_bad_checksum, refund_address_is_ours (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 422,
          *       "message": "This Idempotency-Key header was used with a different request",
@@ -3012,7 +3127,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached";
+            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours";
         } & {
             [key: string]: unknown;
         });
@@ -3118,7 +3233,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -3138,10 +3253,10 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
         };
         /**
-         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available, refund_address_invalid, refund_address_bad_checksum, refund_address_is_ours (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "unsupported_corridor"
@@ -3159,7 +3274,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours";
         } & {
             [key: string]: unknown;
         });
@@ -4680,13 +4795,13 @@ export interface components {
              */
             refundAddress: string;
             /**
-             * @description pending until an operator records the onchain transaction, then sent
+             * @description pending (owed, nothing onchain yet) → broadcast (sent from the hot wallet) → confirmed (final onchain); failed: needs an operator (retry it); sent: an operator recorded a hand-sent transaction (docs/decisions.md § Refunds)
              * @example pending
              * @enum {string}
              */
-            status: "pending" | "sent";
+            status: "pending" | "broadcast" | "confirmed" | "failed" | "sent";
             /**
-             * @description The onchain transaction, canonical form; null while pending
+             * @description The onchain transaction, canonical form, once known (broadcast, confirmed, sent; kept on a failed one when it landed); null while pending
              * @example null
              */
             txHash: string | null;
@@ -4697,7 +4812,7 @@ export interface components {
              */
             createdAt: string;
             /**
-             * @description When an operator recorded it sent; null while pending
+             * @description When it was final onchain (confirmed) or an operator recorded it sent; null before
              * @example null
              */
             sentAt: string | null;
@@ -5208,6 +5323,77 @@ export interface components {
             paymentId: string | null;
             /** @description How it was priced; null on quotes stored before pricing records were kept */
             pricing: components["schemas"]["PricingRecord"] | null;
+        };
+        /**
+         * @description The stablecoin of a live payout that failed or was reversed after acceptance, sent back onchain to its refundAddress
+         * @example {
+         *       "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "amount": "12.115416",
+         *       "currency": "USDC",
+         *       "blockchain": "SOLANA",
+         *       "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "status": "confirmed",
+         *       "txHash": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+         *       "createdAt": "2026-11-23T09:45:12.031Z",
+         *       "sentAt": "2026-11-23T09:45:31.870Z"
+         *     }
+         */
+        RefundOutput: {
+            /**
+             * @description Refund id: rfd_ and a ULID
+             * @example rfd_01JD5A2C4E6G8J0K2M4P6R8T0V
+             */
+            id: string;
+            /**
+             * @description The payment it returns the funds of (pay_...)
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            paymentId: string;
+            /**
+             * @description The payment's whole amountStablecoin, 6 decimal places: the network fee is ours, never deducted
+             * @example 12.115416
+             */
+            amount: string;
+            /**
+             * @description The stablecoin sent back
+             * @example USDC
+             * @enum {string}
+             */
+            currency: "USDC" | "USDT";
+            /**
+             * @description The chain it is sent on: the payment's
+             * @example SOLANA
+             * @enum {string}
+             */
+            blockchain: "BSC" | "SOLANA";
+            /**
+             * @description Where it goes: the payment's refundAddress
+             * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
+             */
+            refundAddress: string;
+            /**
+             * @description pending (owed, not sent yet) → broadcast (sent, waiting for finality) → confirmed (final onchain); failed: an operator is on it (it goes back to pending when retried); sent: an operator sent it by hand and recorded the transaction. Final: confirmed, sent
+             * @example confirmed
+             * @enum {string}
+             */
+            status: "pending" | "broadcast" | "confirmed" | "failed" | "sent";
+            /**
+             * @description The transaction hash (BSC, 0x and 64 lower-case hex) or signature (SOLANA) once known: from broadcast on (it may change while broadcast, when a stuck transaction is replaced); null while pending
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+             */
+            txHash: string | null;
+            /**
+             * Format: date-time
+             * @description When the refund became owed (ISO 8601 UTC)
+             * @example 2026-11-23T09:45:12.031Z
+             */
+            createdAt: string;
+            /**
+             * @description When it was final onchain (confirmed) or recorded sent; null before
+             * @example 2026-11-23T09:45:31.870Z
+             */
+            sentAt: string | null;
         };
     };
     responses: never;
@@ -5795,7 +5981,8 @@ export interface operations {
                      *       "failureReason": null,
                      *       "failureCode": null,
                      *       "exchangeRate": "129.25",
-                     *       "payoutFee": "0.510000"
+                     *       "payoutFee": "0.510000",
+                     *       "refund": null
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];
@@ -6252,6 +6439,146 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listTenantRefunds: {
+        parameters: {
+            query?: {
+                /** @description Entries per page, 1 to 100 */
+                limit?: number;
+                /** @description Opaque: from the Link rel="next" header of the previous page; never build one */
+                cursor?: string;
+                /** @description Only refunds in one of these statuses (repeat the parameter or separate values with commas); all when absent */
+                status?: ("pending" | "broadcast" | "confirmed" | "failed" | "sent")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of refunds, newest first (empty when nothing matches) */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "amount": "12.115416",
+                     *         "currency": "USDC",
+                     *         "blockchain": "SOLANA",
+                     *         "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *         "status": "confirmed",
+                     *         "txHash": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *         "createdAt": "2026-11-23T09:45:12.031Z",
+                     *         "sentAt": "2026-11-23T09:45:31.870Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["RefundOutput"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
@@ -11056,6 +11383,18 @@ export interface operations {
                      *       "failureCode": null,
                      *       "exchangeRate": "129.25",
                      *       "payoutFee": "0.510000",
+                     *       "refund": {
+                     *         "id": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "amount": "12.115416",
+                     *         "currency": "USDC",
+                     *         "blockchain": "SOLANA",
+                     *         "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *         "status": "confirmed",
+                     *         "txHash": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *         "createdAt": "2026-11-23T09:45:12.031Z",
+                     *         "sentAt": "2026-11-23T09:45:31.870Z"
+                     *       },
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *       "provider": "sandbox",
                      *       "pricing": {
@@ -11167,6 +11506,8 @@ export interface operations {
                          * @example 0.510000
                          */
                         payoutFee: string;
+                        /** @description The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data */
+                        refund?: components["schemas"]["RefundOutput"] | null;
                         /**
                          * @description The tenant the payment belongs to
                          * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
@@ -11829,7 +12170,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only refunds in this status; all when absent */
-                status?: "pending" | "sent";
+                status?: "pending" | "broadcast" | "confirmed" | "failed" | "sent";
                 /** @description Most refunds to return, 1 to 500 */
                 limit?: number;
             };
@@ -12110,6 +12451,184 @@ export interface operations {
                 };
             };
             /** @description invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    retryRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Refund id (rfd_...) */
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund, pending again */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refundId": "rfd_01JD5A2C4E6G8J0K2M4P6R8T0V",
+                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "amount": "12.115416",
+                     *       "currency": "USDC",
+                     *       "blockchain": "SOLANA",
+                     *       "refundAddress": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "status": "pending",
+                     *       "txHash": null,
+                     *       "createdAt": "2026-11-23T09:30:00.000Z",
+                     *       "sentAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OnchainRefund"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description invalid_state: the refund is not failed (the message says what it is) */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

@@ -42,6 +42,10 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   provider_unavailable: 'provider_unavailable',
   rate_unavailable: 'rate_unavailable',
   corridor_not_available: 'corridor_not_available',
+  // The tenant's payoutRefundAddress, checked like a money-out's refundAddress (docs/decisions.md § Refunds: refund addresses).
+  refund_address_invalid: 'refund_address_invalid',
+  refund_address_bad_checksum: 'refund_address_bad_checksum',
+  refund_address_is_ours: 'refund_address_is_ours',
 };
 
 /** The parsed body carries exactly the fields of the core's LegacyPayoutCommand: a field added to one side only fails `tsc`. */

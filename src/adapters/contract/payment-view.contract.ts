@@ -4,6 +4,7 @@ import { PAYMENT_STATUSES } from '../../core/payments/payment';
 import { PAYMENT_FAILURE_CODES } from '../../core/payments/payment-failure';
 import { STABLECOINS } from '../../core/shared/money';
 import { DecimalString } from './amount.schema';
+import { RefundResponse } from './refund.contract';
 
 /** A payment id as the examples show it. */
 export const EXAMPLE_PAYMENT_ID = 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ';
@@ -17,7 +18,7 @@ export const INITIATED_PAYMENT_EXAMPLE = {
   id: EXAMPLE_PAYMENT_ID, status: 'initiated', paymentMethod: 'MOMO', sourceCurrency: 'USDC', amountStablecoin: '12.115416',
   fiatAmount: '1500.00', destinationCurrency: 'KES', providerRef: null, reference: 'order-10045',
   createdAt: '2026-11-23T09:41:07.512Z', updatedAt: '2026-11-23T09:41:07.512Z', failureReason: null, failureCode: null, exchangeRate: '129.25',
-  payoutFee: '0.510000',
+  payoutFee: '0.510000', refund: null,
 } as const;
 
 /**
@@ -50,6 +51,10 @@ export const PaymentResponse = z
     }),
     exchangeRate: DecimalString.meta({ description: 'Units of destinationCurrency per 1 sourceCurrency applied (a quote\'s locked rate or the current one)', example: '129.25' }),
     payoutFee: DecimalString.meta({ description: 'Fees included in amountStablecoin (method, network, optional issuer fee), in sourceCurrency', example: '0.510000' }),
+    refund: RefundResponse.nullable().optional().meta({
+      description: 'The onchain refund of a live payment that failed or was reversed after acceptance, null when it owes none (docs/api.md § Refunds): '
+        + 'on getPayment and listPayments; always null in the createMoneyOut answer (a new payment owes none); not in webhook data',
+    }),
   })
   .meta({
     id: 'Payment',

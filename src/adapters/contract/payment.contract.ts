@@ -59,6 +59,9 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   rate_unavailable: 'rate_unavailable',
   corridor_not_available: 'corridor_not_available',
   insufficient_balance: 'insufficient_balance',
+  refund_address_invalid: 'refund_address_invalid',
+  refund_address_bad_checksum: 'refund_address_bad_checksum',
+  refund_address_is_ours: 'refund_address_is_ours',
 };
 
 /** The parsed body carries exactly the fields of the core's MoneyOutCommand: a field added to one side only fails `tsc`. */

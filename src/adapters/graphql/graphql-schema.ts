@@ -10,6 +10,7 @@ import { MeResolver } from './me.resolver';
 import { NodeResolver } from './node.resolver';
 import { OperationsResolver } from './operations.resolver';
 import { PaymentRecipientResolver } from './payment-recipient.resolver';
+import { PaymentRefundResolver } from './payment-refund.resolver';
 import { PaymentUpdatedResolver } from './payment-updated.resolver';
 import { PaymentResolver } from './payment.resolver';
 import { QuoteResolver } from './quote.resolver';
@@ -56,7 +57,7 @@ const NO_TOPICS: PubSub = {
 export function graphqlSchema(): GraphQLSchema {
   built ??= buildSchemaSync({
     resolvers: [
-      PaymentResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
+      PaymentResolver, PaymentRefundResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
       LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver, NodeResolver,
       OperationsResolver, PaymentRecipientResolver, DepositResolver,
     ],

@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
 import { webhookRoutes } from './webhook.routes';
 import { balanceRoutes } from './balance.routes';
+import { tenantRefundRoutes } from './tenant-refund.routes';
 import { depositRoutes } from './deposit.routes';
 import { adminRoutes } from './admin.routes';
 import { legacyPayoutRoutes } from './legacy-payout.routes';
@@ -60,7 +61,7 @@ export interface HttpAppDeps {
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
   const metrics = deps.metrics ? [metricsRoute(deps.metrics)] : [];
-  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin)];
+  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...tenantRefundRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin)];
 }
 
 /**

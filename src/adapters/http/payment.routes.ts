@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Application } from '../../core/application';
 import { IDEMPOTENCY_KEY_FIELD, type MoneyOutErrorCode } from '../../core/payments/create-money-out';
 import type { Err } from '../../core/shared/result';
+import type { PaymentView } from '../../core/payments/payment-view';
+import type { IssuerRefundView } from '../../core/refunds/refund-reads';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { MONEY_OUT_ERRORS, MoneyOutBody, PaymentIdParams } from '../contract/payment.contract';
 import { PaymentListQuerySchema, toPaymentListQuery } from '../contract/payment-list.contract';
@@ -38,6 +40,17 @@ function listMessage(failure: Err<'validation_error'>): string {
   const field = String(failure.details?.field ?? '');
   const rest = LIST_PARAMS[field];
   return rest ? failure.message.replace(field, rest) : failure.message;
+}
+
+/**
+ * `payments` with each one's `refund` (null when it owes none), read for the whole page in one
+ * query, or none when no payment on it ended failed or refunded (docs/api.md § Refunds; OpenAPI
+ * listPayments, getPayment). A page is at most 100 payments, what paymentRefunds takes.
+ */
+async function withRefunds(app: Application, tenantId: string, payments: PaymentView[]): Promise<Array<PaymentView & { refund: IssuerRefundView | null }>> {
+  const refunds = await app.paymentRefunds(tenantId, payments);
+  if (!refunds.ok) throw new Error(`refunds of a page of payments: ${refunds.message}`);
+  return payments.map((payment, i) => ({ ...payment, refund: refunds.value[i] ?? null }));
 }
 
 /** Routes of the Payments tag (OpenAPI createMoneyOut, listPayments and getPayment). */
@@ -79,7 +92,8 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
           return sendShapeA(res, MONEY_OUT_ERRORS[result.code], restMessage(result), fieldsOf({ ...result, message: restMessage(result) }, req, IDEMPOTENCY_KEY_PATH));
         }
         if (result.value.replayed) res.set('Idempotent-Replayed', 'true');
-        res.status(MONEY_OUT_CREATED).json(result.value.payment);
+        // A payment just created owes no refund; a replay answers the first answer, which owed none either.
+        res.status(MONEY_OUT_CREATED).json({ ...result.value.payment, refund: null });
       },
     }),
     defineRoute<undefined, z.output<typeof PaymentListQuerySchema>>({
@@ -99,7 +113,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
         const result = await app.listPayments(req.tenantId, toPaymentListQuery(req.query));
         if (!result.ok) return sendShapeA(res, result.code, listMessage(result), fieldsOf({ ...result, message: listMessage(result) }, req, PAGE_PARAMS));
         if (result.value.hasNextPage && result.value.endCursor) res.set('Link', nextPageLink(req.raw, req.query, result.value.endCursor));
-        res.json(result.value.entries.map((e) => e.node));
+        res.json(await withRefunds(app, req.tenantId, result.value.entries.map((e) => e.node)));
       },
     }),
     defineRoute<undefined, undefined, z.infer<typeof PaymentIdParams>>({
@@ -119,7 +133,8 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
       handler: async (req, res: Response) => {
         const result = await app.getPayment(req.tenantId, req.params.paymentId);
         if (!result.ok) return sendShapeA(res, result.code, result.message, fieldsOf(result, req));
-        res.json(result.value);
+        // Looked up only for a failed or refunded payment (mayOweRefund): a payment polled while in flight costs no second query.
+        res.json((await withRefunds(app, req.tenantId, [result.value]))[0]);
       },
     }),
   ];

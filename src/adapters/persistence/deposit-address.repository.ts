@@ -40,6 +40,11 @@ export class DepositAddressRepository implements DepositAddressRegistry {
     }
   }
 
+  /** Whether `address` is a deposit address of any tenant on `chain` (the OwnDepositAddresses port): one probe of the address's unique key. */
+  async isDepositAddress(chain: Blockchain, address: string): Promise<boolean> {
+    return (await this.execute('select 1 from deposit_addresses where blockchain = ? and address_key = ? limit 1', [chain, addressKey(chain, address)])).length > 0;
+  }
+
   async onChain(chain: Blockchain, keyId: string): Promise<DepositAddress[]> {
     return (await this.execute('select * from deposit_addresses where blockchain = ? and key_id = ? order by derivation_index', [chain, keyId])).map(addressOf);
   }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Blockchain } from '../../core/catalog/catalog';
-import type { OnchainRefund, RefundReader, RefundStatus, RefundStore } from '../../core/refunds/onchain-refund';
+import type { OnchainRefund, RefundAction, RefundReader, RefundStatus, RefundStore } from '../../core/refunds/onchain-refund';
 import { formatAmount, type Stablecoin } from '../../core/shared/money';
 import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 import { insertStatement } from './raw-insert';
@@ -64,6 +64,13 @@ export class OnchainRefundTxStore implements RefundStore {
       'select max(nonce)::text as nonce from onchain_refund_attempts where blockchain = ? and wallet = ?', [blockchain, wallet],
     );
     return rows[0]?.nonce == null ? null : BigInt(rows[0].nonce);
+  }
+
+  async recordAction(action: RefundAction): Promise<void> {
+    await this.em.execute(
+      'insert into onchain_refund_actions (refund_id, action, actor, from_status, to_status, tx_hash, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+      [action.refundId, action.action, action.actor, action.from, action.to, action.txHash, action.at],
+    );
   }
 
   async createAttempt(attempt: RefundAttempt): Promise<void> {

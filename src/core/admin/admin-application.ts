@@ -14,7 +14,7 @@ import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
 import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
 import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
-import { listRefunds, markRefundSent, type MarkSentErrorCode, type RefundView } from '../refunds/manage-refunds';
+import { listRefunds, markRefundSent, retryRefund, type MarkSentErrorCode, type RefundView, type RetryRefundErrorCode } from '../refunds/manage-refunds';
 import type { DepositFindingView } from '../deposits/deposit';
 import type { RatePairView } from '../quotes/rate-book';
 import type { Quote, QuoteReader } from '../quotes/quote';
@@ -113,9 +113,15 @@ export interface AdminApplication {
   listRefunds(status: RefundStatus | undefined, limit: number): Promise<RefundView[]>;
   /**
    * Records the onchain transaction of a pending refund: it becomes `sent` and its amount leaves
-   * `refund_pending`. Errors: `validation_error` (txHash), `not_found`, `invalid_state` (sent with another hash).
+   * `refund_pending`; kept with `actor` (admin key id or `cli:<user>`) for audit. Errors: `validation_error` (txHash),
+   * `not_found`, `invalid_state` (sent with another hash, or not pending), `tx_hash_is_deposit`.
    */
-  markRefundSent(refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>>;
+  markRefundSent(refundId: string, txHash: string, actor: string): Promise<Result<RefundView, MarkSentErrorCode>>;
+  /**
+   * Sends a failed refund back to `pending` (docs/decisions.md § Refunds: reads and operators), kept with
+   * `actor` for audit. Errors: `not_found`, `invalid_state` (not failed).
+   */
+  retryRefund(refundId: string, actor: string): Promise<Result<RefundView, RetryRefundErrorCode>>;
   /** Transfers to deposit addresses never credited (another token, dust, oversized), newest first, at most `limit`. */
   listDepositFindings(limit: number): Promise<DepositFindingView[]>;
   /** Every pair of the live rate book with its state and sources; `live: false` and no pairs without live sources. */
@@ -166,7 +172,8 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     listReconciliationFindings: (limit) => deps.reconciliationChecks.listFindings(limit),
     reconciliationReport: (provider, window) => reconciliationReport(deps.reconciliationReport, provider, window),
     listRefunds: (status, limit) => listRefunds(deps, status, limit),
-    markRefundSent: (refundId, txHash) => markRefundSent(deps, refundId, txHash),
+    markRefundSent: (refundId, txHash, actor) => markRefundSent(deps, refundId, txHash, actor),
+    retryRefund: (refundId, actor) => retryRefund(deps, refundId, actor),
     listDepositFindings: (limit) => listDepositFindings({ findings: deps.depositFindings }, limit),
     listRates: () => (deps.rateBoard
       ? { live: true, spreads: deps.spreadsInForce?.table() ?? null, pairs: deps.rateBoard.view(deps.clock.now()) }

@@ -9,6 +9,7 @@ import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { TransactionContext, UnitOfWork } from '../shared/unit-of-work';
 import { validateMoneyOut, type MoneyOutCommand, type ValidMoneyOut } from './money-out-rules';
+import { checkRefundAddress, type RefundAddressDeps, type RefundAddressErrorCode } from './refund-address';
 import type { Payment } from './payment';
 import type { OneTripPaymentWriter } from './payment-ports';
 import type { PaymentView } from './payment-view';
@@ -26,7 +27,8 @@ export type MoneyOutErrorCode =
   | 'provider_unavailable'
   | 'rate_unavailable'
   | 'corridor_not_available'
-  | 'insufficient_balance';
+  | 'insufficient_balance'
+  | RefundAddressErrorCode;
 
 /**
  * A created or replayed money-out: the payment as first answered, and whether this is a replay
@@ -58,6 +60,8 @@ export interface MoneyOutDeps extends RoutingDeps {
    * (docs/decisions.md § Personal data and secrets). Deterministic; HMAC-SHA256 in the service.
    */
   readonly fingerprintOf: (canonicalRequest: string) => string;
+  /** The refund address's checks: EIP-55, our deposit addresses, the hot wallets (docs/decisions.md § Refunds: refund addresses). */
+  readonly refundAddresses: RefundAddressDeps;
   /**
    * Called after a new payment commits, with its corridor (catalog values, so a bounded set), e.g.
    * to wake the payout worker and count it (README "Metrics and health").
@@ -85,7 +89,8 @@ export interface MoneyOutDeps extends RoutingDeps {
  * nothing is written), `provider_unavailable` (the corridor's providers all refuse calls for now:
  * `details.retryAfterS`, seconds, says how soon to ask again; nothing is written),
  * `rate_unavailable` (no trustworthy live rate for the pair now, docs/decisions.md § FX quotes: live
- * rates; `details.retryAfterS`; nothing is written), `insufficient_balance` (the available balance does not cover the amount).
+ * rates; `details.retryAfterS`; nothing is written), `insufficient_balance` (the available balance does not cover the amount),
+ * `refund_address_invalid`, `refund_address_bad_checksum`, `refund_address_is_ours` (checkRefundAddress; nothing is written).
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -99,6 +104,8 @@ export async function createMoneyOut(
   }
   const valid = validateMoneyOut(deps.catalog, command);
   if (!valid.ok) return valid;
+  const refundAddress = await checkRefundAddress(deps.refundAddresses, valid.value.blockchain, valid.value.refundAddress);
+  if (!refundAddress.ok) return refundAddress;
   const key = idempotencyKey.toLowerCase();
   const fingerprint = deps.fingerprintOf(canonicalJson({ operation: MONEY_OUT_OPERATION, ...command, fiatAmount: valid.value.amount.toString() }));
   const corridor = { country: valid.value.country, paymentMethod: valid.value.paymentMethod };

@@ -4,6 +4,7 @@ import {
 import type { IssuerFeeOption } from '../quotes/pricing';
 import { Decimal, parseAmount, scaleOf, type FiatCurrency, type Stablecoin } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
+import { base58ByteLength } from './refund-address';
 
 /** Field length limits of a money-out, shared by every transport's schema (OpenAPI createMoneyOut). */
 export const MONEY_OUT_LIMITS = {
@@ -45,9 +46,14 @@ export interface ValidMoneyOut extends MoneyOutCommand {
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
-/** True when `address` is well formed on `blockchain`: base58 of 32-44 characters on SOLANA, 0x + 40 hex on BSC. Pure. */
+/**
+ * True when `address` is well formed on `blockchain`: base58 of a 32-byte key on SOLANA, 0x + 40
+ * hex on BSC (the EIP-55 checksum is checkRefundAddress's, behind its port). Pure. A tenant's
+ * payoutRefundAddress is checked with it; a money-out's refundAddress with checkRefundAddress.
+ */
 export function isWalletAddress(blockchain: Blockchain, address: string): boolean {
-  return (blockchain === 'SOLANA' ? SOLANA_ADDRESS : EVM_ADDRESS).test(address);
+  if (blockchain === 'SOLANA') return SOLANA_ADDRESS.test(address) && base58ByteLength(address) === 32;
+  return EVM_ADDRESS.test(address);
 }
 const PHONE = /^\+?[1-9]\d{6,14}$/;
 const BUSINESS_NUMBER = /^\d{6}$/;
@@ -56,7 +62,8 @@ const BUSINESS_NUMBER = /^\d{6}$/;
  * Checks a money-out against the interface's rules and the corridor catalog (OpenAPI
  * createMoneyOut; docs/decisions.md § Money and § Corridor catalog). Pure.
  * Errors: `validation_error` (amount scale or limits, paymentCode not offered for the country and
- * method, PAYBILL businessNumber, malformed phone or refund address, blank fields);
+ * method, PAYBILL businessNumber, malformed phone, blank fields); the refund address is checked by
+ * `checkRefundAddress` (docs/decisions.md § Refunds: refund addresses);
  * `unsupported_corridor` (the country does not pay out in that currency or by that method).
  */
 export function validateMoneyOut(
@@ -93,8 +100,6 @@ export function validateMoneyOut(
   if (command.paymentMethod === 'MOMO' && !PHONE.test(command.accountNumber)) {
     return err('validation_error', 'accountNumber must be a phone number with country code for MOMO', { field: 'accountNumber' });
   }
-  if (!isWalletAddress(command.blockchain, command.refundAddress)) {
-    return err('validation_error', `refundAddress is not a valid ${command.blockchain} address`, { field: 'refundAddress' });
-  }
+  // The refund address's form and owner are checked by checkRefundAddress (refund-address.ts), 422 codes of their own.
   return ok({ ...command, amount: amount.value });
 }

@@ -24,6 +24,9 @@ export interface RefundView {
 /** Closed set of expected failures of recording a refund's transaction. */
 export type MarkSentErrorCode = 'validation_error' | 'not_found' | 'invalid_state' | 'tx_hash_is_deposit';
 
+/** Closed set of expected failures of retrying a refund: unknown, or not `failed`. */
+export type RetryRefundErrorCode = 'not_found' | 'invalid_state';
+
 /** Ports of the refund use cases. */
 export interface RefundDeps {
   readonly uow: UnitOfWork;
@@ -53,10 +56,11 @@ export async function listRefunds(deps: RefundDeps, status: RefundStatus | undef
  * sent refund is refused, and so is a refund the hot wallet is sending or sent (docs/decisions.md §
  * Refunds: only `pending` may be recorded by hand). A hash recorded as an inbound deposit (of any tenant, on the refund's
  * chain) is refused: a refund goes out, so the transaction that brought money in cannot be it, and
- * recording it would release refund_pending with nothing sent. Errors: `validation_error`
+ * recording it would release refund_pending with nothing sent. The move is kept with `actor` (the
+ * admin key id, or `cli:<user>`) in the refund's audit record. Errors: `validation_error`
  * (txHash), `not_found`, `invalid_state` (sent with another hash), `tx_hash_is_deposit`.
  */
-export async function markRefundSent(deps: RefundDeps, refundId: string, txHash: string): Promise<Result<RefundView, MarkSentErrorCode>> {
+export async function markRefundSent(deps: RefundDeps, refundId: string, txHash: string, actor: string): Promise<Result<RefundView, MarkSentErrorCode>> {
   return deps.uow.transact<RefundView, MarkSentErrorCode>(async (tx) => {
     const refund = await tx.refunds.lockById(refundId);
     if (!refund) return err('not_found', `Refund ${refundId} not found`);
@@ -74,7 +78,10 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
       return err('tx_hash_is_deposit', `Transaction ${hash.value} on ${refund.blockchain} is a recorded deposit, not a refund sent`);
     }
     const at = deps.clock.now();
+    // Read before the write: a store may hand back the same object, updated (an ORM's identity map).
+    const from = refund.status;
     const sent = await tx.refunds.markSent(refundId, hash.value, at);
+    await tx.refunds.recordAction({ refundId, action: 'record_sent', actor, from, to: sent.status, txHash: hash.value, at });
     // Posted last: it locks the tenant's balance rows until commit.
     const posted = await tx.ledger.post({
       tenantId: refund.tenantId, currency: refund.currency, amount: refund.amount, from: 'refund_pending', to: 'refunded', kind: 'refund_sent',
@@ -82,5 +89,28 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
     });
     if (posted !== 'posted') throw new Error(`ledger refused the refund of ${refund.paymentId}: ${posted}`);
     return ok(toRefundView(sent));
+  });
+}
+
+/**
+ * Sends a `failed` refund back to the queue (docs/decisions.md § Refunds: reads and operators; the move
+ * `retry`): it becomes `pending` with no transaction, and the refunds worker signs a new attempt
+ * on its next pass. The move is kept with `actor` (admin key id or `cli:<user>`) in the refund's
+ * audit record, in the same transaction. The ledger does not move: the amount stays in
+ * refund_pending until a transaction is final. Errors: `not_found`, `invalid_state` (the refund is
+ * not `failed`: the message says what it is).
+ */
+export async function retryRefund(deps: RefundDeps, refundId: string, actor: string): Promise<Result<RefundView, RetryRefundErrorCode>> {
+  return deps.uow.transact<RefundView, RetryRefundErrorCode>(async (tx) => {
+    const refund = await tx.refunds.lockById(refundId);
+    if (!refund) return err('not_found', `Refund ${refundId} not found`);
+    const to = transition(refund.status, 'retry');
+    if (!to) return err('invalid_state', `Refund ${refundId} is ${refund.status}: only a failed refund can be retried`);
+    const at = deps.clock.now();
+    // Read before the write: a store may hand back the same object, updated (an ORM's identity map).
+    const from = refund.status;
+    const moved = await tx.refunds.setStatus(refundId, from, to, null, null);
+    await tx.refunds.recordAction({ refundId, action: 'retry', actor, from, to, txHash: null, at });
+    return ok(toRefundView(moved));
   });
 }

@@ -37,6 +37,21 @@ export function refundOf(payment: Payment, id: string, at: Date): OnchainRefund 
   };
 }
 
+/**
+ * An operator's action on a refund, kept for audit (docs/decisions.md § Refunds: reads and operators): who
+ * (`actor`: the admin key id `key_...`, or `cli:<user>` for the operator CLI), which move
+ * (`retry`: failed → pending; `record_sent`: pending → sent with `txHash`), and when.
+ */
+export interface RefundAction {
+  readonly refundId: string;
+  readonly action: 'retry' | 'record_sent';
+  readonly actor: string;
+  readonly from: RefundStatus;
+  readonly to: RefundStatus;
+  readonly txHash: string | null;
+  readonly at: Date;
+}
+
 /** Port: onchain refunds inside the caller's transaction. */
 export interface RefundStore {
   /** Writes a new refund; at most one per payment (a second is a bug: it throws). */
@@ -61,6 +76,8 @@ export interface RefundStore {
   openAttempt(blockchain: Blockchain, wallet: string): Promise<RefundAttempt | undefined>;
   /** The highest nonce any attempt of `wallet` on `blockchain` ever used; null when none (or on Solana). */
   lastNonce(blockchain: Blockchain, wallet: string): Promise<bigint | null>;
+  /** Appends `action` to the refund's audit record (docs/decisions.md § Refunds: reads and operators); never changes one. */
+  recordAction(action: RefundAction): Promise<void>;
   /** Writes a new attempt. PostgreSQL refuses a second attempt for the same (chain, wallet, nonce) or hash: that throws. */
   createAttempt(attempt: RefundAttempt): Promise<void>;
   /** Replaces the attempt's stored fields with `attempt`'s (same id); throws when it is gone. */
