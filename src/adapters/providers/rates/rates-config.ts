@@ -102,11 +102,11 @@ export type RatesEnv = z.infer<typeof ratesEnvSchema>;
 
 /**
  * The rules between the rate variables (README "Configuration"): a source that needs a key is not
- * turned on without it. Each problem names its variables, never a value.
+ * turned on without it. Each problem names the variable missing (`variables`), never a value.
  */
-export function ratesConfigProblems(env: Pick<RatesEnv, 'RATES_SOURCES' | 'RATES_OXR_APP_ID'>): string[] {
+export function ratesConfigProblems(env: Pick<RatesEnv, 'RATES_SOURCES' | 'RATES_OXR_APP_ID'>): { variables: string[]; message: string }[] {
   return env.RATES_SOURCES.includes('oxr') && env.RATES_OXR_APP_ID === undefined
-    ? ['RATES_OXR_APP_ID is required when RATES_SOURCES names oxr (the Open Exchange Rates App ID)']
+    ? [{ variables: ['RATES_OXR_APP_ID'], message: 'RATES_OXR_APP_ID is required when RATES_SOURCES names oxr (the Open Exchange Rates App ID)' }]
     : [];
 }
 
