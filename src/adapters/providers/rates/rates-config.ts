@@ -49,7 +49,7 @@ export const ratesEnvSchema = z.object({
   RATES_OXR_BASE_URL: url(OXR_DEFAULT_BASE_URL),
   // 32 hexadecimal characters (https://docs.openexchangerates.org/docs/authentication); the message never repeats the value.
   RATES_OXR_APP_ID: z.string().regex(/^[0-9a-fA-F]{32}$/, 'must be an Open Exchange Rates App ID: 32 hexadecimal characters').optional(),
-  // Every latest.json call counts against the plan's monthly quota; 600 s is about 4,400 calls a month per replica.
+  // Every latest.json call counts against the plan's monthly quota; 600 s is 4,320 calls in 30 days per replica (docs/providers.md § Rates: coverage).
   RATES_OXR_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   RATES_LUNO_MARKETS: markets('RATES_LUNO_MARKETS', 'USDCZAR,USDTZAR,USDCNGN,USDTNGN'),
   RATES_VALR_MARKETS: markets('RATES_VALR_MARKETS', 'USDCZAR,USDTZAR'),
