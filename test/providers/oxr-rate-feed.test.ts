@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OxrRateFeed } from '../../src/adapters/providers/rates/oxr-rate-feed';
-import { RateHttpClient } from '../../src/adapters/providers/rates/rate-http';
+import { numbersAsText, RateHttpClient } from '../../src/adapters/providers/rates/rate-http';
 import type { RatePair } from '../../src/core/quotes/rate-feed';
 import { OXR_SIM_APP_ID, OXR_SIM_ERRORS, startOxrSimulator, type OxrSimulator } from '../../simulators/oxr/oxr-simulator';
 
@@ -145,10 +145,25 @@ describe('Open Exchange Rates feed against a scripted server', () => {
     expect(await feedOf(baseUrl).read()).toEqual({ rates: [], problems: [problem] });
   });
 
-  it('a rate that is zero, negative or not a number is no rate for that currency', async () => {
-    reply = { status: 200, body: `{"timestamp": ${Math.floor(Date.now() / 1000)}, "base": "USD", "rates": {"KES": 0, "ZAR": -17.9, "GHS": "n/a", "UGX": 3.6815e3}}` };
-    const reading = await feedOf(baseUrl, ['KES', 'ZAR', 'GHS', 'UGX'].map((fiat) => ({ fiat, stablecoin: 'USDC' }) as RatePair)).read();
-    expect(reading.rates.map((r) => [r.fiat, r.rate])).toEqual([['UGX', '3681.5']]);
+  it('a rate that is zero, negative or not a number is no rate for that currency; an exponent is read as its plain decimal', async () => {
+    reply = { status: 200, body: `{"timestamp": ${Math.floor(Date.now() / 1000)}, "base": "USD", "rates": {"KES": 0, "ZAR": -17.9, "GHS": "n/a", "UGX": 3.6815e3, "ZMW": 2.641E+1, "XOF": 6022e-1}}` };
+    const feed = feedOf(baseUrl, ['KES', 'ZAR', 'GHS', 'UGX', 'ZMW', 'XOF'].map((fiat) => ({ fiat, stablecoin: 'USDC' }) as RatePair));
+    expect(feed.name).toBe('oxr');
+    const reading = await feed.read();
+    expect(reading.rates.map((r) => [r.fiat, r.rate])).toEqual([['UGX', '3681.5'], ['ZMW', '26.41'], ['XOF', '602.2']]);
     expect(reading.problems).toEqual(['USD/KES: no rate', 'USD/ZAR: no rate', 'USD/GHS: no rate']);
+  });
+});
+
+describe('JSON numbers read as their literal text (numbersAsText)', () => {
+  it('quotes every number, exponent and sign included, and leaves strings (digits, quotes and escapes inside) alone', () => {
+    expect(numbersAsText('{"note": "rate 12.5 \\"x\\" 7", "a": [1, -2.50, 1.5e-7, 1.25E+2], "t": true, "n": null}')).toEqual({
+      note: 'rate 12.5 "x" 7', a: ['1', '-2.50', '1.5e-7', '1.25E+2'], t: true, n: null,
+    });
+  });
+
+  it('is undefined for text that is not JSON, even when quoting its numbers would make it JSON (a leading zero)', () => {
+    expect(numbersAsText('{"a": 01}')).toBeUndefined();
+    expect(numbersAsText('<html>')).toBeUndefined();
   });
 });
