@@ -146,19 +146,19 @@ describe('Open Exchange Rates feed against a scripted server', () => {
   });
 
   it('a rate that is zero, negative or not a number is no rate for that currency; an exponent is read as its plain decimal', async () => {
-    reply = { status: 200, body: `{"timestamp": ${Math.floor(Date.now() / 1000)}, "base": "USD", "rates": {"KES": 0, "ZAR": -17.9, "GHS": "n/a", "UGX": 3.6815e3, "ZMW": 2.641E+1, "XOF": 6022e-1}}` };
-    const feed = feedOf(baseUrl, ['KES', 'ZAR', 'GHS', 'UGX', 'ZMW', 'XOF'].map((fiat) => ({ fiat, stablecoin: 'USDC' }) as RatePair));
+    reply = { status: 200, body: `{"timestamp": ${Math.floor(Date.now() / 1000)}, "base": "USD", "rates": {"KES": 0, "ZAR": -17.9, "GHS": "n/a", "UGX": 3.6815e3, "ZMW": 2.641E+1, "XOF": 6022e-1, "ETB": 1387e-01}}` };
+    const feed = feedOf(baseUrl, ['KES', 'ZAR', 'GHS', 'UGX', 'ZMW', 'XOF', 'ETB'].map((fiat) => ({ fiat, stablecoin: 'USDC' }) as RatePair));
     expect(feed.name).toBe('oxr');
     const reading = await feed.read();
-    expect(reading.rates.map((r) => [r.fiat, r.rate])).toEqual([['UGX', '3681.5'], ['ZMW', '26.41'], ['XOF', '602.2']]);
+    expect(reading.rates.map((r) => [r.fiat, r.rate])).toEqual([['UGX', '3681.5'], ['ZMW', '26.41'], ['XOF', '602.2'], ['ETB', '138.7']]);
     expect(reading.problems).toEqual(['USD/KES: no rate', 'USD/ZAR: no rate', 'USD/GHS: no rate']);
   });
 });
 
 describe('JSON numbers read as their literal text (numbersAsText)', () => {
   it('quotes every number, exponent and sign included, and leaves strings (digits, quotes and escapes inside) alone', () => {
-    expect(numbersAsText('{"note": "rate 12.5 \\"x\\" 7", "a": [1, -2.50, 1.5e-7, 1.25E+2], "t": true, "n": null}')).toEqual({
-      note: 'rate 12.5 "x" 7', a: ['1', '-2.50', '1.5e-7', '1.25E+2'], t: true, n: null,
+    expect(numbersAsText('{"note": "rate 12.5 \\"x\\" 7", "a": [1, -2.50, 1.5e-7, 1.25E+2, 2.5e-10], "t": true, "n": null}')).toEqual({
+      note: 'rate 12.5 "x" 7', a: ['1', '-2.50', '1.5e-7', '1.25E+2', '2.5e-10'], t: true, n: null,
     });
   });
 
