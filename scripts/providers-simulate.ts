@@ -1,11 +1,11 @@
 /**
  * Starts the provider simulators for local work (docs/providers.md § Simulators): M-Pesa Daraja, MTN MoMo
- * Disbursements, Paystack Transfers and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno and VALR (docs/providers.md
- * § Rates), each a protocol double over real HTTP. Prints the
+ * Disbursements, Paystack Transfers and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno, VALR and Open
+ * Exchange Rates (docs/providers.md § Rates), each a protocol double over real HTTP. Prints the
  * variables that point the service at them (the simulators' own development credentials, no real
  * secret) and writes the M-Pesa simulator's public key where MPESA_CERTIFICATE_PATH names it.
  * Ports: SIM_MPESA_PORT (4010), SIM_MTN_MOMO_PORT (4020), SIM_PAYSTACK_PORT (4030), SIM_COINBASE_PORT (4040),
- * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
+ * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070), SIM_OXR_PORT (4080); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
  * origin for callbacks: SERVICE_URL (http://127.0.0.1:3000). Stops on SIGINT or SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,6 +18,7 @@ import { startCoinbaseSimulator } from '../simulators/coinbase/coinbase-simulato
 import { startLunoSimulator } from '../simulators/luno/luno-simulator';
 import { startValrSimulator } from '../simulators/valr/valr-simulator';
 import { startSmileIdSimulator } from '../simulators/smile-id/smile-id-simulator';
+import { OXR_SIM_APP_ID, startOxrSimulator } from '../simulators/oxr/oxr-simulator';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const luno = await startLunoSimulator({ port: port('SIM_LUNO_PORT', 4050) });
   const valr = await startValrSimulator({ port: port('SIM_VALR_PORT', 4060) });
   const smileId = await startSmileIdSimulator({ port: port('SIM_SMILE_ID_PORT', 4070), resultDelayMs: 1000 });
+  const oxr = await startOxrSimulator({ port: port('SIM_OXR_PORT', 4080) });
 
   const dir = path.resolve(__dirname, '..', '.data');
   mkdirSync(dir, { recursive: true });
@@ -64,7 +66,7 @@ async function main(): Promise<void> {
     `PAYSTACK_BASE_URL=${paystack.url}`,
     // The simulator's webhooks come from this machine, not from Paystack's documented addresses.
     'PAYSTACK_WEBHOOK_ALLOWED_IPS=127.0.0.1,::1',
-    'RATES_SOURCES=coinbase,luno,valr',
+    'RATES_SOURCES=coinbase,luno,valr,oxr',
     `RATES_COINBASE_BASE_URL=${coinbase.url}`,
     `RATES_LUNO_BASE_URL=${luno.url}`,
     `RATES_VALR_BASE_URL=${valr.url}`,
@@ -73,6 +75,10 @@ async function main(): Promise<void> {
     `SMILE_ID_BASE_URL=${smileId.url}`,
     `SMILE_ID_CALLBACK_BASE_URL=${service}/callbacks/smile-id`,
     `SMILE_ID_CALLBACK_SECRET=${smileIdSecret}`,
+    `RATES_OXR_BASE_URL=${oxr.baseUrl}`,
+    // The simulator's development App ID (no real account); a simulator has no quota, so every refresh reads it.
+    `RATES_OXR_APP_ID=${OXR_SIM_APP_ID}`,
+    'RATES_OXR_INTERVAL_SECONDS=0',
   ];
   const envFile = path.join(dir, 'providers-simulate.env');
   writeFileSync(envFile, `${variables.join('\n')}\n`, { mode: 0o600 });
@@ -84,6 +90,7 @@ async function main(): Promise<void> {
     `Luno ticker simulator     ${luno.url}`,
     `VALR summary simulator    ${valr.url}`,
     `Smile ID KYC simulator    ${smileId.url}   (results by the ID number's last digit; callbacks to ${service}/callbacks/smile-id/…)`,
+    `Open Exchange Rates sim.  ${oxr.url}   (a documented error next: POST ${oxr.url}/__simulator/error {"message":"not_allowed"})`,
     '',
     `Variables for the service (also in ${envFile}):`,
     ...variables.map((line) => `  ${line}`),
@@ -93,7 +100,7 @@ async function main(): Promise<void> {
   ].join('\n'));
 
   const stop = async () => {
-    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), coinbase.close(), luno.close(), valr.close(), smileId.close()]);
+    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), coinbase.close(), luno.close(), valr.close(), smileId.close(), oxr.close()]);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

@@ -78,8 +78,11 @@ export interface RateSimulator {
   close(): Promise<void>;
 }
 
-/** A protocol's routes: answers a request or returns false for a path it does not know. */
-export type RateRoutes = (state: RateSimState, url: URL, res: ServerResponse) => boolean;
+/** A protocol's routes: answers a request (its headers in `req`) or returns false for a path it does not know. */
+export type RateRoutes = (state: RateSimState, url: URL, res: ServerResponse, req: IncomingMessage) => boolean;
+
+/** A simulator's own controls: answers a `POST /__simulator/...` it knows (JSON `body`) or returns false. */
+export type RateSimControls = (url: URL, body: unknown, res: ServerResponse) => boolean;
 
 /**
  * Starts a rate simulator over real HTTP: `routes` speaks the source's protocol; every simulator also
@@ -90,10 +93,11 @@ export async function startRateSimulator(
   options: { readonly port?: number; readonly host?: string; readonly rates: Readonly<Record<string, string>> },
   routes: RateRoutes,
   failingBody: unknown,
+  controls?: RateSimControls,
 ): Promise<RateSimulator> {
   const state = new RateSimState(options.rates);
   const server = createServer((req, res) => {
-    handle(state, req, res, routes, failingBody).catch((error: unknown) => send(res, 500, { error: `simulator fault: ${String(error)}` }));
+    handle(state, req, res, routes, failingBody, controls).catch((error: unknown) => send(res, 500, { error: `simulator fault: ${String(error)}` }));
   });
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 0, host);
@@ -111,7 +115,9 @@ export async function startRateSimulator(
   };
 }
 
-async function handle(state: RateSimState, req: IncomingMessage, res: ServerResponse, routes: RateRoutes, failingBody: unknown): Promise<void> {
+async function handle(
+  state: RateSimState, req: IncomingMessage, res: ServerResponse, routes: RateRoutes, failingBody: unknown, controls: RateSimControls | undefined,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://simulator');
   const body = await readJson(req);
   if (req.method === 'POST' && url.pathname === '/__simulator/mode') {
@@ -124,10 +130,11 @@ async function handle(state: RateSimState, req: IncomingMessage, res: ServerResp
     state.setRates((body ?? {}) as Record<string, string>);
     return send(res, 200, { symbols: state.symbols() });
   }
+  if (req.method === 'POST' && url.pathname.startsWith('/__simulator/') && controls?.(url, body, res)) return;
   state.requests += 1;
   if (req.method !== 'GET') return send(res, 405, { error: 'method not allowed' });
   if (state.mode === 'failing') return send(res, 503, failingBody);
-  if (!routes(state, url, res)) send(res, 404, { error: 'not found' });
+  if (!routes(state, url, res, req)) send(res, 404, { error: 'not found' });
 }
 
 /** Sends a JSON body with `status`, and the `Date` header Node sets on every response. */

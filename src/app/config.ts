@@ -7,7 +7,7 @@ import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './logger';
 import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
-import { ratesEnvSchema } from '../adapters/providers/rates/rates-config';
+import { ratesConfigProblems, ratesEnvSchema } from '../adapters/providers/rates/rates-config';
 import { parseSmileIdConfig, type SmileIdConfig } from '../adapters/providers/smile-id/smile-id-config';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -221,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (parsed.success && parsed.data.REFUND_LEASE_MS < 2 * parsed.data.REFUND_INTERVAL_MS) {
     problems.push({ variables: ['REFUND_LEASE_MS', 'REFUND_INTERVAL_MS'], message: 'REFUND_LEASE_MS must be at least twice REFUND_INTERVAL_MS' });
   }
+  if (parsed.success) problems.push(...ratesConfigProblems(parsed.data));
   problems.push(...providers.problems, ...smileIdProblems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const chainVariables = Object.fromEntries(Object.entries(cleaned).filter(([name]) => /^(BSC|SOLANA)_/.test(name))) as Record<string, string>;

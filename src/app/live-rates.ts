@@ -3,6 +3,7 @@ import { CatalogRateSource } from '../adapters/providers/catalog-rate-source';
 import { CoinbaseRateFeed } from '../adapters/providers/rates/coinbase-rate-feed';
 import { BookRateSource, EnvironmentRateSource } from '../adapters/providers/rates/live-rate-source';
 import { LunoRateFeed } from '../adapters/providers/rates/luno-rate-feed';
+import { OxrRateFeed } from '../adapters/providers/rates/oxr-rate-feed';
 import { RateHttpClient } from '../adapters/providers/rates/rate-http';
 import { spreadTableOf, type RateSourceName } from '../adapters/providers/rates/rates-config';
 import { ValrRateFeed } from '../adapters/providers/rates/valr-rate-feed';
@@ -55,6 +56,10 @@ export function ratesSetup(
     coinbase: () => new CoinbaseRateFeed(http, config.RATES_COINBASE_BASE_URL, pairs),
     luno: () => new LunoRateFeed(http, config.RATES_LUNO_BASE_URL, config.RATES_LUNO_MARKETS),
     valr: () => new ValrRateFeed(http, config.RATES_VALR_BASE_URL, config.RATES_VALR_MARKETS),
+    // The config refuses `oxr` without its App ID (ratesConfigProblems).
+    oxr: () => new OxrRateFeed(http, {
+      baseUrl: config.RATES_OXR_BASE_URL, appId: config.RATES_OXR_APP_ID ?? '', intervalMs: config.RATES_OXR_INTERVAL_SECONDS * 1000,
+    }, pairs, clock),
   };
   const book = new RateBook(pairs, {
     aggregation: {

@@ -3,12 +3,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CoinbaseRateFeed } from '../../src/adapters/providers/rates/coinbase-rate-feed';
 import { LunoRateFeed } from '../../src/adapters/providers/rates/luno-rate-feed';
+import { OxrRateFeed } from '../../src/adapters/providers/rates/oxr-rate-feed';
+import { systemClock } from '../../src/adapters/providers/system';
 import { RateHttpClient } from '../../src/adapters/providers/rates/rate-http';
 import { ValrRateFeed } from '../../src/adapters/providers/rates/valr-rate-feed';
 import { parseVenueMarkets } from '../../src/adapters/providers/rates/venue-pairs';
 import type { FeedReading, RateFeed } from '../../src/core/quotes/rate-feed';
 import { startCoinbaseSimulator } from '../../simulators/coinbase/coinbase-simulator';
 import { startLunoSimulator } from '../../simulators/luno/luno-simulator';
+import { OXR_SIM_APP_ID, startOxrSimulator } from '../../simulators/oxr/oxr-simulator';
 import type { RateSimulator } from '../../simulators/rate-sim/rate-sim';
 import { startValrSimulator } from '../../simulators/valr/valr-simulator';
 
@@ -38,6 +41,10 @@ const CASES: readonly Case[] = [
   },
   { name: 'luno', start: () => startLunoSimulator(), zar: '17.86', feed: (url) => new LunoRateFeed(http, url, parseVenueMarkets('USDCZAR,USDTNGN', 'RATES_LUNO_MARKETS')) },
   { name: 'valr', start: () => startValrSimulator(), zar: '17.84', feed: (url) => new ValrRateFeed(http, url, parseVenueMarkets('USDCZAR,USDTZAR', 'RATES_VALR_MARKETS')) },
+  {
+    name: 'oxr', start: () => startOxrSimulator(), zar: '17.86',
+    feed: (url) => new OxrRateFeed(http, { baseUrl: `${url}/api`, appId: OXR_SIM_APP_ID, intervalMs: 0 }, [{ fiat: 'ZAR', stablecoin: 'USDC' }, { fiat: 'KES', stablecoin: 'USDT' }], systemClock),
+  },
 ];
 
 describe.each(CASES)('$name rate feed over HTTP', ({ start, feed, zar }) => {

@@ -25,7 +25,9 @@ export interface FeedReading {
 /**
  * Port: one external rate source (docs/providers.md § Rates), e.g. a reference rate or a venue where
  * USDC/USDT trade against local currency. `read` never throws for a source's fault and never waits
- * longer than its adapter's timeout; pairs it does not cover are simply absent.
+ * longer than its adapter's timeout; pairs it does not cover are simply absent. A read that did not
+ * ask its source this time (one read less often than the book is refreshed, for its quota) answers
+ * no rates and no problem: the book keeps the source's last rates until their own time is too old.
  */
 export interface RateFeed {
   /** Stable lower-case name, e.g. `coinbase` (metrics, logs, per-source settings). */
