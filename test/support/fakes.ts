@@ -297,10 +297,12 @@ export class MemoryStore implements UnitOfWork {
         return sent;
       },
       isDepositTransaction: async (blockchain, txHash) => this.deposits.some((d) => d.blockchain === blockchain && d.txHash === txHash),
-      setStatus: async (refundId, from, to, txHash, sentAt) => {
+      setStatus: async (refundId, from, to, txHash, sentAt, failureReason = null) => {
         const before = this.refunds.get(refundId);
         if (before?.status !== from) throw new Error(`refund ${refundId} is not ${from}`);
-        const moved: OnchainRefund = { ...before, status: to, txHash, sentAt };
+        // As PostgreSQL's check: a reason only on a failed refund.
+        if (failureReason !== null && to !== 'failed') throw new Error(`refund ${refundId}: a failure reason on ${to}`);
+        const moved: OnchainRefund = { ...before, status: to, txHash, sentAt, failureReason };
         this.refunds.set(refundId, moved);
         record(() => this.refunds.set(refundId, before));
         return moved;

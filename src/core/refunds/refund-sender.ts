@@ -2,8 +2,10 @@ import type { Blockchain } from '../catalog/catalog';
 import type { ChainHeights } from '../deposits/chain-ports';
 import type { OnchainRefund } from './onchain-refund';
 import type { RefundAttempt, SignedRefund } from './refund-attempt';
+import type { RefundRefusal } from './refund-refusal';
 
 export { REFUND_ATTEMPT_STATUSES, type RefundAttempt, type RefundAttemptStatus, type SignedRefund } from './refund-attempt';
+export { REFUND_REFUSALS, type RefundRefusal } from './refund-refusal';
 
 /**
  * Ports between the core's refund rules and the chains (docs/decisions.md § Refunds). The core
@@ -42,6 +44,14 @@ export interface RefundSender {
   readonly chain: Blockchain;
   /** The hot wallet's address. */
   readonly wallet: string;
+  /**
+   * Whether this sender can never send `refund` as it stands (docs/decisions.md § Refunds:
+   * refusals): `invalid_address`, `own_address` (the hot wallet's own) or
+   * `amount_not_representable` in the token's base units; undefined when it can be built.
+   * Synchronous and offline (the refund and the sender's configuration only), asked before
+   * anything else for a new attempt; `sign` throws for a refund this refuses.
+   */
+  refusal(refund: OnchainRefund): RefundRefusal | undefined;
   /**
    * Builds and signs the token transfer of `refund` (its whole amount to its `refundAddress`).
    * BSC: under `nonce` when given (a replacement, with a higher fee than `replacing`), else under

@@ -6,7 +6,7 @@ import {
 import type { ChainHeights } from '../../../core/deposits/chain-ports';
 import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
 import type {
-  HotWalletSigner, RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
+  HotWalletSigner, RefundAttempt, RefundRefusal, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
 } from '../../../core/refunds/refund-sender';
 import type { Stablecoin } from '../../../core/shared/money';
 import type { RpcEndpointMetrics } from '../rpc-endpoint-metrics';
@@ -60,17 +60,34 @@ export class BscRefundSender implements RefundSender {
   }
 
   /**
+   * The refusals (docs/chains.md § BSC refunds: refusals): `invalid_address` unless `refundAddress`
+   * is `0x` and 40 hex digits, all lower or all upper case or with a valid EIP-55 checksum (viem
+   * `isAddress`); `own_address` for the hot wallet's own address; `amount_not_representable` unless
+   * the amount is a positive decimal string with at most 6 decimals that fits a uint256 in the
+   * token's base units. A currency with no configured contract is no refusal: a configuration
+   * fault, `sign` throws until it is configured.
+   */
+  refusal(refund: OnchainRefund): RefundRefusal | undefined {
+    if (!isBscAddress(refund.refundAddress)) return 'invalid_address';
+    if (refund.refundAddress.toLowerCase() === this.wallet) return 'own_address';
+    const token = this.settings.tokens.find((t) => t.currency === refund.currency);
+    if (token && representable(refund.amount, token.decimals) === undefined) return 'amount_not_representable';
+    return undefined;
+  }
+
+  /**
    * Signs `transfer(refundAddress, amount × 10^(decimals − 6))` of the refund's token. Nonce: the
    * replaced attempt's, else the higher of `lastNonce + 1` and the wallet's `pending` nonce
    * (`eth_getTransactionCount`). Gas price: the node's (`eth_gasPrice`); a replacement pays at
    * least `feeBumpPercent` more than the replaced raw transaction (rounded up), or the node's price
    * when higher. Throws when that price is above `maxGasPriceWei`, when the signature does not
-   * recover the wallet, or for a refund it cannot build (an unknown currency, a malformed address or amount).
+   * recover the wallet, for a currency with no configured contract, and for a refund `refusal` refuses.
    */
   async sign(refund: OnchainRefund, options: { lastNonce: bigint | null; replacing?: RefundAttempt }): Promise<SignedRefund> {
     await this.settings.guard?.check();
     const token = this.tokenOf(refund.currency);
-    if (!isAddress(refund.refundAddress, { strict: false })) throw new Error(`refund ${refund.id}: refundAddress is not a BSC address`);
+    const refused = this.refusal(refund);
+    if (refused) throw new Error(`refund ${refund.id} is refused (${refused}): it is failed, never signed`);
     const units = baseUnits(refund, token.decimals);
     const nodePrice = await this.client.getGasPrice();
     let nonce: bigint;
@@ -170,12 +187,32 @@ export class BscRefundSender implements RefundSender {
   }
 }
 
+/** The largest amount an ERC-20 `transfer` carries (uint256). */
+const MAX_UINT256 = 2n ** 256n - 1n;
+
 /** The refund's amount (decimal string, at most 6 decimals) in the token's base units, exactly. */
 function baseUnits(refund: OnchainRefund, decimals: number): bigint {
-  if (!/^\d+(\.\d{1,6})?$/.test(refund.amount) || decimals < 6) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
-  const units = parseUnits(refund.amount, decimals);
-  if (units <= 0n) throw new Error(`refund ${refund.id}: amount ${refund.amount} is not positive`);
+  const units = representable(refund.amount, decimals);
+  if (units === undefined) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
   return units;
+}
+
+/** `amount` (decimal string) in base units of a `decimals`-decimal token: undefined unless exact, positive and within uint256. */
+function representable(amount: string, decimals: number): bigint | undefined {
+  if (!/^\d+(\.\d{1,6})?$/.test(amount) || decimals < 6) return undefined;
+  const units = parseUnits(amount, decimals);
+  return units > 0n && units <= MAX_UINT256 ? units : undefined;
+}
+
+/**
+ * Whether `address` is an EVM address as EIP-55 reads one: `0x` and 40 hex digits, all lower case,
+ * all upper case (no checksum) or mixed case with a valid checksum.
+ */
+function isBscAddress(address: string): boolean {
+  if (!isAddress(address, { strict: false })) return false;
+  const digits = address.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
+  return isAddress(address, { strict: true });
 }
 
 /** The node's error text of a refused JSON-RPC call (a JSON-RPC error object); undefined for a transport fault (no answer, HTTP error without one, timeout). */
