@@ -110,7 +110,8 @@ export class BscRefundSender implements RefundSender {
     }
     const tx: TransactionSerializableLegacy = {
       type: 'legacy', chainId: BSC_CHAIN_ID, nonce: Number(nonce), gasPrice, gas: this.settings.gasLimit, to: token.contract as Address, value: 0n,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [refund.refundAddress as Address, units] }),
+      // Lower case: viem's encoder checks a checksum on any upper-case letter, and an all-upper-case address has none to check.
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [refund.refundAddress.toLowerCase() as Address, units] }),
     };
     const digest = keccak256(serializeTransaction(tx));
     const signature = await this.signer.sign(hexToBytes(digest));
@@ -197,10 +198,18 @@ function baseUnits(refund: OnchainRefund, decimals: number): bigint {
   return units;
 }
 
-/** `amount` (decimal string) in base units of a `decimals`-decimal token: undefined unless exact, positive and within uint256. */
+/**
+ * `amount` (decimal string, at most 6 decimals) in base units of a `decimals`-decimal token:
+ * undefined unless exact (no significant digit below the token's smallest unit), positive and
+ * within uint256.
+ */
 function representable(amount: string, decimals: number): bigint | undefined {
-  if (!/^\d+(\.\d{1,6})?$/.test(amount) || decimals < 6) return undefined;
-  const units = parseUnits(amount, decimals);
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(amount);
+  if (!match) return undefined;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  // parseUnits rounds digits beyond `decimals`: refused before, never rounded.
+  if (fraction.length > decimals) return undefined;
+  const units = parseUnits(fraction ? `${match[1]}.${fraction}` : match[1]!, decimals);
   return units > 0n && units <= MAX_UINT256 ? units : undefined;
 }
 
