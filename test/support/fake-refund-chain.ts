@@ -1,5 +1,6 @@
 import type { Blockchain } from '../../src/core/catalog/catalog';
 import type { ChainHeights } from '../../src/core/deposits/chain-ports';
+import type { HotWalletBalances } from '../../src/core/refunds/hot-wallet-balances';
 import type { OnchainRefund } from '../../src/core/refunds/onchain-refund';
 import type {
   RefundAttempt, RefundRefusal, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
@@ -127,5 +128,13 @@ export class FakeRefundChain implements RefundSender {
 
   async shortfall(): Promise<RefundShortfall | undefined> {
     return this.short;
+  }
+
+  /** What `balances` answers; a test sets it. */
+  held: HotWalletBalances = { gas: '1', tokens: [{ currency: 'USDC', amount: '1000' }, { currency: 'USDT', amount: '1000' }] };
+
+  async balances(): Promise<HotWalletBalances> {
+    this.calls.push('balances');
+    return this.held;
   }
 }

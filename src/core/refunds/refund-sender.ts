@@ -1,5 +1,6 @@
 import type { Blockchain } from '../catalog/catalog';
 import type { ChainHeights } from '../deposits/chain-ports';
+import type { HotWalletBalances } from './hot-wallet-balances';
 import type { OnchainRefund } from './onchain-refund';
 import type { RefundAttempt, SignedRefund } from './refund-attempt';
 import type { RefundRefusal } from './refund-refusal';
@@ -80,6 +81,12 @@ export interface RefundSender {
    * when the recipient has none), undefined when it can send. Asked before a new attempt is signed.
    */
   shortfall(refund: OnchainRefund): Promise<RefundShortfall | undefined>;
+  /**
+   * The hot wallet's balances now, for metrics and thresholds (docs/decisions.md § Refunds: balances
+   * as metrics): its native coin (BNB, SOL) and each configured stablecoin, decimal strings in
+   * whole units. Read at most every REFUND_BALANCE_INTERVAL_MS by the worker, never per pass.
+   */
+  balances(): Promise<HotWalletBalances>;
 }
 
 /** What a hot wallet lacks to send a refund: its token balance, or its native balance for fees. */

@@ -1,9 +1,10 @@
 import {
-  BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, hexToBytes, isAddress, keccak256,
+  BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, formatEther, formatUnits, hexToBytes, isAddress, keccak256,
   parseTransaction, parseUnits, recoverAddress, serializeTransaction, type Address, type Hex, type PublicClient,
   type TransactionSerializableLegacy,
 } from 'viem';
 import type { ChainHeights } from '../../../core/deposits/chain-ports';
+import type { HotWalletBalances } from '../../../core/refunds/hot-wallet-balances';
 import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
 import type {
   HotWalletSigner, RefundAttempt, RefundRefusal, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
@@ -179,6 +180,20 @@ export class BscRefundSender implements RefundSender {
     if (held < baseUnits(refund, token.decimals)) return 'token';
     const [native, price] = await Promise.all([this.client.getBalance({ address: this.wallet as Address }), this.client.getGasPrice()]);
     return native < this.settings.gasLimit * price ? 'gas' : undefined;
+  }
+
+  /**
+   * `eth_getBalance(wallet)` in BNB and `balanceOf(wallet)` of each configured token in whole
+   * tokens (viem `formatEther`, `formatUnits`: exact decimal strings).
+   */
+  async balances(): Promise<HotWalletBalances> {
+    await this.settings.guard?.check();
+    const wallet = this.wallet as Address;
+    const [gas, ...held] = await Promise.all([
+      this.client.getBalance({ address: wallet }),
+      ...this.settings.tokens.map((t) => this.client.readContract({ address: t.contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })),
+    ]);
+    return { gas: formatEther(gas!), tokens: this.settings.tokens.map((t, i) => ({ currency: t.currency, amount: formatUnits(held[i]!, t.decimals) })) };
   }
 
   private tokenOf(currency: Stablecoin): BscToken {
