@@ -41,8 +41,8 @@ export interface RefundWorkerDeps {
  * otherwise (idle, waiting for finality, short of funds) the loop waits the interval. A failing
  * pass (an RPC down) is logged by the loop and tried again after the interval, from what is
  * stored. While it holds the lease it also reads the wallet's balances for the metrics, at most
- * every REFUND_BALANCE_INTERVAL_MS (`balances`). `stop()` ends the loop after its current pass and gives the lease up, so another replica
- * takes over at once; a dead replica's lease runs out.
+ * every REFUND_BALANCE_INTERVAL_MS (`balances`). `stop()` ends the loop after its current pass
+ * and gives the lease up, so another replica takes over at once; a dead replica's lease runs out.
  */
 export class RefundWorker {
   readonly worker: PollingWorker;
