@@ -15,6 +15,7 @@ const int = (min: number) => z.coerce.number().int().min(min);
 const apiKey = z.string().regex(API_KEY_PATTERN, 'must look like sk_<sandbox|live>_<32 to 64 letters and digits>');
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hexadecimal digits');
 const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be a base58 address');
+const decimalString = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, 'must be a decimal number such as 0.05 (no sign, no exponent)');
 
 /**
  * Every environment variable the service reads, with its default (README "Configuration").
@@ -107,6 +108,13 @@ export const configSchema = z.object({
   REFUND_LEASE_MS: int(1000).max(3_600_000).default(30_000),
   // A broadcast refund not in a block this long after signing is replaced with a higher fee (BSC; docs/decisions.md § Refunds).
   REFUND_REPLACE_AFTER_MS: int(1000).max(86_400_000).default(120_000),
+  // Hot wallet balances as metrics (docs/operations.md § Refunds: balances and thresholds): read at most this often by the
+  // lease holder; a balance below its low watermark (decimal string, whole coins or tokens; unset: none) sets refund_wallet_low.
+  REFUND_BALANCE_INTERVAL_MS: int(1000).max(3_600_000).default(60_000),
+  REFUND_GAS_LOW_WATERMARK_BNB: decimalString.optional(),
+  REFUND_GAS_LOW_WATERMARK_SOL: decimalString.optional(),
+  REFUND_TOKEN_LOW_WATERMARK_USDT: decimalString.optional(),
+  REFUND_TOKEN_LOW_WATERMARK_USDC: decimalString.optional(),
   // The tokens credited, per network: the real contracts and mints by default (local chains deploy their own).
   BSC_USDT_CONTRACT: evmAddress.default('0x55d398326f99059fF775485246999027B3197955'),
   BSC_USDC_CONTRACT: evmAddress.default('0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d'),

@@ -92,7 +92,7 @@ import type { RefundSender } from '../core/refunds/refund-sender';
 import { RefundSenderRepository } from '../adapters/persistence/refund-sender.repository';
 import { RefundMetrics } from '../adapters/http/refund-metrics';
 import type { RefundWorker } from '../adapters/workers/refund-worker';
-import { configuredRefundSenders, refundWorkers } from './refund-senders';
+import { configuredRefundSenders, refundWorkers, watermarksOf } from './refund-senders';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -218,6 +218,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const refundSenders = [...configuredRefundSenders(config, (chain, endpoint) => chainMetrics.rpcError(chain, endpoint)), ...(overrides.refundSenders ?? [])];
   const refunders = refundWorkers(refundSenders, {
     uow, clock, ids, wallets: refundWallets, holder, leaseMs: config.REFUND_LEASE_MS, intervalMs: config.REFUND_INTERVAL_MS, metrics: refundMetrics, logger,
+    balanceEveryMs: config.REFUND_BALANCE_INTERVAL_MS, watermarks: watermarksOf(config),
   });
   const secrets = new AesGcmSecretBox(secretKey);
   const allowedPorts = config.WEBHOOK_ALLOWED_PORTS ?? [];

@@ -9,7 +9,9 @@ import type { RpcEndpointMetrics } from '../adapters/chains/rpc-endpoint-metrics
 import type { Blockchain } from '../core/catalog/catalog';
 import type { RefundMetrics } from '../adapters/http/refund-metrics';
 import type { RefundSenderRepository } from '../adapters/persistence/refund-sender.repository';
+import { RefundBalanceMonitor } from '../adapters/workers/refund-balance-monitor';
 import { RefundWorker } from '../adapters/workers/refund-worker';
+import type { LowWatermarks } from '../core/refunds/hot-wallet-balances';
 import type { RefundSender } from '../core/refunds/refund-sender';
 import type { ShortfallChange } from '../core/refunds/refund-funds';
 import { sendRefundsPass } from '../core/refunds/send-refund';
@@ -69,8 +71,21 @@ export interface RefundWorkersDeps {
   readonly holder: string;
   readonly leaseMs: number;
   readonly intervalMs: number;
-  readonly metrics: Pick<RefundMetrics, 'passed'>;
+  readonly metrics: Pick<RefundMetrics, 'passed' | 'walletBalances' | 'forgetWallet'>;
+  /** Least time between two balance reads of a wallet, ms (REFUND_BALANCE_INTERVAL_MS). */
+  readonly balanceEveryMs: number;
+  /** The balances' low watermarks (`watermarksOf(config)`). */
+  readonly watermarks: LowWatermarks;
   readonly logger: Logger;
+}
+
+/** The low watermarks the configuration sets (docs/operations.md § Refunds: balances and thresholds); unset ones are absent. */
+export function watermarksOf(config: Config): LowWatermarks {
+  const set = <T extends string>(entries: [T, string | undefined][]) => Object.fromEntries(entries.filter(([, v]) => v !== undefined)) as Partial<Record<T, string>>;
+  return {
+    gas: set([['BNB', config.REFUND_GAS_LOW_WATERMARK_BNB], ['SOL', config.REFUND_GAS_LOW_WATERMARK_SOL]]),
+    tokens: set([['USDT', config.REFUND_TOKEN_LOW_WATERMARK_USDT], ['USDC', config.REFUND_TOKEN_LOW_WATERMARK_USDC]]),
+  };
 }
 
 /**
@@ -87,6 +102,10 @@ export function refundWorkers(senders: readonly (RefundSender | undefined)[], de
   const { uow, clock, ids, wallets, holder, leaseMs, intervalMs, metrics, logger } = deps;
   return configured.map((sender) => new RefundWorker({
     chain: sender.chain, wallet: sender.wallet, lease: wallets, holder, leaseMs, intervalMs, logger,
+    balances: new RefundBalanceMonitor({
+      chain: sender.chain, wallet: sender.wallet, read: () => sender.balances(), watermarks: deps.watermarks, everyMs: deps.balanceEveryMs,
+      now: () => clock.now().getTime(), gauges: metrics, logger,
+    }),
     pass: () => sendRefundsPass({
       uow, sender, clock, findings: wallets, newAttemptId: () => ids.next('rfa'), newEventId: () => ids.uuid(),
       onShortfall: (change) => logShortfall(logger, change),

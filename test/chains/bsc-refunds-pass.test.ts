@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ulid } from 'ulid';
-import { parseAbiItem, type Address } from 'viem';
+import { getAddress, parseAbiItem, type Address } from 'viem';
 import { ormOptions } from '../../src/adapters/persistence/mikro-orm.config';
 import { createLedgerAccounts, LedgerTxStore } from '../../src/adapters/persistence/ledger.repository';
 import { OnchainRefundTxStore } from '../../src/adapters/persistence/onchain-refund.repository';
@@ -46,8 +46,9 @@ afterAll(async () => {
  * ledger rows, `amount` moved funding → in_transit → refund_pending, and the pending refund.
  * Created in 1990 so the pass meets it before any other file's pending BSC refund.
  */
-async function pendingRefund(amount: string): Promise<OnchainRefund & { refundAddress: Address }> {
-  const base = f.refund(amount);
+async function pendingRefund(amount: string, refundAddress?: string): Promise<OnchainRefund & { refundAddress: Address }> {
+  const fresh = f.refund(amount);
+  const base = { ...fresh, refundAddress: (refundAddress ?? fresh.refundAddress) as Address };
   const refund = { ...base, createdAt: new Date(Date.UTC(1990, 0, 1) + ++age * 1000) };
   const at = new Date();
   await orm.em.fork().transactional(async (em) => {
@@ -93,6 +94,10 @@ function crashingOnce(sender: RefundSender, when: 'before' | 'after'): RefundSen
 const sql = <T>(query: string, params: unknown[]) => orm.em.fork().execute<T[]>(query, params);
 const refundRow = async (id: string) => (await sql<{ status: string; tx_hash: string | null; sent: boolean }>(
   'select status, tx_hash, sent_at is not null as sent from onchain_refunds where id = ?', [id]))[0]!;
+const failureOf = async (id: string) => (await sql<{ status: string; failure_reason: string | null }>(
+  'select status, failure_reason from onchain_refunds where id = ?', [id]))[0]!;
+const outboxTypes = async (refundId: string) => (await sql<{ type: string }>(
+  'select type from outbox_events where entity_id = ? order by created_at', [refundId])).map((r) => r.type);
 const attempts = (refundId: string) => sql<{ status: string; tx_hashes: string[] | string; nonce: string }>(
   'select status, tx_hashes, nonce::text from onchain_refund_attempts where refund_id = ?', [refundId]);
 const balances = async (tenantId: string) => Object.fromEntries((await sql<{ kind: string; balance: string }>(
@@ -208,5 +213,38 @@ describe('sendRefundsPass with the BSC sender on anvil and PostgreSQL', () => {
     expect((await attempts(refund.id)).map((a) => [a.status, a.nonce]).sort()).toEqual([['broadcast', '1'], ['dropped', '0']]);
     await untilConfirmed(deps, refund.id);
     await expectSentOnce(w, refund, 2_500_000n * 10n ** 12n);
+  });
+
+  describe('a refund the BSC sender refuses is failed with its reason, and the one behind it goes out', () => {
+    it.each([
+      ['invalid_address', 'a mixed-case address with a wrong checksum'],
+      ['own_address', 'the hot wallet itself'],
+      ['amount_not_representable', 'an amount finer than the token (a 4-decimal token here)'],
+    ])('%s: %s', async (reason) => {
+      const w = await f.wallet();
+      const sender = reason === 'amount_not_representable'
+        ? f.senderWith(w.key, { tokens: [{ currency: 'USDT', contract: f.usdt, decimals: 4 }] })
+        : w.sender;
+      const to = getAddress(f.refund('1').refundAddress);
+      const flipped = to.slice(0, 2) + [...to.slice(2)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+      const address = reason === 'invalid_address' ? flipped : reason === 'own_address' ? w.address : undefined;
+      const bad = await pendingRefund('4.000001', address);
+      const good = await pendingRefund('1.500000');
+      const deps = depsFor(w.sender);
+      const refusing = depsFor(sender);
+      const before = await f.bsc.publicClient.getTransactionCount({ address: w.address });
+
+      expect(await sendRefundsPass(refusing)).toBe('failed');
+      expect(await failureOf(bad.id)).toEqual({ status: 'failed', failure_reason: reason });
+      expect(await attempts(bad.id)).toEqual([]);
+      expect(await f.bsc.publicClient.getTransactionCount({ address: w.address })).toBe(before);
+      expect(await outboxTypes(bad.id)).toEqual(['refund.failed']);
+      expect(await balances(bad.tenantId)).toEqual({ refund_pending: '4.000001', refunded: '0.000000' });
+
+      expect(await sendRefundsPass(deps)).toBe('broadcast');
+      await untilConfirmed(deps, good.id);
+      await expectSentOnce(w, good, 1_500_000n * 10n ** 12n);
+      expect(await failureOf(good.id)).toEqual({ status: 'confirmed', failure_reason: null });
+    });
   });
 });

@@ -28,7 +28,7 @@ describe('refund attempt storage', () => {
   async function refund(blockchain: OnchainRefund['blockchain'] = 'BSC', createdAt = new Date('2001-01-01T00:00:00.000Z')): Promise<OnchainRefund> {
     const r: OnchainRefund = {
       id: id('rfd'), paymentId: id('pay'), tenantId: id('ten'), amount: '12.115416', currency: 'USDT', blockchain,
-      refundAddress: '0x000000000000000000000000000000000000dEaD', status: 'pending', txHash: null, createdAt, sentAt: null,
+      refundAddress: '0x000000000000000000000000000000000000dEaD', status: 'pending', txHash: null, createdAt, sentAt: null, failureReason: null,
     };
     await inTx((s) => s.create(r));
     return r;

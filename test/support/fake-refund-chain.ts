@@ -1,7 +1,10 @@
 import type { Blockchain } from '../../src/core/catalog/catalog';
 import type { ChainHeights } from '../../src/core/deposits/chain-ports';
+import type { HotWalletBalances } from '../../src/core/refunds/hot-wallet-balances';
 import type { OnchainRefund } from '../../src/core/refunds/onchain-refund';
-import type { RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup } from '../../src/core/refunds/refund-sender';
+import type {
+  RefundAttempt, RefundRefusal, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
+} from '../../src/core/refunds/refund-sender';
 
 /** A signed transaction of the fake chain: what its raw bytes say. */
 interface FakeTx { hash: string; nonce: bigint; fee: number; to: string; amount: string }
@@ -15,7 +18,8 @@ export class FakeRefundChain implements RefundSender {
   /** The chain it answers for: the rules are the same on either, so tests pick the payment's. */
   constructor(readonly chain: Blockchain = 'SOLANA') {}
 
-  readonly wallet = '0x00000000000000000000000000000000000000aa';
+  /** The hot wallet's address; a test may set it to a refund's address to see `own_address`. */
+  wallet = '0x00000000000000000000000000000000000000aa';
   readonly mempool = new Map<bigint, FakeTx>();
   /** Mined transactions, with their block and whether they reverted. */
   readonly mined: (FakeTx & { height: bigint; reverted: boolean })[] = [];
@@ -65,8 +69,23 @@ export class FakeRefundChain implements RefundSender {
     for (let i = 0n; i < this.lag; i++) this.head += 1n;
   }
 
+  /**
+   * As a real sender's rules, on the fake's terms: `invalid_address` for an address that is not
+   * one of the fake's chain (BSC `0x` and 40 hex digits; Solana base58 of 32 to 44 characters),
+   * `own_address` for the wallet's, `amount_not_representable` for an amount with more than 6
+   * decimals or not above zero.
+   */
+  refusal(refund: OnchainRefund): RefundRefusal | undefined {
+    const shape = this.chain === 'BSC' ? /^0x[0-9a-fA-F]{40}$/ : /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+    if (!shape.test(refund.refundAddress)) return 'invalid_address';
+    if (refund.refundAddress.toLowerCase() === this.wallet.toLowerCase()) return 'own_address';
+    if (!/^\d+(\.\d{1,6})?$/.test(refund.amount) || !/[1-9]/.test(refund.amount)) return 'amount_not_representable';
+    return undefined;
+  }
+
   async sign(refund: OnchainRefund, options: { lastNonce: bigint | null; replacing?: RefundAttempt }): Promise<SignedRefund> {
     this.calls.push('sign');
+    if (this.refusal(refund)) throw new Error(`refund ${refund.id} is refused: it must never be signed`);
     const fromChain = this.nonceAt(this.head);
     const next = options.lastNonce === null ? fromChain : options.lastNonce + 1n > fromChain ? options.lastNonce + 1n : fromChain;
     const nonce = options.replacing ? options.replacing.nonce! : next;
@@ -109,5 +128,13 @@ export class FakeRefundChain implements RefundSender {
 
   async shortfall(): Promise<RefundShortfall | undefined> {
     return this.short;
+  }
+
+  /** What `balances` answers; a test sets it. */
+  held: HotWalletBalances = { gas: '1', tokens: [{ currency: 'USDC', amount: '1000' }, { currency: 'USDT', amount: '1000' }] };
+
+  async balances(): Promise<HotWalletBalances> {
+    this.calls.push('balances');
+    return this.held;
   }
 }

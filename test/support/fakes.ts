@@ -293,7 +293,7 @@ export class MemoryStore implements UnitOfWork {
       lockById: async (refundId) => this.refunds.get(refundId),
       markSent: async (refundId, txHash, at) => {
         const before = this.refunds.get(refundId)!;
-        const sent: OnchainRefund = { ...before, status: 'sent', txHash, sentAt: at };
+        const sent: OnchainRefund = { ...before, status: 'sent', txHash, sentAt: at, failureReason: null };
         this.refunds.set(refundId, sent);
         record(() => this.refunds.set(refundId, before));
         return sent;
@@ -303,10 +303,12 @@ export class MemoryStore implements UnitOfWork {
         record(() => this.refundActions.pop());
       },
       isDepositTransaction: async (blockchain, txHash) => this.deposits.some((d) => d.blockchain === blockchain && d.txHash === txHash),
-      setStatus: async (refundId, from, to, txHash, sentAt) => {
+      setStatus: async (refundId, from, to, txHash, sentAt, failureReason = null) => {
         const before = this.refunds.get(refundId);
         if (before?.status !== from) throw new Error(`refund ${refundId} is not ${from}`);
-        const moved: OnchainRefund = { ...before, status: to, txHash, sentAt };
+        // As PostgreSQL's check: a reason only on a failed refund.
+        if (failureReason !== null && to !== 'failed') throw new Error(`refund ${refundId}: a failure reason on ${to}`);
+        const moved: OnchainRefund = { ...before, status: to, txHash, sentAt, failureReason };
         this.refunds.set(refundId, moved);
         record(() => this.refunds.set(refundId, before));
         return moved;

@@ -37,7 +37,7 @@ describe('onchain refunds on fakes', () => {
     expect((await applyMove(world.advance, id, move, { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
     expect([...world.store.refunds.values()]).toEqual([{
       id: expect.stringMatching(/^rfd_/), paymentId: id, tenantId: TENANT, amount: KES_1500_USDC, currency: 'USDC', blockchain: 'SOLANA',
-      refundAddress: command().refundAddress, status: 'pending', txHash: null, createdAt: world.clock.now(), sentAt: null,
+      refundAddress: command().refundAddress, status: 'pending', txHash: null, createdAt: world.clock.now(), sentAt: null, failureReason: null,
     }]);
     expect(ledgerOf(id).at(-1)).toBe(`return in_transit→refund_pending ${KES_1500_USDC}`);
     expect([balance('refund_pending'), balance('refunded')]).toEqual([KES_1500_USDC, '0.000000']);

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../../src/app/config';
-import { configuredRefundSenders, refundWorkers, type RefundWorkersDeps } from '../../src/app/refund-senders';
+import { configuredRefundSenders, refundWorkers, watermarksOf, type RefundWorkersDeps } from '../../src/app/refund-senders';
 import { FakeRefundChain } from '../support/fake-refund-chain';
 
 /** A development key (anvil's account 0): never a secret, and never to appear in a message. */
@@ -42,5 +42,17 @@ describe('refund senders configuration', () => {
     const deps = { logger: pino({ level: 'silent' }) } as RefundWorkersDeps;
     expect(() => refundWorkers([new FakeRefundChain('BSC'), new FakeRefundChain('BSC')], deps)).toThrow(/configured twice/);
     expect(refundWorkers([new FakeRefundChain('BSC'), new FakeRefundChain('SOLANA')], deps)).toHaveLength(2);
+  });
+
+  it('balances: read every 60 s by default; watermarks are decimal strings, unset ones absent, anything else a ConfigError naming the variable', () => {
+    const plain = loadConfig({});
+    expect(plain.REFUND_BALANCE_INTERVAL_MS).toBe(60_000);
+    expect(watermarksOf(plain)).toEqual({ gas: {}, tokens: {} });
+    const set = loadConfig({ REFUND_GAS_LOW_WATERMARK_BNB: '0.05', REFUND_TOKEN_LOW_WATERMARK_USDT: '2500', REFUND_BALANCE_INTERVAL_MS: '1000' });
+    expect(watermarksOf(set)).toEqual({ gas: { BNB: '0.05' }, tokens: { USDT: '2500' } });
+    for (const bad of ['-1', '1e3', '0,5', 'lots']) {
+      expect(() => loadConfig({ REFUND_GAS_LOW_WATERMARK_SOL: bad })).toThrow(/REFUND_GAS_LOW_WATERMARK_SOL/);
+    }
+    expect(() => loadConfig({ REFUND_BALANCE_INTERVAL_MS: '999' })).toThrow(/REFUND_BALANCE_INTERVAL_MS/);
   });
 });

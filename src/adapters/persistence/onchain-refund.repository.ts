@@ -5,6 +5,7 @@ import { formatAmount, type Stablecoin } from '../../core/shared/money';
 import { OnchainRefundSchema } from './schemas/onchain-refund.schema';
 import { insertStatement } from './raw-insert';
 import type { RefundAttempt } from '../../core/refunds/refund-sender';
+import type { RefundFailureReason } from '../../core/refunds/refund-refusal';
 import { ATTEMPT_COLUMNS, attemptOf, attemptValues, type RefundAttemptRow } from './refund-attempt-rows';
 
 /** Onchain refunds inside one transaction (RefundStore port); `em` is the transaction's manager. */
@@ -22,9 +23,10 @@ export class OnchainRefundTxStore implements RefundStore {
 
   async markSent(refundId: string, txHash: string, at: Date): Promise<OnchainRefund> {
     const rows = await this.em.execute<Record<string, unknown>[]>(
-      `update onchain_refunds set status = 'sent', tx_hash = ?, sent_at = ? where id = ? and status = 'pending' returning *`, [txHash, at, refundId],
+      `update onchain_refunds set status = 'sent', tx_hash = ?, sent_at = ?, failure_reason = null
+        where id = ? and status in ('pending', 'failed') returning *`, [txHash, at, refundId],
     );
-    if (!rows[0]) throw new Error(`refund ${refundId} is not pending`);
+    if (!rows[0]) throw new Error(`refund ${refundId} is neither pending nor failed`);
     return this.em.map(OnchainRefundSchema, rows[0]);
   }
 
@@ -34,9 +36,12 @@ export class OnchainRefundTxStore implements RefundStore {
     return rows.length > 0;
   }
 
-  async setStatus(refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null): Promise<OnchainRefund> {
+  async setStatus(
+    refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null, failureReason: RefundFailureReason | null = null,
+  ): Promise<OnchainRefund> {
     const rows = await this.em.execute<Record<string, unknown>[]>(
-      'update onchain_refunds set status = ?, tx_hash = ?, sent_at = ? where id = ? and status = ? returning *', [to, txHash, sentAt, refundId, from],
+      'update onchain_refunds set status = ?, tx_hash = ?, sent_at = ?, failure_reason = ? where id = ? and status = ? returning *',
+      [to, txHash, sentAt, failureReason, refundId, from],
     );
     if (!rows[0]) throw new Error(`refund ${refundId} is not ${from}`);
     return this.em.map(OnchainRefundSchema, rows[0]);

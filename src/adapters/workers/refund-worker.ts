@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Blockchain } from '../../core/catalog/catalog';
 import { madeProgress, type RefundPassOutcome } from '../../core/refunds/send-refund';
 import { PollingWorker } from './polling-worker';
+import type { RefundBalanceMonitor } from './refund-balance-monitor';
 
 /** A hot wallet's lease as the refunds worker uses it (RefundSenderRepository on PostgreSQL). */
 export interface RefundLease {
@@ -25,6 +26,8 @@ export interface RefundWorkerDeps {
   readonly intervalMs: number;
   /** One pass: sendRefundsPass bound to the wallet's sender and ports. */
   readonly pass: () => Promise<RefundPassOutcome>;
+  /** The wallet's balances as metrics, read while this replica holds the lease (at most every REFUND_BALANCE_INTERVAL_MS). */
+  readonly balances?: Pick<RefundBalanceMonitor, 'maybeRead' | 'forget'>;
   /** Each pass's outcome (`error`: it threw), for metrics. */
   readonly onOutcome?: (outcome: RefundPassOutcome | 'error') => void;
   readonly logger: Logger;
@@ -37,8 +40,9 @@ export interface RefundWorkerDeps {
  * progress (sent, confirmed, failed, dropped, replaced) is followed by the next one at once;
  * otherwise (idle, waiting for finality, short of funds) the loop waits the interval. A failing
  * pass (an RPC down) is logged by the loop and tried again after the interval, from what is
- * stored. `stop()` ends the loop after its current pass and gives the lease up, so another replica
- * takes over at once; a dead replica's lease runs out.
+ * stored. While it holds the lease it also reads the wallet's balances for the metrics, at most
+ * every REFUND_BALANCE_INTERVAL_MS (`balances`). `stop()` ends the loop after its current pass
+ * and gives the lease up, so another replica takes over at once; a dead replica's lease runs out.
  */
 export class RefundWorker {
   readonly worker: PollingWorker;
@@ -65,6 +69,7 @@ export class RefundWorker {
     await this.worker.stop();
     if (!this.holding) return;
     this.holding = false;
+    this.deps.balances?.forget();
     const { chain, wallet, holder, logger } = this.deps;
     await this.deps.lease.release(chain, wallet, holder).catch((error: unknown) => {
       logger.warn({ err: error, chain, wallet }, 'refunds worker lease not released; it runs out by itself');
@@ -76,8 +81,10 @@ export class RefundWorker {
     const { chain, wallet, holder, lease, leaseMs, logger } = this.deps;
     const held = await lease.acquire(chain, wallet, holder, leaseMs);
     if (held !== this.holding) logger.info({ chain, wallet, holder }, held ? 'refunds worker took the lease: sending' : 'refunds worker lease held elsewhere: standing by');
+    if (!held && this.holding) this.deps.balances?.forget();
     this.holding = held;
     if (!held) return 0;
+    await this.deps.balances?.maybeRead();
     let outcome: RefundPassOutcome;
     try {
       outcome = await this.deps.pass();

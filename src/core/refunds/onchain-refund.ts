@@ -2,6 +2,7 @@ import type { Blockchain } from '../catalog/catalog';
 import type { Payment } from '../payments/payment';
 import type { Stablecoin } from '../shared/money';
 import type { RefundAttempt } from './refund-attempt';
+import type { RefundFailureReason } from './refund-refusal';
 import type { RefundStatus } from './refund-states';
 
 export { REFUND_STATUSES, MANUAL_REFUND_STATUSES, type RefundStatus } from './refund-states';
@@ -13,6 +14,7 @@ export { REFUND_STATUSES, MANUAL_REFUND_STATUSES, type RefundStatus } from './re
  * `sent` once an operator records `txHash` (canonical form), at `sentAt`. With a hot wallet
  * configured (docs/decisions.md § Refunds) it goes `broadcast` (`txHash` the attempt's current
  * hash) and `confirmed` (`txHash` the hash that landed, `sentAt` when it was final) instead.
+ * `failureReason` says why it is `failed` (null in any other status; docs/decisions.md § Refunds: refusals).
  */
 export interface OnchainRefund {
   /** `rfd_` + ULID. */
@@ -27,6 +29,7 @@ export interface OnchainRefund {
   readonly txHash: string | null;
   readonly createdAt: Date;
   readonly sentAt: Date | null;
+  readonly failureReason: RefundFailureReason | null;
 }
 
 /** A new pending refund of everything `payment` holds in transit. Pure. */
@@ -34,6 +37,7 @@ export function refundOf(payment: Payment, id: string, at: Date): OnchainRefund 
   return {
     id, paymentId: payment.id, tenantId: payment.tenantId, amount: payment.amountStablecoin, currency: payment.sourceCurrency,
     blockchain: payment.blockchain, refundAddress: payment.refundAddress, status: 'pending', txHash: null, createdAt: at, sentAt: null,
+    failureReason: null,
   };
 }
 
@@ -58,7 +62,7 @@ export interface RefundStore {
   create(refund: OnchainRefund): Promise<void>;
   /** The refund, locked until commit; undefined when there is none. */
   lockById(refundId: string): Promise<OnchainRefund | undefined>;
-  /** Marks a pending refund sent with `txHash` at `at`; the refund as it now is. */
+  /** Marks a pending or failed refund sent with `txHash` at `at` (its failure reason cleared); the refund as it now is. */
   markSent(refundId: string, txHash: string, at: Date): Promise<OnchainRefund>;
   /**
    * Whether an inbound deposit of any tenant is recorded under `blockchain` and `txHash`
@@ -66,10 +70,13 @@ export interface RefundStore {
    */
   isDepositTransaction(blockchain: Blockchain, txHash: string): Promise<boolean>;
   /**
-   * Moves a refund from `from` to `to` (a move `transition()` allowed), setting `txHash` and
-   * `sentAt` as given; the refund as it now is. Throws when its status is no longer `from`.
+   * Moves a refund from `from` to `to` (a move `transition()` allowed), setting `txHash`,
+   * `sentAt` and `failureReason` as given (`failureReason` only with `to` = `failed`; omitted, it
+   * is cleared); the refund as it now is. Throws when its status is no longer `from`.
    */
-  setStatus(refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null): Promise<OnchainRefund>;
+  setStatus(
+    refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null, failureReason?: RefundFailureReason | null,
+  ): Promise<OnchainRefund>;
   /** The oldest `pending` refund on `blockchain` with no attempt in `signed` or `broadcast`, locked until commit (skipping locked rows). */
   nextPending(blockchain: Blockchain): Promise<OnchainRefund | undefined>;
   /** The attempt of `wallet` on `blockchain` still in `signed` or `broadcast` (one at a time per wallet); undefined when none. */

@@ -1,9 +1,12 @@
 import type { Blockchain } from '../catalog/catalog';
 import type { ChainHeights } from '../deposits/chain-ports';
+import type { HotWalletBalances } from './hot-wallet-balances';
 import type { OnchainRefund } from './onchain-refund';
 import type { RefundAttempt, SignedRefund } from './refund-attempt';
+import type { RefundRefusal } from './refund-refusal';
 
 export { REFUND_ATTEMPT_STATUSES, type RefundAttempt, type RefundAttemptStatus, type SignedRefund } from './refund-attempt';
+export { REFUND_REFUSALS, type RefundRefusal } from './refund-refusal';
 
 /**
  * Ports between the core's refund rules and the chains (docs/decisions.md § Refunds). The core
@@ -43,6 +46,14 @@ export interface RefundSender {
   /** The hot wallet's address. */
   readonly wallet: string;
   /**
+   * Whether this sender can never send `refund` as it stands (docs/decisions.md § Refunds:
+   * refusals): `invalid_address`, `own_address` (the hot wallet's own) or
+   * `amount_not_representable` in the token's base units; undefined when it can be built.
+   * Synchronous and offline (the refund and the sender's configuration only), asked before
+   * anything else for a new attempt; `sign` throws for a refund this refuses.
+   */
+  refusal(refund: OnchainRefund): RefundRefusal | undefined;
+  /**
    * Builds and signs the token transfer of `refund` (its whole amount to its `refundAddress`).
    * BSC: under `nonce` when given (a replacement, with a higher fee than `replacing`), else under
    * the next nonce after `lastNonce` and the wallet's pending nonce on the chain, whichever is
@@ -70,6 +81,12 @@ export interface RefundSender {
    * when the recipient has none), undefined when it can send. Asked before a new attempt is signed.
    */
   shortfall(refund: OnchainRefund): Promise<RefundShortfall | undefined>;
+  /**
+   * The hot wallet's balances now, for metrics and thresholds (docs/decisions.md § Refunds: balances
+   * as metrics): its native coin (BNB, SOL) and each configured stablecoin, decimal strings in
+   * whole units. Read at most every REFUND_BALANCE_INTERVAL_MS by the worker, never per pass.
+   */
+  balances(): Promise<HotWalletBalances>;
 }
 
 /** What a hot wallet lacks to send a refund: its token balance, or its native balance for fees. */

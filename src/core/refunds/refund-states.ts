@@ -26,7 +26,8 @@ export const MANUAL_REFUND_STATUSES = ['pending', 'sent'] as const satisfies rea
  *   and its signature is not found), so the refund is owed again and a new attempt is signed;
  * - `fail`: the transaction landed and reverted, or the chain refused it: an operator decides;
  * - `retry`: an operator sends a failed refund back to the queue;
- * - `record_sent`: an operator recorded a hand-sent transaction (today's manual path).
+ * - `record_sent`: an operator recorded a hand-sent transaction (today's manual path), for a refund
+ *   owed or failed (a refused address, a reverted transaction: the operator sent it another way).
  */
 export const REFUND_MOVES = {
   broadcast: { from: ['pending'], to: 'broadcast' },
@@ -34,7 +35,7 @@ export const REFUND_MOVES = {
   drop: { from: ['broadcast'], to: 'pending' },
   fail: { from: ['pending', 'broadcast'], to: 'failed' },
   retry: { from: ['failed'], to: 'pending' },
-  record_sent: { from: ['pending'], to: 'sent' },
+  record_sent: { from: ['pending', 'failed'], to: 'sent' },
 } as const satisfies Record<string, { from: readonly RefundStatus[]; to: RefundStatus }>;
 export type RefundMove = keyof typeof REFUND_MOVES;
 

@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../shared/unit-of-work';
 import type { OnchainRefund } from './onchain-refund';
 import { refundEvent } from './refund-events';
 import type { ShortfallChange, WalletShortfallFindings } from './refund-funds';
+import type { RefundFailureReason, RefundRefusal } from './refund-refusal';
 import type { RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup } from './refund-sender';
 import { transition, type RefundMove } from './refund-states';
 
@@ -24,7 +25,8 @@ export interface SendRefundDeps {
 
 /**
  * What one pass did: `idle` (nothing owed), `broadcast` (an attempt was sent, first time or again
- * after a crash), `waiting` (an attempt is in flight or not yet final), `confirmed`, `failed`,
+ * after a crash), `waiting` (an attempt is in flight or not yet final), `confirmed`, `failed` (its
+ * transaction reverted, or the sender refused the oldest refund owed: nothing signed),
  * `dropped` (back to pending), `replaced` (a stuck transaction was re-signed with a higher fee),
  * `short` (the hot wallet lacks the token or gas for the oldest refund owed: nothing signed, it
  * stays pending, and the wallet's finding stands).
@@ -45,7 +47,10 @@ export function madeProgress(outcome: RefundPassOutcome): boolean {
  * not found, the same stored transaction is broadcast again (the same hash, so at most one transfer),
  * or, once the chain says none of its hashes can land any more, the refund goes back to pending.
  * `confirmed` only at finality, with refund_pending → refunded in the same database transaction.
- * Before a new attempt is signed the sender says whether the wallet can pay it (token and gas):
+ * Before a new attempt is signed the sender says whether it can build it at all: a refund it
+ * refuses (docs/decisions.md § Refunds: refusals) goes `pending` → `failed` with the refusal as
+ * its reason and its `refund.failed` webhook, nothing signed, and the next pass goes on with the
+ * refund after it. Then it says whether the wallet can pay it (token and gas):
  * when short, nothing is signed, the refund stays pending (refunds leave in order, so later ones
  * wait too) and the wallet's finding is raised once; it is cleared at the first pass that finds the
  * wallet able to send, or nothing owed. `refund.confirmed` and `refund.failed` are written to the
@@ -74,6 +79,8 @@ async function startNext(deps: SendRefundDeps): Promise<RefundPassOutcome> {
     await clearShortfall(deps);
     return 'idle';
   }
+  const refused = sender.refusal(next.refund);
+  if (refused) return refuse(deps, next.refund, refused);
   const lacks = await sender.shortfall(next.refund);
   if (lacks) return short(deps, next.refund, lacks);
   await clearShortfall(deps);
@@ -132,8 +139,28 @@ async function findAny(sender: RefundSender, attempt: RefundAttempt): Promise<{ 
   return undefined;
 }
 
+/**
+ * Fails a refund the sender refused, with its webhook, in one transaction: only while it is still
+ * the oldest one owed (locked again: another sender may have taken it since the read).
+ */
+async function refuse(deps: SendRefundDeps, refund: OnchainRefund, refusal: RefundRefusal): Promise<RefundPassOutcome> {
+  const failed = await read(deps, async (tx) => {
+    const still = await tx.refunds.nextPending(deps.sender.chain);
+    const to = still?.id === refund.id ? transition(still.status, 'fail') : undefined;
+    if (!to) return false;
+    const at = deps.clock.now();
+    const moved = await tx.refunds.setStatus(refund.id, refund.status, to, null, null, refusal);
+    const event = refundEvent(moved, deps.newEventId(), at);
+    if (event) await tx.outbox.append(event);
+    return true;
+  });
+  return failed ? 'failed' : 'waiting';
+}
+
 /** Applies `move` to the attempt's refund and stores `attempt` in one transaction; posts the ledger when confirming. */
-async function move(deps: SendRefundDeps, attempt: RefundAttempt, refundMove: RefundMove, txHash: string | null): Promise<OnchainRefund | undefined> {
+async function move(
+  deps: SendRefundDeps, attempt: RefundAttempt, refundMove: RefundMove, txHash: string | null, failureReason: RefundFailureReason | null = null,
+): Promise<OnchainRefund | undefined> {
   return read(deps, async (tx) => {
     const refund = await tx.refunds.lockById(attempt.refundId);
     if (!refund) throw new Error(`refund ${attempt.refundId} of attempt ${attempt.id} is gone`);
@@ -141,7 +168,7 @@ async function move(deps: SendRefundDeps, attempt: RefundAttempt, refundMove: Re
     await tx.refunds.updateAttempt(attempt);
     if (!to) return undefined;
     const at = deps.clock.now();
-    const moved = await tx.refunds.setStatus(refund.id, refund.status, to, txHash, to === 'confirmed' ? at : null);
+    const moved = await tx.refunds.setStatus(refund.id, refund.status, to, txHash, to === 'confirmed' ? at : null, to === 'failed' ? failureReason : null);
     // Its webhook commits with the move (docs/decisions.md § Refunds); a drop back to pending sends none.
     const event = refundMove === 'confirm' || refundMove === 'fail' ? refundEvent(moved, deps.newEventId(), at) : undefined;
     if (event) await tx.outbox.append(event);
@@ -183,7 +210,7 @@ async function confirm(deps: SendRefundDeps, open: RefundAttempt, hash: string, 
 }
 
 async function fail(deps: SendRefundDeps, open: RefundAttempt, hash: string, height: bigint): Promise<RefundPassOutcome> {
-  await move(deps, { ...open, status: 'reverted', landedHash: hash, landedHeight: height }, 'fail', hash);
+  await move(deps, { ...open, status: 'reverted', landedHash: hash, landedHeight: height }, 'fail', hash, 'reverted');
   return 'failed';
 }
 

@@ -91,7 +91,7 @@ export async function startBscRefundFixture(): Promise<BscRefundFixture> {
         const ulid = () => randomBytes(13).toString('hex').toUpperCase().slice(0, 26);
         return {
           id: `rfd_${ulid()}`, paymentId: `pay_${ulid()}`, tenantId: `ten_${randomUUID()}`, amount, currency, blockchain: 'BSC',
-          refundAddress: `0x${randomBytes(20).toString('hex')}` as Address, status: 'pending', txHash: null, createdAt: new Date(), sentAt: null,
+          refundAddress: `0x${randomBytes(20).toString('hex')}` as Address, status: 'pending', txHash: null, createdAt: new Date(), sentAt: null, failureReason: null,
         };
       },
       attemptOf(refund, wallet, signed, signedAt = new Date()) {

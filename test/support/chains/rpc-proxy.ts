@@ -1,7 +1,7 @@
 /**
  * A tiny JSON-RPC proxy in front of a node, for tests of what real RPC providers do: refuse wide
- * `eth_getLogs` ranges, answer the same logs twice, answer some calls with an error. Records every
- * request it forwards or answers.
+ * `eth_getLogs` ranges, answer the same logs twice, answer some calls with an error, hold a call
+ * unanswered (before or after the node saw it). Records every request it forwards or answers.
  */
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +31,13 @@ export interface ProxyBehaviour {
   rewrite?: (call: RpcCall, result: unknown) => unknown;
   /** HTTP status for refusals (JSON-RPC errors usually travel with 200). */
   refusalStatus?: number;
+  /**
+   * Never answer this call: `before` it reaches the node (it is not forwarded), or `after` the node
+   * answered it (forwarded, the answer kept back), as a process killed at that moment would see it.
+   * `onHeld` is told once the call is held. Undefined: forward and answer.
+   */
+  hold?: (call: RpcCall) => 'before' | 'after' | undefined;
+  onHeld?: (call: RpcCall, when: 'before' | 'after') => void;
 }
 
 /** A running proxy. */
@@ -74,11 +81,21 @@ export async function startRpcProxy(upstream: string, behaviour: ProxyBehaviour 
     const refusal = proxy.behaviour.refuse?.(call);
     calls.push({ ...call, refused: refusal !== undefined });
     if (refusal) return { body: { jsonrpc: '2.0', id: request.id, error: refusal }, refused: true };
+    const held = proxy.behaviour.hold?.(call);
+    const never = () => new Promise<never>(() => undefined);
+    if (held === 'before') {
+      proxy.behaviour.onHeld?.(call, held);
+      return never();
+    }
     const forwarded = await fetch(upstream, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request),
     });
     const body = await forwarded.json() as { result?: unknown; error?: unknown };
     if (body.error === undefined && proxy.behaviour.rewrite) body.result = proxy.behaviour.rewrite(call, body.result);
+    if (held === 'after') {
+      proxy.behaviour.onHeld?.(call, held);
+      return never();
+    }
     return { body, refused: false };
   };
   const server: Server = http.createServer((req, res) => {

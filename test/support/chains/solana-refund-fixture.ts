@@ -27,7 +27,7 @@ export function hotWalletKey(): Uint8Array {
 export function refundOf(amount: string, refundAddress: string): OnchainRefund {
   return {
     id: `rfd_${randomUUID()}`, paymentId: `pay_${randomUUID()}`, tenantId: 'ten_A', amount, currency: 'USDC', blockchain: 'SOLANA', refundAddress,
-    status: 'pending', txHash: null, createdAt: new Date(), sentAt: null,
+    status: 'pending', txHash: null, createdAt: new Date(), sentAt: null, failureReason: null,
   };
 }
 

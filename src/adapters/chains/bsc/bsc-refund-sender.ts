@@ -1,12 +1,13 @@
 import {
-  BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, hexToBytes, isAddress, keccak256,
+  BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, formatEther, formatUnits, hexToBytes, isAddress, keccak256,
   parseTransaction, parseUnits, recoverAddress, serializeTransaction, type Address, type Hex, type PublicClient,
   type TransactionSerializableLegacy,
 } from 'viem';
 import type { ChainHeights } from '../../../core/deposits/chain-ports';
+import type { HotWalletBalances } from '../../../core/refunds/hot-wallet-balances';
 import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
 import type {
-  HotWalletSigner, RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
+  HotWalletSigner, RefundAttempt, RefundRefusal, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
 } from '../../../core/refunds/refund-sender';
 import type { Stablecoin } from '../../../core/shared/money';
 import type { RpcEndpointMetrics } from '../rpc-endpoint-metrics';
@@ -60,17 +61,34 @@ export class BscRefundSender implements RefundSender {
   }
 
   /**
+   * The refusals (docs/chains.md § BSC refunds: refusals): `invalid_address` unless `refundAddress`
+   * is `0x` and 40 hex digits, all lower or all upper case or with a valid EIP-55 checksum (viem
+   * `isAddress`); `own_address` for the hot wallet's own address; `amount_not_representable` unless
+   * the amount is a positive decimal string with at most 6 decimals that fits a uint256 in the
+   * token's base units. A currency with no configured contract is no refusal: a configuration
+   * fault, `sign` throws until it is configured.
+   */
+  refusal(refund: OnchainRefund): RefundRefusal | undefined {
+    if (!isBscAddress(refund.refundAddress)) return 'invalid_address';
+    if (refund.refundAddress.toLowerCase() === this.wallet) return 'own_address';
+    const token = this.settings.tokens.find((t) => t.currency === refund.currency);
+    if (token && representable(refund.amount, token.decimals) === undefined) return 'amount_not_representable';
+    return undefined;
+  }
+
+  /**
    * Signs `transfer(refundAddress, amount × 10^(decimals − 6))` of the refund's token. Nonce: the
    * replaced attempt's, else the higher of `lastNonce + 1` and the wallet's `pending` nonce
    * (`eth_getTransactionCount`). Gas price: the node's (`eth_gasPrice`); a replacement pays at
    * least `feeBumpPercent` more than the replaced raw transaction (rounded up), or the node's price
    * when higher. Throws when that price is above `maxGasPriceWei`, when the signature does not
-   * recover the wallet, or for a refund it cannot build (an unknown currency, a malformed address or amount).
+   * recover the wallet, for a currency with no configured contract, and for a refund `refusal` refuses.
    */
   async sign(refund: OnchainRefund, options: { lastNonce: bigint | null; replacing?: RefundAttempt }): Promise<SignedRefund> {
     await this.settings.guard?.check();
     const token = this.tokenOf(refund.currency);
-    if (!isAddress(refund.refundAddress, { strict: false })) throw new Error(`refund ${refund.id}: refundAddress is not a BSC address`);
+    const refused = this.refusal(refund);
+    if (refused) throw new Error(`refund ${refund.id} is refused (${refused}): it is failed, never signed`);
     const units = baseUnits(refund, token.decimals);
     const nodePrice = await this.client.getGasPrice();
     let nonce: bigint;
@@ -93,7 +111,8 @@ export class BscRefundSender implements RefundSender {
     }
     const tx: TransactionSerializableLegacy = {
       type: 'legacy', chainId: BSC_CHAIN_ID, nonce: Number(nonce), gasPrice, gas: this.settings.gasLimit, to: token.contract as Address, value: 0n,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [refund.refundAddress as Address, units] }),
+      // Lower case: viem's encoder checks a checksum on any upper-case letter, and an all-upper-case address has none to check.
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [refund.refundAddress.toLowerCase() as Address, units] }),
     };
     const digest = keccak256(serializeTransaction(tx));
     const signature = await this.signer.sign(hexToBytes(digest));
@@ -163,6 +182,20 @@ export class BscRefundSender implements RefundSender {
     return native < this.settings.gasLimit * price ? 'gas' : undefined;
   }
 
+  /**
+   * `eth_getBalance(wallet)` in BNB and `balanceOf(wallet)` of each configured token in whole
+   * tokens (viem `formatEther`, `formatUnits`: exact decimal strings).
+   */
+  async balances(): Promise<HotWalletBalances> {
+    await this.settings.guard?.check();
+    const wallet = this.wallet as Address;
+    const [gas, ...held] = await Promise.all([
+      this.client.getBalance({ address: wallet }),
+      ...this.settings.tokens.map((t) => this.client.readContract({ address: t.contract as Address, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] })),
+    ]);
+    return { gas: formatEther(gas!), tokens: this.settings.tokens.map((t, i) => ({ currency: t.currency, amount: formatUnits(held[i]!, t.decimals) })) };
+  }
+
   private tokenOf(currency: Stablecoin): BscToken {
     const token = this.settings.tokens.find((t) => t.currency === currency);
     if (!token) throw new Error(`no BSC contract is configured for ${currency}`);
@@ -170,12 +203,40 @@ export class BscRefundSender implements RefundSender {
   }
 }
 
+/** The largest amount an ERC-20 `transfer` carries (uint256). */
+const MAX_UINT256 = 2n ** 256n - 1n;
+
 /** The refund's amount (decimal string, at most 6 decimals) in the token's base units, exactly. */
 function baseUnits(refund: OnchainRefund, decimals: number): bigint {
-  if (!/^\d+(\.\d{1,6})?$/.test(refund.amount) || decimals < 6) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
-  const units = parseUnits(refund.amount, decimals);
-  if (units <= 0n) throw new Error(`refund ${refund.id}: amount ${refund.amount} is not positive`);
+  const units = representable(refund.amount, decimals);
+  if (units === undefined) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
   return units;
+}
+
+/**
+ * `amount` (decimal string, at most 6 decimals) in base units of a `decimals`-decimal token:
+ * undefined unless exact (no significant digit below the token's smallest unit), positive and
+ * within uint256.
+ */
+function representable(amount: string, decimals: number): bigint | undefined {
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(amount);
+  if (!match) return undefined;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  // parseUnits rounds digits beyond `decimals`: refused before, never rounded.
+  if (fraction.length > decimals) return undefined;
+  const units = parseUnits(fraction ? `${match[1]}.${fraction}` : match[1]!, decimals);
+  return units > 0n && units <= MAX_UINT256 ? units : undefined;
+}
+
+/**
+ * Whether `address` is an EVM address as EIP-55 reads one: `0x` and 40 hex digits, all lower case,
+ * all upper case (no checksum) or mixed case with a valid checksum.
+ */
+function isBscAddress(address: string): boolean {
+  if (!isAddress(address, { strict: false })) return false;
+  const digits = address.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
+  return isAddress(address, { strict: true });
 }
 
 /** The node's error text of a refused JSON-RPC call (a JSON-RPC error object); undefined for a transport fault (no answer, HTTP error without one, timeout). */

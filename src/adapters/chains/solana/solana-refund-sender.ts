@@ -7,7 +7,9 @@ import {
 } from '@solana/kit';
 import { getCreateAssociatedTokenIdempotentInstruction, getTokenSize, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { ChainHeights, WatchedToken } from '../../../core/deposits/chain-ports';
+import type { HotWalletBalances } from '../../../core/refunds/hot-wallet-balances';
 import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
+import type { RefundRefusal } from '../../../core/refunds/refund-refusal';
 import type {
   HotWalletSigner, RefundAttempt, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
 } from '../../../core/refunds/refund-sender';
@@ -171,6 +173,35 @@ export class SolanaRefundSender implements RefundSender {
     return BigInt(lamports) < fee + ataRent + BigInt(walletRent) ? 'gas' : undefined;
   }
 
+  /**
+   * The refusals (docs/decisions.md § Refunds: refusals): `invalid_address` unless `refundAddress`
+   * is base58 of 32 bytes (@solana/kit `isAddress`); `own_address` for the hot wallet's own;
+   * `amount_not_representable` unless the amount is positive, exact in the mint's base units and
+   * within u64. A currency with no configured mint is no refusal: a configuration fault, `sign` throws.
+   */
+  refusal(refund: OnchainRefund): RefundRefusal | undefined {
+    if (!isAddress(refund.refundAddress)) return 'invalid_address';
+    if (refund.refundAddress === this.wallet) return 'own_address';
+    const token = this.tokens.find((t) => t.chain === 'SOLANA' && t.currency === refund.currency);
+    if (token && representable(refund.amount, token.decimals) === undefined) return 'amount_not_representable';
+    return undefined;
+  }
+
+  /**
+   * The wallet's SOL (getBalance) and each configured mint's balance of its associated token
+   * account (none holds nothing), at `confirmed`, in whole SOL and whole tokens: exact decimal strings.
+   */
+  async balances(): Promise<HotWalletBalances> {
+    const [{ value: lamports }, ...held] = await Promise.all([
+      this.rpc.getBalance(address(this.wallet), { commitment: 'confirmed' }).send(),
+      ...this.tokens.map(async (t) => this.tokenBalance(address(await associatedTokenAccount(this.wallet, t.token)))),
+    ]);
+    return {
+      gas: wholeUnits(BigInt(lamports), 9),
+      tokens: this.tokens.map((t, i) => ({ currency: t.currency, amount: wholeUnits(held[i] as bigint, t.decimals) })),
+    };
+  }
+
   /** The refund's transaction message (see the class) on the newest blockhash at `confirmed`, unsigned. */
   private async message(refund: OnchainRefund) {
     const token = this.tokenOf(refund.currency);
@@ -234,13 +265,31 @@ export class SolanaRefundSender implements RefundSender {
   }
 }
 
-/** The refund's amount (decimal string, at most 6 decimals) in the token's base units: amount × 10^decimals, exactly. */
+/** The largest amount a token account holds (u64). */
+const MAX_U64 = 2n ** 64n - 1n;
+
+/** The refund's amount in the mint's base units, exactly; throws for one `refusal` refuses. */
 function baseUnits(refund: OnchainRefund, decimals: number): bigint {
-  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(refund.amount);
-  if (!match || decimals < 6) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
-  const units = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt((match[2] ?? '').padEnd(decimals, '0') || '0');
-  if (units <= 0n) throw new Error(`refund ${refund.id}: amount ${refund.amount} is not positive`);
+  const units = representable(refund.amount, decimals);
+  if (units === undefined) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
   return units;
+}
+
+/** `amount` (decimal string, at most 6 decimals) × 10^decimals: undefined unless exact, positive and within u64. */
+function representable(amount: string, decimals: number): bigint | undefined {
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(amount);
+  if (!match) return undefined;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > decimals) return undefined;
+  const units = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  return units > 0n && units <= MAX_U64 ? units : undefined;
+}
+
+/** `units` of a `decimals`-decimal amount as a whole-unit decimal string (no trailing zeros), exactly. */
+function wholeUnits(units: bigint, decimals: number): string {
+  const text = units.toString().padStart(decimals + 1, '0');
+  const fraction = text.slice(text.length - decimals).replace(/0+$/, '');
+  return fraction ? `${text.slice(0, text.length - decimals)}.${fraction}` : text.slice(0, text.length - decimals);
 }
 
 /**

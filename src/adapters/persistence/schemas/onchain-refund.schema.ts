@@ -20,6 +20,10 @@ export const OnchainRefundSchema = new EntitySchema<OnchainRefund>({
     { name: 'onchain_refunds_tx_hash_check', expression: "(status in ('broadcast', 'confirmed', 'sent')) = (tx_hash is not null) or status = 'failed'" },
     { name: 'onchain_refunds_sent_check', expression: "(status in ('confirmed', 'sent')) = (sent_at is not null)" },
     { name: 'onchain_refunds_amount_positive_check', expression: 'amount > 0' },
+    {
+      name: 'onchain_refunds_failure_reason_check',
+      expression: "failure_reason is null or (failure_reason in ('invalid_address', 'own_address', 'amount_not_representable', 'reverted') and status = 'failed')",
+    },
   ],
   properties: {
     id: { type: 'string', primary: true, length: 40 },
@@ -33,5 +37,7 @@ export const OnchainRefundSchema = new EntitySchema<OnchainRefund>({
     txHash: { type: 'string', length: 90, nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     sentAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    // Why it is failed (docs/decisions.md § Refunds: refusals); null otherwise.
+    failureReason: { type: 'string', length: 30, nullable: true },
   },
 });
