@@ -60,7 +60,9 @@ describe('payment moves applied together', () => {
       const events = await sql<{ id: string; payload: unknown }>(
         "select id, payload from outbox_events where entity_id = ? and type = 'payment.processing'", [id]);
       expect(events).toHaveLength(1);
-      expect(events[0]!.payload).toEqual(view);
+      // The payment's events carry it without its refund, which has events of its own (docs/api.md § Refunds).
+      const { refund: _refund, ...payload } = view;
+      expect(events[0]!.payload).toEqual(payload);
       const deliveries = await sql<{ event_id: string }>("select event_id from webhook_deliveries where entity_id = ? and event_type = 'payment.processing'", [id]);
       expect(deliveries).toEqual([{ event_id: events[0]!.id }]);
       // The send posts in the slot the hold took, two balanced entries.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import Decimal from 'decimal.js';
 import { loadCatalog } from '../../src/adapters/providers/catalog-file';
 import { CatalogRouting } from '../../src/adapters/providers/catalog-routing';
 import { SandboxKycProvider } from '../../src/adapters/providers/sandbox-kyc';
@@ -50,15 +51,24 @@ describe('KES priced live from Coinbase and Open Exchange Rates', () => {
     await service.container.rates.refreshNow();
   }
   const quote = () => service.call('GET', '/fx/convert?amount=1500&sourceCurrency=KES&destinationCurrency=USDC&country=KE&paymentMethod=MOMO', { apiKey: live.apiKey });
+  /**
+   * The rate a KE MOMO quote shows for mid 129.3: spreads are platform-wide, and other files on the
+   * worker's database may have set theirs (the corridor's own, else the default).
+   */
+  const priced1293 = async () => {
+    const { spreads } = (await service.call('GET', '/v1/admin/rates', { apiKey: admin })).body as { spreads: { default: string; byCorridor: Record<string, string> } };
+    return new Decimal('129.3').times(new Decimal(1).minus(new Decimal(spreads.byCorridor['KE:MOMO'] ?? spreads.default).div(100))).toString();
+  };
   const kesPair = async (pair: string) => (await service.call('GET', '/v1/admin/rates', { apiKey: admin })).body.pairs.find((p: { pair: string }) => p.pair === pair);
 
   it('quotes and pays KES at the median of the two sources (quorum 2, the default); USDT too, from the same USD rate', async () => {
     await refresh();
-    // median(129.00, 129.60) = 129.3; no spread configured.
+    // median(129.00, 129.60) = 129.3, the corridor's spread on top.
+    const rate = await priced1293();
     const priced = await quote();
-    expect([priced.status, priced.body.exchangeRate]).toEqual([200, '129.3']);
+    expect([priced.status, priced.body.exchangeRate]).toEqual([200, rate]);
     const paid = await service.call('POST', '/v1/payments/moneyout', { apiKey: live.apiKey, body: moneyOutBody(), headers: { 'idempotency-key': randomUUID() } });
-    expect([paid.status, paid.body.exchangeRate]).toEqual([201, '129.3']);
+    expect([paid.status, paid.body.exchangeRate]).toEqual([201, rate]);
     const usdc = await kesPair('USDC/KES');
     expect(usdc).toMatchObject({ status: 'live', mid: '129.3' });
     expect(usdc.sources.map((s: { source: string; rate: string; used: boolean }) => [s.source, s.rate, s.used])).toEqual([['coinbase', '129', true], ['oxr', '129.6', true]]);
@@ -76,13 +86,13 @@ describe('KES priced live from Coinbase and Open Exchange Rates', () => {
     expect(pair.status).toBe('unavailable');
     expect(pair.sources.find((s: { source: string }) => s.source === 'oxr')).toMatchObject({ used: false, reason: 'stale' });
     await refresh();
-    expect((await quote()).body.exchangeRate).toBe('129.3');
+    expect((await quote()).body.exchangeRate).toBe(await priced1293());
   });
 
   it('a refused App ID is logged with the documented word, never the App ID; the last rate stands until its own time is too old', async () => {
     oxr.failNext('invalid_app_id');
     await refresh();
-    expect((await quote()).body.exchangeRate).toBe('129.3');
+    expect((await quote()).body.exchangeRate).toBe(await priced1293());
     const problems = log.lines.filter((line) => line.msg === 'rate source problems' && line.source === 'oxr');
     expect(problems.at(-1)).toMatchObject({ level: 40, problems: ['HTTP 401 invalid_app_id: App ID refused (RATES_OXR_APP_ID)'] });
     expect(log.text()).not.toContain(OXR_SIM_APP_ID);
