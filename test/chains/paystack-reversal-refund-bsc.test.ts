@@ -14,6 +14,7 @@ import { ONE, sql, startBscServiceFixture, type BscServiceFixture } from '../sup
 import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
 import { ledgerKinds, settled } from '../support/provider-e2e';
 import { eventually, startTestService, type TestService } from '../support/test-service';
+import { setAsideEarlierRefunds } from '../support/refund-leftovers';
 
 jest.setTimeout(90_000);
 
@@ -26,11 +27,12 @@ const key = generatePrivateKey();
 const hotWallet = privateKeyToAccount(key).address;
 beforeAll(async () => {
   f = await startBscServiceFixture();
-  // 1 BNB for gas and 1,000 of each token (an older pending refund of either currency goes first).
+  // 1 BNB for gas and 1,000 of each token; earlier files' pending refunds are set aside below.
   await jsonRpc(f.bsc.url, 'anvil_setBalance', [hotWallet, `0x${ONE.toString(16)}`]);
   await f.bsc.mint(f.usdc, hotWallet, 1_000n * ONE);
   await f.bsc.mint(f.usdt, hotWallet, 1_000n * ONE);
   sim = await startPaystackSimulator({ resultDelayMs: 50 });
+  await setAsideEarlierRefunds('BSC');
   service = await startTestService({
     ...f.env(), BSC_HOT_WALLET_KEY: key, REFUND_INTERVAL_MS: '100', REFUND_LEASE_MS: '2000',
     PAYSTACK_SECRET_KEY: sim.secretKey, PAYSTACK_BASE_URL: sim.url, PAYSTACK_RESPONSE_TIMEOUT_MS: '800',

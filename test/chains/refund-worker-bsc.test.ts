@@ -16,6 +16,7 @@ import { ONE, sql, startBscServiceFixture, type BscServiceFixture } from '../sup
 import { liveTenant, testRouting } from '../support/live-rails';
 import { ScriptedProvider } from '../support/scripted-provider';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { setAsideEarlierRefunds } from '../support/refund-leftovers';
 import { bscTxHash } from '../support/tx-hashes';
 
 jest.setTimeout(90_000);
@@ -32,6 +33,7 @@ beforeAll(async () => {
   // The hot wallet: 1 BNB for gas, 1,000 USDT to refund from.
   await jsonRpc(f.bsc.url, 'anvil_setBalance', [hotWallet, `0x${ONE.toString(16)}`]);
   await f.bsc.mint(f.usdt, hotWallet, 1_000n * ONE);
+  await setAsideEarlierRefunds('BSC');
   service = await startTestService({
     ...f.env(), BSC_HOT_WALLET_KEY: key, REFUND_INTERVAL_MS: '100', REFUND_LEASE_MS: '2000',
     RECONCILIATION_STUCK_AFTER_SECONDS: '1', RECONCILIATION_RECHECK_SECONDS: '1', RECONCILIATION_POLL_INTERVAL_MS: '50',

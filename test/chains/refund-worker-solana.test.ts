@@ -18,6 +18,7 @@ import { LocalSolana } from '../support/chains/local-solana';
 import { liveTenant, testRouting } from '../support/live-rails';
 import { ScriptedProvider } from '../support/scripted-provider';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { setAsideEarlierRefunds } from '../support/refund-leftovers';
 import { solanaTxHash } from '../support/tx-hashes';
 
 jest.setTimeout(90_000);
@@ -48,6 +49,7 @@ beforeAll(async () => {
   // The hot wallet: 1 SOL for fees and rent, 1,000 USDC to refund from.
   rpc.ledger.svm.airdrop(address(hotWallet), 1_000_000_000n as never);
   await funder.mintTo(usdc, 1_000_000_000n, hotWallet);
+  await setAsideEarlierRefunds('SOLANA');
   service = await startTestService({
     SOLANA_RPC_URLS: rpc.url, SOLANA_DEPOSIT_SEED: randomBytes(64).toString('hex'), SOLANA_USDC_MINT: usdc, SOLANA_USDT_MINT: usdt,
     SOLANA_HOT_WALLET_KEY: JSON.stringify(keyPair), CHAIN_WATCH_INTERVAL_MS: '50', CHAIN_WATCH_LEASE_MS: '1000',
