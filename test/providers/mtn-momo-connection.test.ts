@@ -181,7 +181,7 @@ describe('MTN MoMo token shared by concurrent calls', () => {
     const release = () => setTimeout(() => pending.splice(0).forEach((send) => send()), 50);
     await twoRefusedAtOnce(g, (res) => {
       reply(res, 401, { code: 'INVALID_TOKEN' });
-      if ((refusalsSent += 1) === 2) void eventually(() => pending.length > 0, 1_000).then(release);
+      if ((refusalsSent += 1) === 2) void eventually(() => pending.length > 0, 1_000).then(release, () => undefined);
     });
   }, TEST_MS);
 
