@@ -1,6 +1,6 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Request, RequestHandler, Response } from 'express';
@@ -58,6 +58,20 @@ const persistedQueriesRefused: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /**
+ * `Cache-Control: no-store` on every answer that has none, which is what Apollo's cache-control plugin wrote for this
+ * schema (it has no cache hints). That plugin is off: its per-field hook made Apollo wrap every field's resolver.
+ */
+const noStore: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
+      },
+    };
+  },
+};
+
+/**
  * Apollo Server 5 as an express 5 handler, to mount at /graphql after `graphqlAccessGate` (which
  * authenticates and rate-limits) and the JSON parser; graphql-armor's depth, cost,
  * alias and directive limits; graphql-js's token limit; NUL characters and over-deep JSON refused
@@ -71,7 +85,7 @@ export function graphqlHttpHandler(deps: GraphqlHttpDeps): RequestHandler {
     formatGraphqlError(formatted, error, deps.development, (e) => deps.logger.error({ err: e }, 'GraphQL operation failed'));
   const server = new ApolloServer<GraphqlContext>({
     schema: deps.schema,
-    plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled(), noSubscriptionsOverHttp, persistedQueriesRefused, mutationBudgetPlugin(deps.rateLimits)],
+    plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStore, noSubscriptionsOverHttp, persistedQueriesRefused, mutationBudgetPlugin(deps.rateLimits)],
     // Automatic persisted queries are off: a server-side cache any caller can fill buys nothing for
     // an API whose clients send their documents (docs/decisions.md § GraphQL). A request that asks
     // for one is answered `persisted_query_not_supported`, with Apollo's message, so APQ clients fall back.
