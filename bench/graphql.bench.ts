@@ -18,6 +18,8 @@
  *       BENCH_RATE_LIMIT per minute (0 = off, so the throughput ratio compares the transports, not
  *       the rate limiter's database write that both pay equally).
  */
+// First: libraries read NODE_ENV when they load.
+import './production-env';
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
