@@ -1,3 +1,4 @@
+import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { RequestHandler, Response } from 'express';
 import {
   execute, Kind, parse, specifiedRules, validate, visit, BREAK,
@@ -63,13 +64,15 @@ export function preparedQueryHandler(deps: PreparedQueryDeps, apollo: RequestHan
     } catch {
       return apollo(req, res, next);
     }
-    void Promise.resolve(execute({ schema: deps.schema, document: entry.document, contextValue, variableValues: query.variables }))
-      .then(async (result) => {
-        // Variables that did not coerce: no resolver ran, so Apollo answers it (its 400 and message).
-        if (result.data === undefined) return apollo(req, res, next);
-        await respond(deps, res, result);
-      })
-      .catch(next);
+    const finish = (result: ExecutionResult) => {
+      // Variables that did not coerce: no resolver ran, so Apollo answers it (its 400 and message).
+      if (result.data === undefined) return void apollo(req, res, next);
+      if (!result.errors || result.errors.length === 0) return send(res, 200, { data: result.data, extensions: result.extensions });
+      respondWithErrors(deps, res, result).catch(next);
+    };
+    const result = execute({ schema: deps.schema, document: entry.document, contextValue, variableValues: query.variables });
+    if (result instanceof Promise) result.then(finish).catch(next);
+    else finish(result);
   };
 }
 
@@ -84,24 +87,27 @@ function plainQuery(body: unknown, accept: string | undefined): { query: string;
   return { query, ...(variables != null ? { variables: variables as Record<string, unknown> } : {}), operationName: operationName as string | null | undefined };
 }
 
-/** Writes `result` as Apollo's HTTP handler would: errors formatted, their HTTP status, fields ordered errors, data. */
-async function respond(deps: PreparedQueryDeps, res: Response, result: ExecutionResult): Promise<void> {
+/** Writes a result with errors as Apollo's HTTP handler would: the errors formatted, their HTTP status if any. */
+async function respondWithErrors(deps: PreparedQueryDeps, res: Response, result: ExecutionResult): Promise<void> {
+  const errors = result.errors ?? [];
+  await deps.encounterErrors(errors);
   let status = 200;
-  let errors: GraphQLFormattedError[] | undefined;
-  if (result.errors && result.errors.length > 0) {
-    await deps.encounterErrors(result.errors);
-    errors = result.errors.map((error) => {
-      const { http, ...extensions } = { ...error.extensions, code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR' } as Record<string, unknown>;
-      const httpStatus = (http as { status?: unknown } | undefined)?.status;
-      if (typeof httpStatus === 'number') status = httpStatus;
-      if (deps.development) extensions.stacktrace = error.stack?.split('\n');
-      return deps.formatError({ ...error.toJSON(), extensions }, error);
-    });
-  }
+  const formatted = errors.map((error) => {
+    const { http, ...extensions } = { ...error.extensions, code: error.extensions.code ?? ApolloServerErrorCode.INTERNAL_SERVER_ERROR } as Record<string, unknown>;
+    const httpStatus = (http as { status?: unknown } | undefined)?.status;
+    if (typeof httpStatus === 'number') status = httpStatus;
+    if (deps.development) extensions.stacktrace = error.stack?.split('\n');
+    return deps.formatError({ ...error.toJSON(), extensions }, error);
+  });
+  send(res, status, { errors: formatted, data: result.data, extensions: result.extensions });
+}
+
+/** Apollo's headers and body (fields in its order: errors, data, extensions; a newline after the JSON). */
+function send(res: Response, status: number, body: { errors?: GraphQLFormattedError[]; data: unknown; extensions: unknown }): void {
   res.setHeader('cache-control', 'no-store');
   res.setHeader('content-type', JSON_TYPE);
   res.statusCode = status;
-  res.send(`${JSON.stringify({ errors, data: result.data, extensions: result.extensions })}\n`);
+  res.send(`${JSON.stringify({ errors: body.errors, data: body.data, extensions: body.extensions })}\n`);
 }
 
 /** Parsed and validated documents by query text; a document this path does not take is kept as `null`. */
