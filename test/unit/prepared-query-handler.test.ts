@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { GraphQLError, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFormattedError, type ValidationRule } from 'graphql';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { preparedQueryHandler } from '../../src/adapters/graphql/prepared-query.handler';
+import { MAX_PREPARED_QUERIES, preparedQueryHandler } from '../../src/adapters/graphql/prepared-query.handler';
 
 const schema = new GraphQLSchema({
   query: new GraphQLObjectType({
@@ -84,6 +84,13 @@ describe('preparedQueryHandler', () => {
       data: { hello: 'hello you', refused: null },
     });
     expect(encountered).toEqual(['nope']);
+    expect(toApollo).toEqual([]);
+  });
+
+  it('still answers documents it dropped from its bounded cache, and those it kept', async () => {
+    const query = (i: number) => `{ a${i}: hello(name: "${i}") }`;
+    for (let i = 0; i < MAX_PREPARED_QUERIES + 20; i++) await post({ query: query(i) });
+    for (const i of [0, MAX_PREPARED_QUERIES + 19]) expect((await post({ query: query(i) })).text).toBe(`{"data":{"a${i}":"hello ${i}"}}\n`);
     expect(toApollo).toEqual([]);
   });
 

@@ -7,8 +7,13 @@ import {
 
 /** Most documents kept per process (valid queries and refusals alike); the least recently used goes first. */
 export const MAX_PREPARED_QUERIES = 500;
+/**
+ * Most characters of query text kept in all. A parsed document keeps every token's location (errors
+ * point at them): about 50 bytes per character of text, so this bounds the cache near 10 MB.
+ */
+const MAX_PREPARED_CHARACTERS = 200_000;
 /** Longest query text kept, in characters; a longer one always goes through Apollo. */
-const MAX_PREPARED_LENGTH = 20_000;
+const MAX_PREPARED_LENGTH = 10_000;
 /** Apollo's answer to a request without `Accept`, `*\/*` or `application/json`. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -41,7 +46,8 @@ export interface PreparedQueryDeps {
 /**
  * The read path of GraphQL over HTTP (docs/decisions.md § Performance, "GraphQL reads skip
  * Apollo's pipeline"): a POST whose JSON body is a `query` document already parsed and validated
- * in this process (keyed by its text, at most MAX_PREPARED_QUERIES kept), with plain `variables`
+ * in this process (keyed by its text; at most MAX_PREPARED_QUERIES documents and
+ * MAX_PREPARED_CHARACTERS characters of text kept, least recently used dropped first), with plain `variables`
  * and no `extensions`, is executed by graphql-js directly and answered as Apollo answers it (status,
  * `Content-Type`, `Cache-Control: no-store`, body and error shapes). Everything else goes to
  * `apollo`, unchanged: mutations (their rate-limit plugin), subscriptions, documents that fail to
@@ -112,18 +118,24 @@ function send(res: Response, status: number, body: { errors?: GraphQLFormattedEr
 
 /** Parsed and validated documents by query text; a document this path does not take is kept as `null`. */
 class PreparedQueries {
+  /** In least recently used order: a hit moves to the end. */
   private readonly entries = new Map<string, PreparedQuery | null>();
+  private characters = 0;
 
   constructor(private readonly deps: PreparedQueryDeps) {}
 
   get(query: string): PreparedQuery | null {
     let entry = this.entries.get(query);
     if (entry !== undefined) {
-      // Least recently used first: a hit moves to the end.
       this.entries.delete(query);
     } else {
       entry = this.prepare(query);
-      if (this.entries.size >= MAX_PREPARED_QUERIES) this.entries.delete(this.entries.keys().next().value!);
+      this.characters += query.length;
+      for (const [oldest] of this.entries) {
+        if (this.entries.size < MAX_PREPARED_QUERIES && this.characters <= MAX_PREPARED_CHARACTERS) break;
+        this.entries.delete(oldest);
+        this.characters -= oldest.length;
+      }
     }
     this.entries.set(query, entry);
     return entry;
