@@ -114,6 +114,8 @@ describe('preparedQueryHandler', () => {
       expect(await post(body, headers)).toMatchObject({ status: 299, text: 'apollo' });
     }
     expect(toApollo).toEqual(bodies.map(([body]) => body));
+    const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ hello }' }) });
+    expect(await put.text()).toBe('apollo');
     refuseContext = true;
     expect((await post({ query: '{ hello }' })).status).toBe(299);
   });

@@ -60,8 +60,8 @@ export interface PreparedQueryDeps {
 export function preparedQueryHandler(deps: PreparedQueryDeps, apollo: RequestHandler): RequestHandler {
   const prepared = new PreparedQueries(deps);
   return (req, res, next) => {
-    const body: unknown = req.body;
-    const query = plainQuery(body, req.headers.accept);
+    // Apollo reads a GET's operation from the URL, whatever body it has.
+    const query = req.method === 'POST' ? plainQuery(req.body, req.headers.accept) : undefined;
     const entry = query === undefined ? undefined : prepared.get(query.query);
     if (!query || !entry || (query.operationName != null && query.operationName !== entry.name)) return apollo(req, res, next);
     let contextValue: unknown;
