@@ -1,7 +1,8 @@
 /**
  * GraphQL benchmark, in one run on a fresh database `payout_bench_graphql`:
  *  1. throughput of GraphQL `payment(id)` (every field) vs REST GET /v1/payments/{id}, autocannon,
- *     same service, same connections; prints req/s, p50/p99 and the ratios (targets: throughput >= 0.8, p99 <= 1.5x);
+ *     same service, same connections, in 1 s bursts alternating between the two (BENCH_DURATION s
+ *     each in all); prints req/s, p50/p99 and the ratios (targets: throughput >= 0.8, p99 <= 1.5x);
  *  2. BENCH_SUBSCRIBERS (1000) graphql-ws subscribers of one tenant (two selection shapes, 90/10)
  *     in a child process; payments are created and moved one event at a time (BENCH_PAYMENTS, 20,
  *     so 60 events, after 2 warm-up payments) and each event's latency is measured from the
@@ -18,6 +19,8 @@
  *       BENCH_RATE_LIMIT per minute (0 = off, so the throughput ratio compares the transports, not
  *       the rate limiter's database write that both pay equally).
  */
+// First: libraries read NODE_ENV when they load.
+import './production-env';
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -48,6 +51,8 @@ import { moneyOutBody } from '../test/support/test-service';
 
 const DATABASE = 'payout_bench_graphql';
 const WARMUP_PAYMENTS = 2;
+/** Seconds of one load burst; REST and GraphQL alternate burst by burst. */
+const BURST_S = 1;
 const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const now = () => performance.timeOrigin + performance.now();
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -157,13 +162,9 @@ async function main(): Promise<number> {
   if (!isDeepStrictEqual(viaGraphql.data?.payment, restPaymentInGraphql(rest as { status: string }))) {
     throw new Error(`GraphQL and REST disagree on the payment: ${JSON.stringify(viaGraphql.data?.payment)} vs ${JSON.stringify(rest)}`);
   }
-  const load = async (opts: autocannon.Options) => {
-    await autocannon({ ...opts, connections, duration: 2 });
-    const r = await autocannon({ ...opts, connections, duration });
-    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors };
-  };
-  const restLoad = await load({ url: `${baseUrl}/v1/payments/${paymentId}`, headers: auth });
-  const gqlLoad = await load({ url: `${baseUrl}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody });
+  const restOpts: autocannon.Options = { url: `${baseUrl}/v1/payments/${paymentId}`, headers: auth };
+  const gqlOpts: autocannon.Options = { url: `${baseUrl}/graphql`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: graphqlBody };
+  const { rest: restLoad, graphql: gqlLoad } = await interleaved({ rest: restOpts, graphql: gqlOpts }, connections, duration);
 
   const skip = WARMUP_PAYMENTS * 3;
   const all: number[] = [];
@@ -181,7 +182,8 @@ async function main(): Promise<number> {
   const ratio = gqlLoad.rps / restLoad.rps;
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
   const addedMb = (subscribed.rss - before.rss) / 2 ** 20;
-  console.log(`GraphQL benchmark (PostgreSQL ${embedded ? 'embedded' : 'external'}, NODE_ENV=production, rate limit ${rateLimit || 'off'}, ${connections} connections, ${duration} s measured after 2 s warm-up)`);
+  console.log(`GraphQL benchmark (PostgreSQL ${embedded ? 'embedded' : 'external'}, NODE_ENV=production, rate limit ${rateLimit || 'off'}, ${connections} connections, `
+    + `${duration} s each, in ${BURST_S} s bursts alternating REST and GraphQL, after 2 s warm-up each)`);
   console.log(`  REST    GET /v1/payments/{id}: ${restLoad.rps.toFixed(0)} req/s, p50 ${restLoad.p50} ms, p99 ${restLoad.p99} ms, errors/non-2xx ${restLoad.non2xx}`);
   console.log(`  GraphQL payment(id), 14 fields: ${gqlLoad.rps.toFixed(0)} req/s, p50 ${gqlLoad.p50} ms, p99 ${gqlLoad.p99} ms, errors/non-2xx ${gqlLoad.non2xx}`);
   const p99Ratio = gqlLoad.p99 / restLoad.p99;
@@ -206,6 +208,37 @@ async function main(): Promise<number> {
   await embedded?.stop();
   return correct && restLoad.non2xx === 0 && gqlLoad.non2xx === 0 ? 0 : 1;
 }
+
+/**
+ * Loads each target in turn, BURST_S seconds at a time, the order alternating each round, until each
+ * has had `durationS` seconds (after a 2 s warm-up each): on a shared machine the load of other
+ * processes then weighs on both targets alike, where two back-to-back runs compared two different
+ * moments (docs/decisions.md § Performance, "Benchmarks compare in interleaved bursts"). Per target:
+ * req/s over its bursts, p50/p99 of their merged latency histograms, non-2xx plus errors.
+ */
+async function interleaved<K extends string>(targets: Record<K, autocannon.Options>, connections: number, durationS: number) {
+  const names = Object.keys(targets) as K[];
+  const runs = Object.fromEntries(names.map((n) => [n, [] as autocannon.Result[]])) as Record<K, autocannon.Result[]>;
+  const burst = (name: K, seconds: number) =>
+    autocannon({ ...targets[name], connections, duration: seconds, skipAggregateResult: true } as autocannon.Options);
+  for (const name of names) await burst(name, 2);
+  for (let round = 0; round * BURST_S < durationS; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) runs[name].push(await burst(name, Math.min(BURST_S, durationS - round * BURST_S)));
+  }
+  const summary = (results: autocannon.Result[]) => {
+    // autocannon's own merge of raw results (exported, missing from its type definitions); it sums
+    // status counts into the first result's object, so it gets copies.
+    const merged = aggregate(results.map((r) => ({ ...r, statusCodeStats: {} })), { url: 'http://127.0.0.1' });
+    const raw = results as unknown as { totalCompletedRequests: number; duration: number; non2xx: number; errors: number }[];
+    const completed = raw.reduce((t, r) => t + r.totalCompletedRequests, 0);
+    const seconds = raw.reduce((t, r) => t + r.duration, 0);
+    return { rps: completed / seconds, p50: merged.latency.p50, p99: merged.latency.p99, non2xx: raw.reduce((t, r) => t + r.non2xx + r.errors, 0) };
+  };
+  return Object.fromEntries(names.map((n) => [n, summary(runs[n])])) as Record<K, ReturnType<typeof summary>>;
+}
+
+const aggregate = (autocannon as unknown as { aggregateResult(results: readonly unknown[], opts: { url: string }): autocannon.Result }).aggregateResult;
 
 /** Waits for IPC messages of a given type from the subscribers' process, in order. */
 function listen(child: ChildProcess): { next(type: string, timeoutMs: number): Promise<Record<string, unknown>> } {

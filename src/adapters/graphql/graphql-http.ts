@@ -1,10 +1,10 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Request, RequestHandler, Response } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Application } from '../../core/application';
 import type { BearerAccess } from '../access/bearer-access';
@@ -16,6 +16,7 @@ import { formatGraphqlError, graphqlError } from './graphql-errors';
 import { MAX_TOKENS } from './graphql-ws.server';
 import { noNulStrings } from './no-nul-strings.rule';
 import { mutationBudgetPlugin } from './mutation-budget.plugin';
+import { preparedQueryHandler } from './prepared-query.handler';
 import type { RateLimits } from '../access/rate-limits';
 
 /** What GraphQL over HTTP needs. */
@@ -57,6 +58,20 @@ const persistedQueriesRefused: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /**
+ * `Cache-Control: no-store` on every answer that has none, which is what Apollo's cache-control plugin wrote for this
+ * schema (it has no cache hints). That plugin is off: its per-field hook made Apollo wrap every field's resolver.
+ */
+const noStore: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (!response.http.headers.has('cache-control')) response.http.headers.set('cache-control', 'no-store');
+      },
+    };
+  },
+};
+
+/**
  * Apollo Server 5 as an express 5 handler, to mount at /graphql after `graphqlAccessGate` (which
  * authenticates and rate-limits) and the JSON parser; graphql-armor's depth, cost,
  * alias and directive limits; graphql-js's token limit; NUL characters and over-deep JSON refused
@@ -65,24 +80,40 @@ const persistedQueriesRefused: ApolloServerPlugin<GraphqlContext> = {
  * formatGraphqlError.
  */
 export function graphqlHttpHandler(deps: GraphqlHttpDeps): RequestHandler {
+  const validationRules = [...deps.protection.validationRules, noNulStrings];
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) =>
+    formatGraphqlError(formatted, error, deps.development, (e) => deps.logger.error({ err: e }, 'GraphQL operation failed'));
   const server = new ApolloServer<GraphqlContext>({
     schema: deps.schema,
-    plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled(), noSubscriptionsOverHttp, persistedQueriesRefused, mutationBudgetPlugin(deps.rateLimits)],
+    plugins: [...deps.protection.plugins, ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), noStore, noSubscriptionsOverHttp, persistedQueriesRefused, mutationBudgetPlugin(deps.rateLimits)],
     // Automatic persisted queries are off: a server-side cache any caller can fill buys nothing for
     // an API whose clients send their documents (docs/decisions.md § GraphQL). A request that asks
     // for one is answered `persisted_query_not_supported`, with Apollo's message, so APQ clients fall back.
     persistedQueries: false,
     parseOptions: { maxTokens: MAX_TOKENS },
-    validationRules: [...deps.protection.validationRules, noNulStrings],
+    validationRules,
     allowBatchedHttpRequests: false,
     introspection: deps.introspection,
     includeStacktraceInErrorResponses: deps.development,
-    formatError: (formatted, error) =>
-      formatGraphqlError(formatted, error, deps.development, (e) => deps.logger.error({ err: e }, 'GraphQL operation failed')),
+    formatError,
   });
   // Requests wait for the start; a start failure is logged and fails requests, never the process.
   server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
-  return expressMiddleware(server, { context: ({ req, res }) => httpContext(deps, req, res) });
+  const apollo = expressMiddleware(server, { context: async ({ req, res }) => httpContext(deps, req, res) });
+  // Queries already validated skip Apollo's pipeline and answer as it does (docs/decisions.md § Performance).
+  return preparedQueryHandler({
+    schema: deps.schema, validationRules, maxTokens: MAX_TOKENS, context: (req, res) => httpContext(deps, req, res),
+    encounterErrors: (errors) => encounterErrors(deps.protection.plugins, errors), formatError, development: deps.development,
+  }, apollo);
+}
+
+/** Runs the protection plugins' `didEncounterErrors` hooks (armor masks field suggestions in messages) on `errors`. */
+async function encounterErrors(plugins: readonly ApolloServerPlugin[], errors: readonly GraphQLError[]): Promise<void> {
+  for (const plugin of plugins) {
+    // Armor's hooks read nothing of the request context but `errors`; this path has no Apollo context to give.
+    const listener = await plugin.requestDidStart?.({} as never);
+    await listener?.didEncounterErrors?.({ errors } as never);
+  }
 }
 
 /**
@@ -97,11 +128,13 @@ export function graphqlAccessGate(access: BearerAccess, trust: ProxyTrust): Requ
   });
 }
 
-async function httpContext(deps: GraphqlHttpDeps, req: Request, res: Response): Promise<GraphqlContext> {
+/** The request's context; throws its refusal (a GraphQLError with the HTTP status). */
+function httpContext(deps: GraphqlHttpDeps, req: Request, res: Response): GraphqlContext {
   const principal = principalOf(res);
   // graphqlAccessGate runs first on every mount; without it this handler refuses rather than serve anonymously.
   if (!principal?.tenantId) throw graphqlError('unauthorized', 'Authorization: Bearer <API_KEY> header is required', undefined, 401);
-  const problem = inputProblem(req.body) ?? inputProblem(req.query);
+  // express parses the query string again on every read of req.query: a URL without one has none to check.
+  const problem = inputProblem(req.body) ?? (req.url.includes('?') ? inputProblem(req.query) : undefined);
   if (problem) throw graphqlError('validation_error', `The request ${problem}`, undefined, 400);
   return { app: deps.app, principal, tenantId: principal.tenantId, updates: deps.updates, depositUpdates: deps.depositUpdates };
 }

@@ -85,16 +85,15 @@ export function createHttpApp(deps: HttpAppDeps): Express {
     app.use(providerCallbackRouter(deps.callbacks.endpoints, { trust: deps.trustProxy, limits: deps.callbacks.limits, logger: deps.logger }));
   }
 
+  // Before the REST routes: express tries each route in order, and /graphql matches none of them.
+  if (deps.graphql) app.use('/graphql', deps.graphql.gate, json, deps.graphql.http);
   for (const route of routes) {
     const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];
     app[route.method](expressPath(route.path), ...observe, routeGate(deps, route.auth), json, handlerFor(route));
   }
   app.get('/openapi.json', (_req, res) => void res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
-  if (deps.graphql) {
-    app.use('/graphql', deps.graphql.gate, json, deps.graphql.http);
-    app.use('/dashboard', deps.graphql.dashboard);
-  }
+  if (deps.graphql) app.use('/dashboard', deps.graphql.dashboard);
 
   app.use((req, res) => sendShapeA(res, 'not_found', `No route for ${req.method} ${req.path}`));
   app.use(errorHandler(deps.logger));
