@@ -1,0 +1,125 @@
+import jaroWinkler from 'talisman/metrics/jaro-winkler';
+import type {
+  AddressHit, ListSource, LoadedList, NameHit, NameScreening, SanctionsList, SanctionsScreen,
+} from '../../../core/screening/sanctions-screen';
+import { addressKey, nameKey, nameTokens } from './name-normaliser';
+
+/** One name of one entry, normalised once at load. */
+interface Variant {
+  readonly source: ListSource;
+  readonly entryId: string;
+  readonly name: string;
+  readonly key: string;
+}
+
+/** Blocks by a token's first characters: a name is scored only against names sharing one such prefix. */
+const BLOCK_PREFIX = 4;
+
+/** The block of a token: its first BLOCK_PREFIX characters (shorter tokens are their own block). */
+function blockOf(token: string): string {
+  return token.slice(0, BLOCK_PREFIX);
+}
+
+/**
+ * The in-memory screen over the loaded lists (SanctionsScreen; docs/decisions.md § Screening).
+ * Names: each listed name and alias is normalised (nameKey) and indexed by the prefixes of its
+ * tokens; a screened name is scored (Jaro-Winkler of the token-sorted keys, talisman) only against
+ * the names sharing a token prefix with it, so a money-out scores tens of names, not 18,000
+ * entries. Addresses: an exact-match map (addressKey). Immutable: a reload builds a new index and
+ * swaps it in (SwappableScreen).
+ */
+export class SanctionsIndex implements SanctionsScreen {
+  private readonly variants: Variant[] = [];
+  private readonly blocks = new Map<string, number[]>();
+  private readonly addresses = new Map<string, AddressHit[]>();
+  private readonly lists: LoadedList[];
+
+  /** `threshold`: the similarity (0 to 1) at or above which a name is a hit (SCREENING_NAME_THRESHOLD). */
+  constructor(lists: readonly (SanctionsList & { loadedAt: Date })[], private readonly threshold: number) {
+    this.lists = lists.map((l) => ({ source: l.source, version: l.version, publishedAt: l.publishedAt, loadedAt: l.loadedAt, entries: l.entries.length }));
+    for (const list of lists) {
+      for (const entry of list.entries) {
+        for (const name of new Set(entry.names)) this.addVariant({ source: list.source, entryId: entry.entryId, name, key: nameKey(name) });
+        for (const { currency, address } of entry.addresses) {
+          const key = addressKey(address);
+          const hits = this.addresses.get(key) ?? [];
+          hits.push({ kind: 'address', source: list.source, entryId: entry.entryId, currency, address });
+          this.addresses.set(key, hits);
+        }
+      }
+    }
+  }
+
+  private addVariant(variant: Variant): void {
+    if (variant.key === '') return;
+    const index = this.variants.push(variant) - 1;
+    for (const block of new Set(variant.key.split(' ').map(blockOf))) {
+      const members = this.blocks.get(block);
+      if (members) members.push(index);
+      else this.blocks.set(block, [index]);
+    }
+  }
+
+  screenName(name: string): NameScreening {
+    const tokens = nameTokens(name);
+    if (tokens.length === 0) return { hits: [] };
+    const key = tokens.join(' ');
+    const seen = new Set<number>();
+    const best = new Map<string, NameHit>();
+    let nearest: NameScreening['nearest'];
+    for (const block of new Set(tokens.map(blockOf))) {
+      for (const index of this.blocks.get(block) ?? []) {
+        if (seen.has(index)) continue;
+        seen.add(index);
+        const variant = this.variants[index]!;
+        const score = jaroWinkler(key, variant.key);
+        if (score < this.threshold) {
+          if (!nearest || score > nearest.score) nearest = { source: variant.source, entryId: variant.entryId, score };
+          continue;
+        }
+        const id = `${variant.source}:${variant.entryId}`;
+        const previous = best.get(id);
+        if (!previous || score > previous.score) best.set(id, { kind: 'name', source: variant.source, entryId: variant.entryId, matchedName: variant.name, score });
+      }
+    }
+    const hits = [...best.values()].sort((a, b) => b.score - a.score);
+    return hits.length > 0 || !nearest ? { hits } : { hits, nearest };
+  }
+
+  screenAddress(address: string): AddressHit[] {
+    return this.addresses.get(addressKey(address)) ?? [];
+  }
+
+  loaded(): LoadedList[] {
+    return this.lists;
+  }
+
+  /** How many names and aliases are indexed (benchmarks and readiness details). */
+  get names(): number {
+    return this.variants.length;
+  }
+}
+
+/**
+ * The screen the service holds: the current index, swapped whole when a reload builds a new one,
+ * so a request always screens against one consistent set of lists.
+ */
+export class SwappableScreen implements SanctionsScreen {
+  constructor(private current: SanctionsScreen) {}
+
+  swap(next: SanctionsScreen): void {
+    this.current = next;
+  }
+
+  screenName(name: string): NameScreening {
+    return this.current.screenName(name);
+  }
+
+  screenAddress(address: string): AddressHit[] {
+    return this.current.screenAddress(address);
+  }
+
+  loaded(): LoadedList[] {
+    return this.current.loaded();
+  }
+}
