@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SandboxPayoutProvider } from '../../src/adapters/providers/sandbox-payout-provider';
 import { systemClock } from '../../src/adapters/providers/system';
 import type { Payment } from '../../src/core/payments/payment';
+import { gql } from '../support/graphql-client';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/screening', name), 'utf8');
@@ -92,6 +93,24 @@ describe('sanctions screening of money-outs', () => {
     expect(sandbox.submitted).not.toContain(created.body.id);
   });
 
+  it('GraphQL createMoneyOut and the legacy payout are screened the same way', async () => {
+    const viaGraphql = await gql(service.baseUrl, 'mutation($input: MoneyOutInput!, $key: String!) { createMoneyOut(input: $input, idempotencyKey: $key) { payment { id status } } }', {
+      input: { ...moneyOutBody({ accountName: 'Petrovsky, Vladimir' }), fiatAmount: '1500' }, key: randomUUID(),
+    }, apiKey);
+    expect(viaGraphql.body.errors).toBeUndefined();
+    const graphqlId = viaGraphql.body.data.createMoneyOut.payment.id as string;
+    const viaLegacy = await service.call('POST', '/momo/payout', { apiKey, body: {
+      amount: 1500, destination: 'MoMo', accountName: 'Khalid Abdullah Al Rashidi', accountNumber: '254712345678',
+      reference: `legacy-${randomUUID()}`, currency: 'KES', country: 'KE', code: 'MPESA',
+    } });
+    expect(viaLegacy.status).toBe(200);
+    const legacyId = viaLegacy.body.transactionId as string;
+    expect((await review(graphqlId))?.hits[0]).toMatchObject({ entryId: '90001' });
+    expect((await review(legacyId))?.hits[0]).toMatchObject({ entryId: '90003' });
+    await pause(300);
+    expect(sandbox.submitted.filter((id) => id === graphqlId || id === legacyId)).toEqual([]);
+  });
+
   it('a common name below the threshold passes and is paid', async () => {
     const created = await moneyOut({ accountName: 'Eric Baraka' });
     expect(created.status).toBe(201);
@@ -131,7 +150,7 @@ describe('sanctions screening of money-outs', () => {
 
   it('reject: the payment fails as compliance_rejected, its amount returns, nothing was sent', async () => {
     const before = await available();
-    const created = await moneyOut({ accountName: 'Zarya Trading Company', refundAddress: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM' });
+    const created = await moneyOut({ accountName: 'Zarya Trading Company', refundAddress: '5FHwkrdxntdK24hgQU8qgBjn35Y1zwhz1GZwCkP2UJnM' });
     expect(created.status).toBe(201);
     expect(await available()).not.toBe(before);
     const held = await review(created.body.id);
