@@ -1,19 +1,24 @@
-import jaroWinkler from 'talisman/metrics/jaro-winkler';
 import type {
   AddressHit, ListSource, LoadedList, NameHit, NameScreening, SanctionsList, SanctionsScreen,
 } from '../../../core/screening/sanctions-screen';
-import { addressKey, nameKey, nameTokens } from './name-normaliser';
+import { addressKey, nameTokens } from './name-normaliser';
+import { tokenJaroWinkler, type NameScorer } from './name-similarity';
 
 /** One name of one entry, normalised once at load. */
 interface Variant {
   readonly source: ListSource;
   readonly entryId: string;
   readonly name: string;
-  readonly key: string;
+  readonly tokens: readonly string[];
 }
 
 /** Blocks by a token's first characters: a name is scored only against names sharing one such prefix. */
 const BLOCK_PREFIX = 4;
+/**
+ * A block larger than this (a given name such as Mohammed shared by thousands of listed names) is
+ * not scored when the name has a smaller block: its other tokens find the same entries cheaper.
+ */
+const LARGE_BLOCK = 400;
 
 /** The block of a token: its first BLOCK_PREFIX characters (shorter tokens are their own block). */
 function blockOf(token: string): string {
@@ -22,10 +27,10 @@ function blockOf(token: string): string {
 
 /**
  * The in-memory screen over the loaded lists (SanctionsScreen; docs/decisions.md § Screening).
- * Names: each listed name and alias is normalised (nameKey) and indexed by the prefixes of its
- * tokens; a screened name is scored (Jaro-Winkler of the token-sorted keys, talisman) only against
- * the names sharing a token prefix with it, so a money-out scores tens of names, not 18,000
- * entries. Addresses: an exact-match map (addressKey). Immutable: a reload builds a new index and
+ * Names: each listed name and alias is normalised (nameTokens) and indexed by the prefixes of its
+ * tokens; a screened name is scored (tokenJaroWinkler by default: talisman's Jaro-Winkler token by
+ * token) only against the names sharing a token prefix with it, so a money-out scores tens of
+ * names, not 18,000 entries. Addresses: an exact-match map (addressKey). Immutable: a reload builds a new index and
  * swaps it in (SwappableScreen).
  */
 export class SanctionsIndex implements SanctionsScreen {
@@ -35,11 +40,15 @@ export class SanctionsIndex implements SanctionsScreen {
   private readonly lists: LoadedList[];
 
   /** `threshold`: the similarity (0 to 1) at or above which a name is a hit (SCREENING_NAME_THRESHOLD). */
-  constructor(lists: readonly (SanctionsList & { loadedAt: Date })[], private readonly threshold: number) {
+  constructor(
+    lists: readonly (SanctionsList & { loadedAt: Date })[],
+    private readonly threshold: number,
+    private readonly scorer: NameScorer = tokenJaroWinkler,
+  ) {
     this.lists = lists.map((l) => ({ source: l.source, version: l.version, publishedAt: l.publishedAt, loadedAt: l.loadedAt, entries: l.entries.length }));
     for (const list of lists) {
       for (const entry of list.entries) {
-        for (const name of new Set(entry.names)) this.addVariant({ source: list.source, entryId: entry.entryId, name, key: nameKey(name) });
+        for (const name of new Set(entry.names)) this.addVariant({ source: list.source, entryId: entry.entryId, name, tokens: nameTokens(name) });
         for (const { currency, address } of entry.addresses) {
           const key = addressKey(address);
           const hits = this.addresses.get(key) ?? [];
@@ -51,9 +60,9 @@ export class SanctionsIndex implements SanctionsScreen {
   }
 
   private addVariant(variant: Variant): void {
-    if (variant.key === '') return;
+    if (variant.tokens.length === 0) return;
     const index = this.variants.push(variant) - 1;
-    for (const block of new Set(variant.key.split(' ').map(blockOf))) {
+    for (const block of new Set(variant.tokens.map(blockOf))) {
       const members = this.blocks.get(block);
       if (members) members.push(index);
       else this.blocks.set(block, [index]);
@@ -63,16 +72,15 @@ export class SanctionsIndex implements SanctionsScreen {
   screenName(name: string): NameScreening {
     const tokens = nameTokens(name);
     if (tokens.length === 0) return { hits: [] };
-    const key = tokens.join(' ');
     const seen = new Set<number>();
     const best = new Map<string, NameHit>();
     let nearest: NameScreening['nearest'];
-    for (const block of new Set(tokens.map(blockOf))) {
-      for (const index of this.blocks.get(block) ?? []) {
+    for (const members of this.candidateBlocks(tokens)) {
+      for (const index of members) {
         if (seen.has(index)) continue;
         seen.add(index);
         const variant = this.variants[index]!;
-        const score = jaroWinkler(key, variant.key);
+        const score = this.scorer(tokens, variant.tokens);
         if (score < this.threshold) {
           if (!nearest || score > nearest.score) nearest = { source: variant.source, entryId: variant.entryId, score };
           continue;
@@ -84,6 +92,14 @@ export class SanctionsIndex implements SanctionsScreen {
     }
     const hits = [...best.values()].sort((a, b) => b.score - a.score);
     return hits.length > 0 || !nearest ? { hits } : { hits, nearest };
+  }
+
+  /** The blocks a name is scored against: its tokens' blocks, the large ones left out unless all are large (then the smallest). */
+  private candidateBlocks(tokens: readonly string[]): number[][] {
+    const blocks = [...new Set(tokens.map(blockOf))].map((b) => this.blocks.get(b) ?? []).filter((m) => m.length > 0);
+    const small = blocks.filter((m) => m.length <= LARGE_BLOCK);
+    if (small.length > 0 || blocks.length === 0) return small;
+    return [blocks.reduce((a, b) => (b.length < a.length ? b : a))];
   }
 
   screenAddress(address: string): AddressHit[] {
