@@ -41,7 +41,7 @@ export const configSchema = z.object({
   // Sanctions screening (docs/decisions.md § Screening): the Jaro-Winkler similarity at or above which a name is held for review,
   // whether live money-outs are refused while no list is loaded (unset: only in production), the list age that is a readiness
   // warning, and how often each replica checks the stored lists for a new load.
-  SCREENING_NAME_THRESHOLD: z.coerce.number().min(0.8).max(1).default(0.9),
+  SCREENING_NAME_THRESHOLD: z.coerce.number().min(0.8).max(1).default(0.92),
   SCREENING_REQUIRED: bool.optional(),
   SCREENING_MAX_AGE_DAYS: int(1).default(7),
   SCREENING_RELOAD_SECONDS: int(1).default(60),

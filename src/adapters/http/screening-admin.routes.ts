@@ -48,7 +48,10 @@ const DecisionBody = z.strictObject({
 /** Body of POST /v1/admin/screening/lists; the operator CLI (`screening:load`) fills `document` from its file. */
 export const LoadListBody = z.strictObject({
   source: z.enum(LIST_SOURCES).meta({ description: 'Which list the file is' }),
-  document: z.string().min(1).meta({ description: "The list file's XML, as downloaded (a full SDN.XML exceeds BODY_LIMIT: load it with the CLI)" }),
+  document: z.string().min(1).meta({
+    description: "The list file's XML, as downloaded (a full SDN.XML exceeds BODY_LIMIT: load it with the CLI)",
+    example: '<?xml version="1.0" standalone="yes"?><sdnList>…</sdnList>',
+  }),
 }).meta({ id: 'ScreeningListLoad' });
 
 const listJson = (l: LoadedList) => ({ ...l, publishedAt: l.publishedAt.toISOString(), loadedAt: l.loadedAt.toISOString() });
