@@ -10,6 +10,8 @@ interface Variant {
   readonly entryId: string;
   readonly name: string;
   readonly tokens: readonly string[];
+  /** The first two letters of each token, space-delimited (" al mo "): the cheap filter of large blocks. */
+  readonly heads: string;
 }
 
 /** Blocks by a token's first characters: a name is scored only against names sharing one such prefix. */
@@ -19,6 +21,13 @@ const BLOCK_PREFIX = 4;
  * not scored when the name has a smaller block: its other tokens find the same entries cheaper.
  */
 const LARGE_BLOCK = 400;
+
+const headsOf = (tokens: readonly string[]) => ` ${tokens.map((t) => t.slice(0, 2)).join(' ')} `;
+
+function variantOf(source: ListSource, entryId: string, name: string): Variant {
+  const tokens = nameTokens(name);
+  return { source, entryId, name, tokens, heads: headsOf(tokens) };
+}
 
 /** The block of a token: its first BLOCK_PREFIX characters (shorter tokens are their own block). */
 function blockOf(token: string): string {
@@ -48,7 +57,7 @@ export class SanctionsIndex implements SanctionsScreen {
     this.lists = lists.map((l) => ({ source: l.source, version: l.version, publishedAt: l.publishedAt, loadedAt: l.loadedAt, entries: l.entries.length }));
     for (const list of lists) {
       for (const entry of list.entries) {
-        for (const name of new Set(entry.names)) this.addVariant({ source: list.source, entryId: entry.entryId, name, tokens: nameTokens(name) });
+        for (const name of new Set(entry.names)) this.addVariant(variantOf(list.source, entry.entryId, name));
         for (const { currency, address } of entry.addresses) {
           const key = addressKey(address);
           const hits = this.addresses.get(key) ?? [];
@@ -75,11 +84,13 @@ export class SanctionsIndex implements SanctionsScreen {
     const seen = new Set<number>();
     const best = new Map<string, NameHit>();
     let nearest: NameScreening['nearest'];
-    for (const members of this.candidateBlocks(tokens)) {
+    const { blocks, heads } = this.candidateBlocks(tokens);
+    for (const members of blocks) {
       for (const index of members) {
         if (seen.has(index)) continue;
         seen.add(index);
         const variant = this.variants[index]!;
+        if (heads && !heads.some((head) => variant.heads.includes(head))) continue;
         const score = this.scorer(tokens, variant.tokens);
         if (score < this.threshold) {
           if (!nearest || score > nearest.score) nearest = { source: variant.source, entryId: variant.entryId, score };
@@ -94,12 +105,21 @@ export class SanctionsIndex implements SanctionsScreen {
     return hits.length > 0 || !nearest ? { hits } : { hits, nearest };
   }
 
-  /** The blocks a name is scored against: its tokens' blocks, the large ones left out unless all are large (then the smallest). */
-  private candidateBlocks(tokens: readonly string[]): number[][] {
-    const blocks = [...new Set(tokens.map(blockOf))].map((b) => this.blocks.get(b) ?? []).filter((m) => m.length > 0);
-    const small = blocks.filter((m) => m.length <= LARGE_BLOCK);
-    if (small.length > 0 || blocks.length === 0) return small;
-    return [blocks.reduce((a, b) => (b.length < a.length ? b : a))];
+  /**
+   * The blocks a name is scored against: its tokens' blocks, the large ones left out when a small
+   * one exists. When every block is large (a name made of common given names and a surname the
+   * lists do not have), the smallest is scored, but only its names that share the first two letters
+   * of one of the name's other tokens (`heads`): a name sharing nothing else with a listed name
+   * but a common given name seldom comes near the threshold, and scoring thousands of them would
+   * cost milliseconds (docs/decisions.md § Screening: Index, with the recall this costs).
+   */
+  private candidateBlocks(tokens: readonly string[]): { blocks: number[][]; heads?: string[] } {
+    const keyed = [...new Set(tokens.map(blockOf))].map((b) => ({ block: b, members: this.blocks.get(b) ?? [] })).filter((k) => k.members.length > 0);
+    const small = keyed.filter((k) => k.members.length <= LARGE_BLOCK);
+    if (small.length > 0 || keyed.length === 0) return { blocks: small.map((k) => k.members) };
+    const smallest = keyed.reduce((a, b) => (b.members.length < a.members.length ? b : a));
+    const others = tokens.filter((t) => blockOf(t) !== smallest.block).map((t) => ` ${t.slice(0, 2)} `);
+    return others.length > 0 ? { blocks: [smallest.members], heads: others } : { blocks: [smallest.members] };
   }
 
   screenAddress(address: string): AddressHit[] {
