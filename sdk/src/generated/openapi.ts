@@ -5448,8 +5448,11 @@ export interface components {
          *     }
          */
         ScreeningStatus: {
+            /** @description Each source's current list as stored: what every replica loads */
             stored: components["schemas"]["ScreeningList"][];
+            /** @description The lists this replica screens with now (a new load reaches it within SCREENING_RELOAD_SECONDS) */
             inMemory: components["schemas"]["ScreeningList"][];
+            /** @description Lists in memory published more than SCREENING_MAX_AGE_DAYS ago (readiness warnings) */
             stale: components["schemas"]["ScreeningList"][];
             /** @description Whether live money-outs are refused while no list is loaded */
             required: boolean;

@@ -93,7 +93,9 @@ export function screeningAdminRoutes(admin: AdminApplication): RouteSpec<any, an
       description: 'Platform admin key. The lists stored (every replica loads them), the ones this replica screens with, lists older than SCREENING_MAX_AGE_DAYS, and SCREENING_REQUIRED.',
       responses: {
         '200': { description: 'Screening status', schema: z.object({
-          stored: z.array(ListView), inMemory: z.array(ListView), stale: z.array(ListView),
+          stored: z.array(ListView).meta({ description: 'Each source\'s current list as stored: what every replica loads' }),
+          inMemory: z.array(ListView).meta({ description: 'The lists this replica screens with now (a new load reaches it within SCREENING_RELOAD_SECONDS)' }),
+          stale: z.array(ListView).meta({ description: 'Lists in memory published more than SCREENING_MAX_AGE_DAYS ago (readiness warnings)' }),
           required: z.boolean().meta({ description: 'Whether live money-outs are refused while no list is loaded' }),
         }).meta({ id: 'ScreeningStatus' }) }, ...AUTH_ERRORS,
         '409': { description: 'invalid_state: screening is not configured in this process', schema: ErrorA },
