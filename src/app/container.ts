@@ -459,7 +459,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
       screening: () => screening.readiness(),
-      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, screening.reloader, ...watchers.map((w) => w.worker), ...refunders.map((w) => w.worker), ...(rates.worker ? [rates.worker] : [])]
+      workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker), ...refunders.map((w) => w.worker), ...(rates.worker ? [rates.worker] : [])]
         .map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
       ...(chains.watched.length > 0 ? { chains: () => chainStatus(chains, chainWatch) } : {}),
     }, logger, bodyLimit: config.BODY_LIMIT, metrics,

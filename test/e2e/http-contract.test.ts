@@ -131,6 +131,6 @@ describe('HTTP contract', () => {
     expect((await service.call('GET', '/health')).status).toBe(401);
     const health = (await service.call('GET', '/health', { apiKey })).body;
     expect(health).toMatchObject({ status: 'ok', version: '0.5.0' });
-    expect(health.workers.map((w: { name: string; running: boolean }) => [w.name, w.running])).toEqual([['payouts', false], ['webhooks', true], ['kyc', false], ['reconciliation', false], ['screening', true]]);
+    expect(health.workers.map((w: { name: string; running: boolean }) => [w.name, w.running])).toEqual([['payouts', false], ['webhooks', true], ['kyc', false], ['reconciliation', false]]);
   });
 });
