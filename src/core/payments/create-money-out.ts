@@ -100,6 +100,10 @@ export interface MoneyOutScreening {
  * `details.retryAfterS`, seconds, says how soon to ask again; nothing is written),
  * `rate_unavailable` (no trustworthy live rate for the pair now, docs/decisions.md § FX quotes: live
  * rates; `details.retryAfterS`; nothing is written), `insufficient_balance` (the available balance does not cover the amount).
+ * Sanctions screening (docs/decisions.md § Screening): a recipient name or refund address that
+ * hits a loaded list is created as usual but held (no next look, with its compliance review, in the
+ * same transaction), never sent until cleared; a live tenant's money-out while no list is loaded
+ * and screening is required is `provider_unavailable`, nothing written.
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -118,11 +122,12 @@ export async function createMoneyOut(
   const corridor = { country: valid.value.country, paymentMethod: valid.value.paymentMethod };
   // Looked up before the transaction, which must not wait for a second pooled connection.
   const route = await payoutRoute(deps, tenantId, { ...corridor, paymentCode: valid.value.paymentCode });
-  const verdict = screeningVerdict(deps, tenantId, valid.value);
+  // In memory (no database trip unless no list is loaded), before any write.
+  const verdict = await screeningVerdict(deps, tenantId, valid.value);
 
   // A new payment without a quote usually needs one round trip; anything else takes the transactional path below.
   // A payment screening holds or refuses takes the transactional path too: it writes a review, or nothing.
-  if (command.quoteId === undefined && route.kind === 'providers' && (await verdict).kind === 'pass') {
+  if (command.quoteId === undefined && route.kind === 'providers' && verdict.kind === 'pass') {
     const created = await createInOneTrip(deps, tenantId, key, fingerprint, valid.value);
     if (created?.ok) deps.onPaymentCreated?.(created.value.payment.id, corridor);
     if (created) return created;
@@ -140,16 +145,14 @@ export async function createMoneyOut(
     // Never simulated for a tenant the sandbox does not serve: refused before any write or hold
     // (docs/decisions.md § Sandbox values); a replay above still answers what was stored.
     if (route.kind !== 'providers') return unrouted(route);
-    const screened = await verdict;
     // A live tenant's money-out is never created unscreened (docs/decisions.md § Screening): nothing is written.
-    if (screened.kind === 'unavailable') {
-      return err('provider_unavailable', `Sanctions screening is unavailable (${screened.reason}); live money-outs are refused until an operator loads the lists`);
+    if (verdict.kind === 'unavailable') {
+      return err('provider_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live money-outs are refused until an operator loads the lists`);
     }
-    return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value, screened.kind === 'hold' ? screened.hits : undefined);
+    return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value, verdict.kind === 'hold' ? verdict.hits : undefined);
   });
   if (outcome.ok && !outcome.value.replayed) {
-    const screened = await verdict;
-    if (screened.kind === 'hold') deps.screening?.onHeld?.(outcome.value.payment.id, screened.hits);
+    if (verdict.kind === 'hold') deps.screening?.onHeld?.(outcome.value.payment.id, verdict.hits);
     deps.onPaymentCreated?.(outcome.value.payment.id, corridor);
   }
   return outcome;
