@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cliCommand, exitWithin, killChildren, spawnChild } from '../support/child-process';
-import { startTestService, type TestService } from '../support/test-service';
+import { eventually, startTestService, type TestService } from '../support/test-service';
 
 jest.setTimeout(90_000);
 
@@ -10,13 +10,15 @@ const FIXTURES = path.join(__dirname, '../fixtures/screening');
 
 /**
  * `npm run cli -- screening:load` (docs/operations.md § Sanctions screening): a list file in its
- * published format is parsed, validated and stored with its version; a bad file exits 2 and stores nothing.
+ * published format is parsed, validated and stored with its version, and a running service reloads it
+ * in the background; a bad file exits 2 and stores nothing.
  */
 describe('operator CLI: screening:load', () => {
   let service: TestService;
   let url: string;
   beforeAll(async () => {
-    service = await startTestService();
+    // Reloads every second, so the service sees what the CLI (another process) stored without a restart.
+    service = await startTestService({ SCREENING_RELOAD_SECONDS: '1' });
     url = service.config.DATABASE_URL!;
   });
   afterEach(() => killChildren());
@@ -50,5 +52,12 @@ describe('operator CLI: screening:load', () => {
     expect(good.code).toBe(0);
     expect(JSON.parse(good.stdout)).toMatchObject({ source: 'ofac-sdn', version: '11/25/2026', entries: 4 });
     expect(await stored()).toEqual([{ source: 'ofac-sdn', version: '11/25/2026', entry_count: 4 }]);
+
+    // The running service reloads it in the background and shows it in its readiness details.
+    const lists = await eventually(async () => {
+      const ready = await service.call('GET', '/readyz');
+      return ready.body.screening.lists.length > 0 ? ready.body.screening.lists : undefined;
+    });
+    expect(lists).toEqual([expect.objectContaining({ source: 'ofac-sdn', version: '11/25/2026', publishedAt: '2026-11-25T00:00:00.000Z', entries: 4 })]);
   });
 });
