@@ -39,6 +39,7 @@ describe('sanctions lists: parsing and matching', () => {
 
   it.each([
     ['truncated', '<sdnList><sdnEntry>', /not well-formed/],
+    ['declaring entities', '<!DOCTYPE sdnList [<!ENTITY a "aaaa">]><sdnList><sdnEntry><uid>1</uid><lastName>&a;</lastName></sdnEntry></sdnList>', /DOCTYPE/],
     ['another root', fixture('un-consolidated.xml'), /no sdnList/],
     ['no Publish_Date', '<sdnList><sdnEntry><uid>1</uid><lastName>X</lastName></sdnEntry></sdnList>', /Publish_Date/],
     ['no entries', '<sdnList><publshInformation><Publish_Date>11/25/2026</Publish_Date></publshInformation></sdnList>', /without any sdnEntry/],

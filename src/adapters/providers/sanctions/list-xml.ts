@@ -8,9 +8,11 @@ export type XmlNode = Record<string, unknown>;
  * Parses a list file: well-formedness first (a truncated download is refused, not half read),
  * then a tree with every value a string (ids keep their leading zeros) and namespaces dropped
  * (OFAC changed its namespace on 7 May 2024: https://ofac.treasury.gov/recent-actions/20240507_44).
- * `repeated` names the elements that are always arrays. Errors: `validation_error`.
+ * `repeated` names the elements that are always arrays. Errors: `validation_error` (also any DOCTYPE).
  */
 export function parseListXml(document: string, repeated: readonly string[]): Result<XmlNode, 'validation_error'> {
+  // Neither list declares a DOCTYPE; refusing one refuses entity definitions (expansion attacks) with it.
+  if (/<!DOCTYPE/i.test(document)) return err('validation_error', 'a DOCTYPE is not accepted in a list file', { field: 'file' });
   const valid = XMLValidator.validate(document);
   if (valid !== true) return err('validation_error', `not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`, { field: 'file' });
   const names = new Set(repeated);
