@@ -26,5 +26,6 @@ module.exports = {
     // module runtime cannot, so they are compiled to CommonJS like our own sources.
     '^.+\\.js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@scure/(bip32|bip39|base)|@noble/(hashes|curves))/)'],
+  // any-ascii (sanctions screening's transliteration) is ESM-only too.
+  transformIgnorePatterns: ['/node_modules/(?!(@scure/(bip32|bip39|base)|@noble/(hashes|curves)|any-ascii)/)'],
 };

@@ -1,4 +1,5 @@
 import { userInfo } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { adminRoutes } from '../adapters/http/admin.routes';
 import type { RouteSpec } from '../adapters/http/route';
 import type { AdminApplication } from '../core/admin/admin-application';
@@ -163,7 +164,28 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     // As for mark-sent: the operator's login is who retried it (the audit record).
     run: (admin, { params }) => admin.retryRefund(params.refundId, `cli:${userInfo().username}`),
   },
+  {
+    name: 'screening:load', operationId: 'loadScreeningList',
+    flags: [
+      flag('source', 'SOURCE', 'source', 'Which list the file is (required)'),
+      flag('file', 'PATH', 'document', 'The list file as downloaded: SDN.XML or consolidated.xml, readable (required)'),
+    ],
+    input: (v) => ({ body: given({ source: v.source, document: readText(v.file) }) }),
+    run: (admin, { body }) => (admin.screening
+      ? admin.screening.loadList(body.source, body.document)
+      : Promise.resolve({ ok: false as const, code: 'invalid_state', message: 'sanctions screening is not configured' })),
+  },
 ];
+
+/** A file's text, or undefined when no path is given or it cannot be read (then the flag is reported as required). */
+function readText(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
 
 /** The admin routes by operationId, for their schemas and summaries only (no handler is ever called). */
 const ROUTES: ReadonlyMap<string, RouteSpec<any, any, any>> = new Map(

@@ -39,6 +39,13 @@ export const configSchema = z.object({
   SANDBOX_API_KEY: apiKey.optional(),
   ADMIN_API_KEY: apiKey.optional(),
   QUOTE_TTL_SECONDS: int(1).default(60),
+  // Sanctions screening (docs/decisions.md § Screening): the Jaro-Winkler similarity at or above which a name is held for review,
+  // whether live money-outs are refused while no list is loaded (unset: only in production), the list age that is a readiness
+  // warning, and how often each replica checks the stored lists for a new load.
+  SCREENING_NAME_THRESHOLD: z.coerce.number().min(0.8).max(1).default(0.92),
+  SCREENING_REQUIRED: bool.optional(),
+  SCREENING_MAX_AGE_DAYS: int(1).default(7),
+  SCREENING_RELOAD_SECONDS: int(1).default(60),
   IDEMPOTENCY_TTL_HOURS: int(1).default(24),
   SANDBOX_ACCEPT_DELAY_MS: int(0).default(1000),
   SANDBOX_RESULT_DELAY_MS: int(0).default(2000),

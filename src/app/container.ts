@@ -93,6 +93,7 @@ import { RefundSenderRepository } from '../adapters/persistence/refund-sender.re
 import { RefundMetrics } from '../adapters/http/refund-metrics';
 import type { RefundWorker } from '../adapters/workers/refund-worker';
 import { configuredRefundSenders, refundWorkers, watermarksOf } from './refund-senders';
+import { buildScreening, type ScreeningWiring } from './screening';
 
 /** The wired service: use cases, transports and workers, sharing one ORM. */
 export interface Container {
@@ -119,6 +120,8 @@ export interface Container {
   readonly graphql: GraphqlGateway;
   /** The rates priced with: the catalog's, or live ones for live tenants (docs/decisions.md § FX quotes: live rates). */
   readonly rates: RatesSetup;
+  /** Sanctions screening: the in-memory screen, its reloader and admin use cases (docs/decisions.md § Screening). */
+  readonly screening: ScreeningWiring;
   /**
    * Seals personal data still in clear (the start-up backfill, docs/decisions.md § Personal data and
    * secrets), then starts the process's one LISTEN connection (key revocations, payment events) and
@@ -343,6 +346,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
   }, n), { pollIntervalMs: config.RECONCILIATION_POLL_INTERVAL_MS, batchSize: config.WORKER_BATCH_SIZE }, logger);
 
+  // Sanctions screening (docs/decisions.md § Screening): in memory, reloaded in the background.
+  const screening = buildScreening(config, em, {
+    uow, payments, clock, ids, environments: tenantSettings, onPaymentMoved: advanceDeps.onPaymentMoved, onCleared: () => payoutWorker.wake(),
+  }, logger);
+
   const ratePins = new RatePinRepository(em);
   const rateSpreads = new RateSpreadRepository(em);
   // Per-source rate metrics (docs/decisions.md § FX quotes: live rates): reads counted as they happen, ages and deviations read from the book on each scrape.
@@ -373,6 +381,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
     fingerprintOf: (canonical) => personalData.keyedHash('idempotency-fingerprint', canonical),
+    screening: screening.moneyOut,
     onPaymentCreated: (_paymentId, corridor) => {
       metrics.paymentCreated(corridor);
       payoutWorker.wake();
@@ -405,6 +414,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
     reconciliationChecks, environments: tenantSettings, refunds, depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
     quotes: new QuoteMikroRepository(em, true),
+    screening: screening.admin,
     reconciliationReport: {
       sent: new SentPaymentsRepository(em), payments, providers: providerOfPayment, clock,
       records: reconciliationSources(
@@ -458,6 +468,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ready: async () => (shuttingDown
         ? { ready: false, database: 'up', migrations: 'applied', detail: 'shutting down' }
         : database.ready()),
+      screening: () => screening.readiness(),
       workers: () => [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...watchers.map((w) => w.worker), ...refunders.map((w) => w.worker), ...(rates.worker ? [rates.worker] : [])]
         .map((w) => ({ name: w.name, running: w.isRunning, lastPassAt: w.lastPassAt?.toISOString() ?? null })),
       ...(chains.watched.length > 0 ? { chains: () => chainStatus(chains, chainWatch) } : {}),
@@ -467,7 +478,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     callbacks: { endpoints: [...callbacks.endpoints, ...(smileId ? [smileId.callback] : [])], limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
   });
   return {
-    application, admin, http, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, refundWorkers: refunders, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
+    application, admin, http, screening, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, refundWorkers: refunders, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);
@@ -475,6 +486,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await counters.start();
       logger.info({ store: counters.kind }, 'rate limits and failed-authentication counts ready');
       await listener.start();
+      // Every replica screens with the stored lists from its first request, then checks for new loads in the background.
+      await screening.reload();
+      screening.reloader.start();
       if (config.WORKER_ENABLED) {
         payoutWorker.start();
         kycWorker.start();
@@ -489,13 +503,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     beginShutdown() {
       shuttingDown = true;
       // Not awaited: `stop` waits for the passes still running.
-      for (const worker of [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, ...refunders.map((r) => r.worker)]) worker.stop().catch(() => undefined);
+      for (const worker of [payoutWorker, webhookWorker, kycWorker, reconciliationWorker, screening.reloader, ...refunders.map((r) => r.worker)]) worker.stop().catch(() => undefined);
     },
     async cutOutboundCalls() {
       await Promise.all([live.abort(), transport.destroy(), smileId?.close()]);
     },
     async stop() {
-      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), ...watchers.map((w) => w.stop()), ...refunders.map((w) => w.stop())]);
+      await Promise.all([payoutWorker.stop(), webhookWorker.stop(), kycWorker.stop(), reconciliationWorker.stop(), screening.reloader.stop(), ...watchers.map((w) => w.stop()), ...refunders.map((w) => w.stop())]);
       // Sends still running after the drain are aborted; each records a failed attempt, retried on schedule.
       await transport.destroy();
       await dispatcher.idle();

@@ -81,7 +81,7 @@ describe('failure codes over REST, GraphQL and webhooks', () => {
     const res = await gql(service.baseUrl, '{ __type(name: "PaymentFailureCode") { enumValues { name } } }', {}, apiKey);
     expect(res.body.data.__type.enumValues.map((v: { name: string }) => v.name)).toEqual([
       'RECIPIENT_ACCOUNT_INVALID', 'LIMIT_EXCEEDED', 'INSUFFICIENT_PROVIDER_BALANCE', 'DECLINED', 'EXPIRED', 'REVERSED',
-      'UNSUPPORTED_BY_PROVIDER', 'PROVIDER_ERROR', 'UNKNOWN',
+      'UNSUPPORTED_BY_PROVIDER', 'PROVIDER_ERROR', 'UNKNOWN', 'COMPLIANCE_REJECTED',
     ]);
   });
 });

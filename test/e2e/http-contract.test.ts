@@ -124,7 +124,10 @@ describe('HTTP contract', () => {
 
   it('answers health probes without a key', async () => {
     expect((await service.call('GET', '/livez')).body).toEqual({ status: 'ok' });
-    expect((await service.call('GET', '/readyz')).body).toEqual({ status: 'ok', database: 'up', migrations: 'applied' });
+    // Screening details (docs/decisions.md § Screening) are warnings only: the instance stays ready without a list.
+    expect((await service.call('GET', '/readyz')).body).toEqual({
+      status: 'ok', database: 'up', migrations: 'applied', screening: { lists: expect.any(Array), warnings: expect.any(Array) },
+    });
     expect((await service.call('GET', '/health')).status).toBe(401);
     const health = (await service.call('GET', '/health', { apiKey })).body;
     expect(health).toMatchObject({ status: 'ok', version: '0.5.0' });

@@ -8,6 +8,7 @@ import { Decimal } from '../../src/core/shared/money';
 import type { Clock, IdGenerator, IdPrefix } from '../../src/core/shared/clock';
 import { err, ok, type Result } from '../../src/core/shared/result';
 import type { TransactionContext, UnitOfWork } from '../../src/core/shared/unit-of-work';
+import type { ComplianceReview, ComplianceReviewTxStore } from '../../src/core/screening/compliance-review';
 import { Payment, type PaymentStatus } from '../../src/core/payments/payment';
 import type { NewPaymentWrite, OneTripPaymentWriter, PaymentMoveWrite, PaymentPatch, PaymentQueue, PaymentReader, PaymentStore } from '../../src/core/payments/payment-ports';
 import { isFinal } from '../../src/core/payments/payment-state';
@@ -116,6 +117,9 @@ export class MemoryStore implements UnitOfWork {
   balance(tenantId: string, currency: Transfer['currency'], kind: AccountKind): string {
     return (this.balances.get(`${tenantId}|${currency}|${kind}`) ?? new Decimal(0)).toFixed(6);
   }
+
+  /** Compliance reviews written in transactions, by payment id (docs/decisions.md § Screening). */
+  readonly reviews = new Map<string, ComplianceReview>();
 
   /** Adds a payment as it would be stored (for tests that start from a given state). */
   seedPayment(payment: Payment): void {
@@ -336,7 +340,21 @@ export class MemoryStore implements UnitOfWork {
         record(() => this.refundAttempts.set(attempt.id, before));
       },
     };
-    return { payments, idempotency, quotes, outbox, ledger, deposits, customers, refunds };
+    const reviews: ComplianceReviewTxStore = {
+      create: async (review) => {
+        this.reviews.set(review.paymentId, review);
+        record(() => this.reviews.delete(review.paymentId));
+      },
+      decide: async (paymentId, from, to, decidedBy, reason, at) => {
+        const before = this.reviews.get(paymentId);
+        if (before?.status !== from) return undefined;
+        const after = { ...before, status: to, decidedBy, reason, decidedAt: at };
+        this.reviews.set(paymentId, after);
+        record(() => this.reviews.set(paymentId, before));
+        return after;
+      },
+    };
+    return { payments, idempotency, quotes, outbox, ledger, deposits, customers, refunds, reviews };
   }
 
   private createPayment(write: NewPaymentWrite, record: (u: Undo) => void): 'created' | 'duplicate_reference' | 'insufficient_funds' {

@@ -12,6 +12,7 @@ const ACCEPTED: Record<string, Record<string, string[]>> = {
   'deposits:create': { currency: ['USDC', 'USDT'], blockchain: ['BSC', 'SOLANA'], index: ['0..2147483647'] },
   'reconciliation:report': { provider: ['sandbox', 'mpesa', 'mtn_momo', 'paystack'] },
   'refunds:list': { status: ['pending', 'broadcast', 'confirmed', 'failed', 'sent'], limit: ['1..500'] },
+  'screening:load': { source: ['ofac-sdn', 'un-consolidated'] },
 };
 
 /** The problems validateFlags reports about `--flag` when it is given `value` (other flags' problems left out). */
@@ -25,7 +26,7 @@ describe('operator CLI help and refusals (README "Operations")', () => {
     const help = cliHelp();
     expect(CLI_COMMANDS.map((c) => c.name)).toEqual([
       'tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'admin-keys:create', 'admin-keys:list', 'keys:revoke',
-      'deposits:create', 'reconciliation:report', 'refunds:list', 'refunds:mark-sent', 'refunds:retry',
+      'deposits:create', 'reconciliation:report', 'refunds:list', 'refunds:mark-sent', 'refunds:retry', 'screening:load',
     ]);
     for (const c of CLI_COMMANDS) expect(help).toMatch(new RegExp(`^ {2}${c.name} +${routeOf(c).summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     expect(help).toContain('npm run cli -- <command> --help');

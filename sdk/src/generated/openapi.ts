@@ -979,6 +979,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/screening": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sanctions lists loaded, their versions and dates, and stale ones
+         * @description Platform admin key. The lists stored (every replica loads them), the ones this replica screens with, lists older than SCREENING_MAX_AGE_DAYS, and SCREENING_REQUIRED.
+         */
+        get: operations["screeningStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/screening/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load a sanctions list file (OFAC SDN.XML or UN consolidated.xml)
+         * @description Platform admin key. Parses and validates the whole file, then replaces that source's list; every replica reloads it within SCREENING_RELOAD_SECONDS. A bad file stores nothing.
+         */
+        post: operations["loadScreeningList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/compliance-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments held by sanctions screening, oldest first
+         * @description Platform admin key. The review queue: each held payment with its hits (list, entry id, matched name and score, or listed address).
+         */
+        get: operations["listComplianceReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/compliance-reviews/{paymentId}/clear": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Clear a payment held by screening: it is sent to its provider
+         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A payment held for an exact listed address cannot be cleared (409 invalid_state): reject it.
+         */
+        post: operations["clearComplianceReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/compliance-reviews/{paymentId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payment held by screening: it fails as compliance_rejected and its hold is released
+         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). The payment fails with failureCode compliance_rejected before anything was sent; its amount returns to the available balance.
+         */
+        post: operations["rejectComplianceReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -1635,6 +1735,36 @@ export interface components {
             reason: string;
         };
         /**
+         * @example {
+         *       "source": "ofac-sdn",
+         *       "document": "<?xml version=\"1.0\" standalone=\"yes\"?><sdnList>…</sdnList>"
+         *     }
+         */
+        ScreeningListLoad: {
+            /**
+             * @description Which list the file is
+             * @enum {string}
+             */
+            source: "ofac-sdn" | "un-consolidated";
+            /**
+             * @description The list file's XML, as downloaded (a full SDN.XML exceeds BODY_LIMIT: load it with the CLI)
+             * @example <?xml version="1.0" standalone="yes"?><sdnList>…</sdnList>
+             */
+            document: string;
+        };
+        /**
+         * @example {
+         *       "reason": "Different date of birth and nationality than the listed person"
+         *     }
+         */
+        ComplianceDecision: {
+            /**
+             * @description Why, for the audit record (1 to 500 characters)
+             * @example Different date of birth and nationality than the listed person
+             */
+            reason: string;
+        };
+        /**
          * @description Body of a payment.processing delivery
          * @example {
          *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
@@ -1767,10 +1897,10 @@ export interface components {
              */
             failureReason: string | null;
             /**
-             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error, unknown or compliance_rejected; null unless failed or refunded
              * @example null
              */
-            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
+            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown" | "compliance_rejected") | null;
             /**
              * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
              * @example 129.25
@@ -2762,6 +2892,44 @@ export interface components {
                 /** @description Whether a replica holds the chain's watcher lease now */
                 watching: boolean;
             }[];
+            /** @description Sanctions screening (docs/decisions.md § Screening) */
+            screening?: {
+                /** @description The sanctions lists this instance screens with */
+                lists: {
+                    /**
+                     * @description The list
+                     * @enum {string}
+                     */
+                    source: "ofac-sdn" | "un-consolidated";
+                    /**
+                     * @description The list's own version (OFAC Publish_Date, UN dateGenerated)
+                     * @example 11/25/2026
+                     */
+                    version: string;
+                    /**
+                     * Format: date-time
+                     * @description When the list says it was published
+                     * @example 2026-11-25T00:00:00.000Z
+                     */
+                    publishedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When an operator loaded it
+                     * @example 2026-11-26T08:00:00.000Z
+                     */
+                    loadedAt: string;
+                    /**
+                     * @description Designated parties in it
+                     * @example 18000
+                     */
+                    entries: number;
+                }[];
+                /**
+                 * @description No list loaded, or a list older than SCREENING_MAX_AGE_DAYS (details: never unready)
+                 * @example []
+                 */
+                warnings: string[];
+            };
         };
         /**
          * @description Health of this instance for API clients
@@ -2830,6 +2998,44 @@ export interface components {
                 /** @description Whether a replica holds the chain's watcher lease now */
                 watching: boolean;
             }[];
+            /** @description Sanctions screening (docs/decisions.md § Screening) */
+            screening?: {
+                /** @description The sanctions lists this instance screens with */
+                lists: {
+                    /**
+                     * @description The list
+                     * @enum {string}
+                     */
+                    source: "ofac-sdn" | "un-consolidated";
+                    /**
+                     * @description The list's own version (OFAC Publish_Date, UN dateGenerated)
+                     * @example 11/25/2026
+                     */
+                    version: string;
+                    /**
+                     * Format: date-time
+                     * @description When the list says it was published
+                     * @example 2026-11-25T00:00:00.000Z
+                     */
+                    publishedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When an operator loaded it
+                     * @example 2026-11-26T08:00:00.000Z
+                     */
+                    loadedAt: string;
+                    /**
+                     * @description Designated parties in it
+                     * @example 18000
+                     */
+                    entries: number;
+                }[];
+                /**
+                 * @description No list loaded, or a list older than SCREENING_MAX_AGE_DAYS (details: never unready)
+                 * @example []
+                 */
+                warnings: string[];
+            };
             /**
              * @description Version of the API
              * @example 0.5.0
@@ -3074,10 +3280,10 @@ export interface components {
              */
             failureReason: string | null;
             /**
-             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+             * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error, unknown or compliance_rejected; null unless failed or refunded
              * @example null
              */
-            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
+            failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown" | "compliance_rejected") | null;
             /**
              * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
              * @example 129.25
@@ -5323,6 +5529,199 @@ export interface components {
             paymentId: string | null;
             /** @description How it was priced; null on quotes stored before pricing records were kept */
             pricing: components["schemas"]["PricingRecord"] | null;
+        };
+        /**
+         * @example {
+         *       "stored": [
+         *         {
+         *           "source": "ofac-sdn",
+         *           "version": "11/25/2026",
+         *           "publishedAt": "2026-11-25T00:00:00.000Z",
+         *           "loadedAt": "2026-11-26T08:00:00.000Z",
+         *           "entries": 18000
+         *         }
+         *       ],
+         *       "inMemory": [
+         *         {
+         *           "source": "ofac-sdn",
+         *           "version": "11/25/2026",
+         *           "publishedAt": "2026-11-25T00:00:00.000Z",
+         *           "loadedAt": "2026-11-26T08:00:00.000Z",
+         *           "entries": 18000
+         *         }
+         *       ],
+         *       "stale": [
+         *         {
+         *           "source": "ofac-sdn",
+         *           "version": "11/25/2026",
+         *           "publishedAt": "2026-11-25T00:00:00.000Z",
+         *           "loadedAt": "2026-11-26T08:00:00.000Z",
+         *           "entries": 18000
+         *         }
+         *       ],
+         *       "required": true
+         *     }
+         */
+        ScreeningStatus: {
+            /** @description Each source's current list as stored: what every replica loads */
+            stored: components["schemas"]["ScreeningList"][];
+            /** @description The lists this replica screens with now (a new load reaches it within SCREENING_RELOAD_SECONDS) */
+            inMemory: components["schemas"]["ScreeningList"][];
+            /** @description Lists in memory published more than SCREENING_MAX_AGE_DAYS ago (readiness warnings) */
+            stale: components["schemas"]["ScreeningList"][];
+            /** @description Whether live money-outs are refused while no list is loaded */
+            required: boolean;
+        };
+        /**
+         * @example {
+         *       "source": "ofac-sdn",
+         *       "version": "11/25/2026",
+         *       "publishedAt": "2026-11-25T00:00:00.000Z",
+         *       "loadedAt": "2026-11-26T08:00:00.000Z",
+         *       "entries": 18000
+         *     }
+         */
+        ScreeningList: {
+            /**
+             * @description ofac-sdn (OFAC SDN.XML) or un-consolidated (UN Security Council consolidated.xml)
+             * @enum {string}
+             */
+            source: "ofac-sdn" | "un-consolidated";
+            /**
+             * @description The list's own version: OFAC Publish_Date, UN dateGenerated
+             * @example 11/25/2026
+             */
+            version: string;
+            /**
+             * Format: date-time
+             * @description When the list says it was published
+             * @example 2026-11-25T00:00:00.000Z
+             */
+            publishedAt: string;
+            /**
+             * Format: date-time
+             * @description When it was loaded
+             * @example 2026-11-26T08:00:00.000Z
+             */
+            loadedAt: string;
+            /**
+             * @description Designated parties in it
+             * @example 18000
+             */
+            entries: number;
+        };
+        /**
+         * @example {
+         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "status": "pending",
+         *       "hits": [
+         *         {
+         *           "kind": "name",
+         *           "source": "ofac-sdn",
+         *           "entryId": "36735",
+         *           "matchedName": "KAKWAVU BUKANDE, Jerome",
+         *           "score": 0.97,
+         *           "currency": "ETH",
+         *           "address": "0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c"
+         *         }
+         *       ],
+         *       "clearable": true,
+         *       "createdAt": "2026-11-27T00:31:06.120Z",
+         *       "decidedBy": null,
+         *       "decidedAt": null,
+         *       "reason": null
+         *     }
+         */
+        ComplianceReview: {
+            /**
+             * @description The held payment (pay_...)
+             * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
+             */
+            paymentId: string;
+            /**
+             * @description Its tenant
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            tenantId: string;
+            /**
+             * @description pending: the payment waits, unsent; cleared: it was released to its provider; rejected: it failed as compliance_rejected
+             * @enum {string}
+             */
+            status: "pending" | "cleared" | "rejected";
+            /** @description Why it was held */
+            hits: components["schemas"]["ScreeningHit"][];
+            /** @description false when a hit is an exact listed address: such a payment can only be rejected */
+            clearable: boolean;
+            /**
+             * Format: date-time
+             * @description When it was held
+             * @example 2026-11-27T00:31:06.120Z
+             */
+            createdAt: string;
+            /**
+             * @description The admin key that decided; null while pending
+             * @example null
+             */
+            decidedBy: string | null;
+            /**
+             * @description When; null while pending
+             * @example null
+             */
+            decidedAt: string | null;
+            /**
+             * @description The operator's reason; null while pending
+             * @example null
+             */
+            reason: string | null;
+        };
+        /**
+         * @example {
+         *       "kind": "name",
+         *       "source": "ofac-sdn",
+         *       "entryId": "36735",
+         *       "matchedName": "KAKWAVU BUKANDE, Jerome",
+         *       "score": 0.97,
+         *       "currency": "ETH",
+         *       "address": "0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c"
+         *     }
+         */
+        ScreeningHit: {
+            /**
+             * @description name: the recipient name resembles a listed name; address: the refund address is a listed digital currency address
+             * @enum {string}
+             */
+            kind: "name" | "address";
+            /**
+             * @description The list
+             * @enum {string}
+             */
+            source: "ofac-sdn" | "un-consolidated";
+            /**
+             * @description The entry's id in its list (OFAC uid, UN DATAID)
+             * @example 36735
+             */
+            entryId: string;
+            /**
+             * @description name hits: the listed name or alias it resembles
+             * @example KAKWAVU BUKANDE, Jerome
+             */
+            matchedName?: string;
+            /**
+             * @description name hits: Jaro-Winkler similarity of the token-sorted names, 0 to 1
+             * @example 0.97
+             */
+            score?: number;
+            /**
+             * @description address hits: OFAC's currency code
+             * @example ETH
+             */
+            currency?: string;
+            /**
+             * @description address hits: the listed address
+             * @example 0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c
+             */
+            address?: string;
         };
         /**
          * @description The stablecoin of a live payout that failed or was reversed after acceptance, sent back onchain to its refundAddress
@@ -11492,10 +11891,10 @@ export interface operations {
                          */
                         failureReason: string | null;
                         /**
-                         * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded
+                         * @description Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error, unknown or compliance_rejected; null unless failed or refunded
                          * @example null
                          */
-                        failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown") | null;
+                        failureCode: ("recipient_account_invalid" | "limit_exceeded" | "insufficient_provider_balance" | "declined" | "expired" | "reversed" | "unsupported_by_provider" | "provider_error" | "unknown" | "compliance_rejected") | null;
                         /**
                          * @description Units of destinationCurrency per 1 sourceCurrency applied (a quote's locked rate or the current one)
                          * @example 129.25
@@ -13425,6 +13824,891 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    screeningStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Screening status */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "stored": [
+                     *         {
+                     *           "source": "ofac-sdn",
+                     *           "version": "11/25/2026",
+                     *           "publishedAt": "2026-11-25T00:00:00.000Z",
+                     *           "loadedAt": "2026-11-26T08:00:00.000Z",
+                     *           "entries": 18000
+                     *         }
+                     *       ],
+                     *       "inMemory": [
+                     *         {
+                     *           "source": "ofac-sdn",
+                     *           "version": "11/25/2026",
+                     *           "publishedAt": "2026-11-25T00:00:00.000Z",
+                     *           "loadedAt": "2026-11-26T08:00:00.000Z",
+                     *           "entries": 18000
+                     *         }
+                     *       ],
+                     *       "stale": [
+                     *         {
+                     *           "source": "ofac-sdn",
+                     *           "version": "11/25/2026",
+                     *           "publishedAt": "2026-11-25T00:00:00.000Z",
+                     *           "loadedAt": "2026-11-26T08:00:00.000Z",
+                     *           "entries": 18000
+                     *         }
+                     *       ],
+                     *       "required": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScreeningStatus"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description invalid_state: screening is not configured in this process */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    loadScreeningList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source": "ofac-sdn",
+                 *       "document": "<?xml version=\"1.0\" standalone=\"yes\"?><sdnList>…</sdnList>"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScreeningListLoad"];
+            };
+        };
+        responses: {
+            /** @description The list now loaded */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "source": "ofac-sdn",
+                     *       "version": "11/25/2026",
+                     *       "publishedAt": "2026-11-25T00:00:00.000Z",
+                     *       "loadedAt": "2026-11-26T08:00:00.000Z",
+                     *       "entries": 18000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ScreeningList"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description invalid_state: screening is not configured */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listComplianceReviews: {
+        parameters: {
+            query?: {
+                /** @description Only reviews in this status; all when absent */
+                status?: "pending" | "cleared" | "rejected";
+                /** @description Most reviews to return, 1 to 500 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Reviews */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "status": "pending",
+                     *         "hits": [
+                     *           {
+                     *             "kind": "name",
+                     *             "source": "ofac-sdn",
+                     *             "entryId": "36735",
+                     *             "matchedName": "KAKWAVU BUKANDE, Jerome",
+                     *             "score": 0.97,
+                     *             "currency": "ETH",
+                     *             "address": "0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c"
+                     *           }
+                     *         ],
+                     *         "clearable": true,
+                     *         "createdAt": "2026-11-27T00:31:06.120Z",
+                     *         "decidedBy": null,
+                     *         "decidedAt": null,
+                     *         "reason": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ComplianceReview"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description invalid_state: screening is not configured */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    clearComplianceReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The held payment (pay_...) */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Different date of birth and nationality than the listed person"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComplianceDecision"];
+            };
+        };
+        responses: {
+            /** @description The review as decided */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "status": "pending",
+                     *       "hits": [
+                     *         {
+                     *           "kind": "name",
+                     *           "source": "ofac-sdn",
+                     *           "entryId": "36735",
+                     *           "matchedName": "KAKWAVU BUKANDE, Jerome",
+                     *           "score": 0.97,
+                     *           "currency": "ETH",
+                     *           "address": "0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c"
+                     *         }
+                     *       ],
+                     *       "clearable": true,
+                     *       "createdAt": "2026-11-27T00:31:06.120Z",
+                     *       "decidedBy": null,
+                     *       "decidedAt": null,
+                     *       "reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceReview"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description not_found: no review for this payment */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description invalid_state: already decided, the payment moved, or (clear) an exact address match */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    rejectComplianceReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The held payment (pay_...) */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Different date of birth and nationality than the listed person"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ComplianceDecision"];
+            };
+        };
+        responses: {
+            /** @description The review as decided */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "status": "pending",
+                     *       "hits": [
+                     *         {
+                     *           "kind": "name",
+                     *           "source": "ofac-sdn",
+                     *           "entryId": "36735",
+                     *           "matchedName": "KAKWAVU BUKANDE, Jerome",
+                     *           "score": 0.97,
+                     *           "currency": "ETH",
+                     *           "address": "0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c"
+                     *         }
+                     *       ],
+                     *       "clearable": true,
+                     *       "createdAt": "2026-11-27T00:31:06.120Z",
+                     *       "decidedBy": null,
+                     *       "decidedAt": null,
+                     *       "reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ComplianceReview"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description not_found: no review for this payment */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description invalid_state: already decided, the payment moved, or (clear) an exact address match */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
                 };
             };
             /** @description Too many requests (rate_limited) */

@@ -46,7 +46,7 @@ export const PaymentResponse = z
     failureReason: z.string().nullable().meta({ description: 'Why it failed or was refunded, in words for people; null otherwise', example: null }),
     failureCode: z.enum(PAYMENT_FAILURE_CODES).nullable().meta({
       description: 'Why it failed or was refunded, as a code to branch on (docs/api.md § Failure codes): recipient_account_invalid, limit_exceeded, '
-        + 'insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error or unknown; null unless failed or refunded',
+        + 'insufficient_provider_balance, declined, expired, reversed, unsupported_by_provider, provider_error, unknown or compliance_rejected; null unless failed or refunded',
       example: null,
     }),
     exchangeRate: DecimalString.meta({ description: 'Units of destinationCurrency per 1 sourceCurrency applied (a quote\'s locked rate or the current one)', example: '129.25' }),

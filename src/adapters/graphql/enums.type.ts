@@ -53,6 +53,7 @@ export const PaymentFailureCodeEnum = enumOf(PAYMENT_FAILURE_CODES, 'PaymentFail
   unsupported_by_provider: 'The provider cannot carry this payment (method, country, currency or amount format)',
   provider_error: 'The provider could not process the payout',
   unknown: 'The provider gave no reason that could be classified',
+  compliance_rejected: 'Held by sanctions screening and rejected by a compliance review before anything was sent to a provider',
 });
 /** Payment methods (OpenAPI createMoneyOut). */
 export const PaymentMethodEnum = enumOf(PAYMENT_METHODS, 'PaymentMethod', 'How the recipient is paid');

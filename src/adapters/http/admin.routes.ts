@@ -19,6 +19,7 @@ import { refundRoutes } from './refund.routes';
 import { depositFindingRoutes } from './deposit.routes';
 import { rateAdminRoutes } from './rates-admin.routes';
 import { PricingRecordView, pricingAdminRoutes } from './pricing-admin.routes';
+import { screeningAdminRoutes } from './screening-admin.routes';
 
 /** Every admin failure code mapped to shape A; exhaustive by type. */
 const ADMIN_ERRORS: Record<AdminErrorCode | DepositErrorCode | SimulateErrorCode, ShapeACode> = {
@@ -222,5 +223,6 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     ...depositFindingRoutes(admin),
     ...rateAdminRoutes(admin),
     ...pricingAdminRoutes(admin),
+    ...screeningAdminRoutes(admin),
   ];
 }

@@ -13,6 +13,8 @@ export interface HealthProbe {
   workers?(): { name: string; running: boolean; lastPassAt: string | null }[];
   /** Each watched chain's watcher as stored (docs/decisions.md § Onchain deposits: watchers); absent when no chain is watched. */
   chains?(): Promise<ChainReadiness[]>;
+  /** The sanctions lists this instance screens with, and warnings (none loaded, too old): details, never unready (docs/decisions.md § Screening). */
+  screening?(): { lists: { source: string; version: string; publishedAt: Date; loadedAt: Date; entries: number }[]; warnings: string[] };
 }
 
 /** One chain's watcher in /readyz details. */
@@ -39,6 +41,16 @@ const Readiness = Status.extend({
     lagSeconds: z.number().int().nullable().meta({ description: 'Seconds since a pass last reached the head (grows while the watcher lags or no replica watches); null before one did', example: 2 }),
     watching: z.boolean().meta({ description: 'Whether a replica holds the chain\'s watcher lease now' }),
   })).optional().meta({ description: 'Onchain deposit watchers, one per configured chain (details: they never make the instance unready); absent when no chain is configured' }),
+  screening: z.object({
+    lists: z.array(z.object({
+      source: z.enum(['ofac-sdn', 'un-consolidated']).meta({ description: 'The list' }),
+      version: z.string().meta({ description: "The list's own version (OFAC Publish_Date, UN dateGenerated)", example: '11/25/2026' }),
+      publishedAt: z.iso.datetime().meta({ description: 'When the list says it was published', example: '2026-11-25T00:00:00.000Z' }),
+      loadedAt: z.iso.datetime().meta({ description: 'When an operator loaded it', example: '2026-11-26T08:00:00.000Z' }),
+      entries: z.number().int().meta({ description: 'Designated parties in it', example: 18000 }),
+    })).meta({ description: 'The sanctions lists this instance screens with' }),
+    warnings: z.array(z.string()).meta({ description: 'No list loaded, or a list older than SCREENING_MAX_AGE_DAYS (details: never unready)', example: [] }),
+  }).optional().meta({ description: 'Sanctions screening (docs/decisions.md § Screening)' }),
 }).meta({ id: 'Readiness', description: 'Readiness of this instance', example: { status: 'ok', database: 'up', migrations: 'applied' } });
 const Health = Readiness.extend({
   version: z.string().meta({ description: 'Version of the API', example: '0.5.0' }),
@@ -57,7 +69,11 @@ export function healthRoutes(probe: HealthProbe): RouteSpec<any, any, any>[] {
   const check = async () => {
     const state = await probe.ready();
     const chains = state.database === 'up' ? await chainDetails(probe) : undefined;
-    return { status: state.ready ? ('ok' as const) : ('unavailable' as const), database: state.database, migrations: state.migrations, ...(chains ? { chains } : {}) };
+    const screening = probe.screening?.();
+    return {
+      status: state.ready ? ('ok' as const) : ('unavailable' as const), database: state.database, migrations: state.migrations, ...(chains ? { chains } : {}),
+      ...(screening ? { screening: { warnings: screening.warnings, lists: screening.lists.map((l) => ({ ...l, publishedAt: l.publishedAt.toISOString(), loadedAt: l.loadedAt.toISOString() })) } } : {}),
+    };
   };
   return [
     defineRoute({

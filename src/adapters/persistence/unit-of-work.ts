@@ -10,6 +10,7 @@ import { OutboxTxWriter } from './outbox.writer';
 import { PaymentTxRepository } from './payment.repository';
 import { QuoteMikroRepository } from './quote.repository';
 import { OnchainRefundTxStore } from './onchain-refund.repository';
+import { ComplianceReviewTxRepository } from './compliance-review.repository';
 
 class Rollback extends Error {}
 
@@ -43,5 +44,6 @@ export function contextFor(em: EntityManager, ids: IdGenerator, clock: Clock): T
     customers: new CustomerTxRepository(em),
     deposits: new DepositTxStore(em),
     refunds: new OnchainRefundTxStore(em),
+    reviews: new ComplianceReviewTxRepository(em),
   };
 }

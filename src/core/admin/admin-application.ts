@@ -22,6 +22,7 @@ import type { PricingRecord } from '../quotes/pricing-record';
 import type { RatePair } from '../quotes/rate-feed';
 import { pinRate, type PinCommand, type RatePin, type RatePinStore } from '../quotes/rate-pins';
 import { setSpread, type SpreadCommand } from '../quotes/set-spread';
+import type { ScreeningAdmin } from '../screening/screening-admin';
 import type { SpreadChange, SpreadStore, SpreadTable, Spreads } from '../quotes/spread';
 import type { DepositFindingReader } from '../deposits/deposit-ports';
 import { listDepositFindings } from '../deposits/list-deposits';
@@ -64,6 +65,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly spreadsInForce?: Spreads;
   /** Quotes of any tenant, with their pricing records. */
   readonly quotes: QuoteReader;
+  /** Sanctions screening: lists and compliance reviews (docs/decisions.md § Screening). */
+  readonly screening?: ScreeningAdmin;
 };
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
@@ -136,12 +139,15 @@ export interface AdminApplication {
    * rates), recorded with the admin key that set it. Errors: `validation_error`.
    */
   setSpread(command: SpreadCommand, keyId: string): Promise<Result<SpreadChange, 'validation_error'>>;
+  /** Sanctions lists and the compliance review queue (docs/decisions.md § Screening). */
+  readonly screening?: ScreeningAdmin;
 }
 
 /** Binds the admin use cases to `deps`. */
 export function createAdminApplication(deps: AdminApplicationDeps): AdminApplication {
   const isSandboxTenant = async (tenantId: string) => (await deps.tenants.findTenant(tenantId))?.environment === 'sandbox';
   return {
+    ...(deps.screening ? { screening: deps.screening } : {}),
     createTenant: (input) => createTenant(deps, input),
     listTenants: () => listTenants(deps),
     updateTenant: (tenantId, patch) => updateTenant(deps, tenantId, patch),

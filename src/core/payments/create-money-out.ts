@@ -14,6 +14,8 @@ import type { Payment } from './payment';
 import type { OneTripPaymentWriter } from './payment-ports';
 import type { PaymentView } from './payment-view';
 import { MONEY_OUT_OPERATION, newPaymentWrite } from './new-payment';
+import type { SanctionsScreen, ScreeningHit } from '../screening/sanctions-screen';
+import { screenMoneyOut, type ScreeningPolicy, type ScreeningVerdict } from '../screening/screening-rules';
 
 /** Closed set of expected failures of a money-out (docs/decisions.md § Idempotency and § Errors: shapes per route family). */
 export type MoneyOutErrorCode =
@@ -67,6 +69,18 @@ export interface MoneyOutDeps extends RoutingDeps {
    * to wake the payout worker and count it (README "Metrics and health").
    */
   readonly onPaymentCreated?: (paymentId: string, corridor: Pick<PayoutCorridor, 'country' | 'paymentMethod'>) => void;
+  /** Sanctions screening of the recipient and refund address (docs/decisions.md § Screening); absent: nothing is screened. */
+  readonly screening?: MoneyOutScreening;
+}
+
+/** The screen a money-out asks, its policy, and what is logged (entry ids and scores only, never a name). */
+export interface MoneyOutScreening {
+  readonly screen: SanctionsScreen;
+  readonly policy: ScreeningPolicy;
+  /** A name that came close under the threshold: it passes, logged with its best entry id and score. */
+  readonly onNearMiss?: (nearest: { source: string; entryId: string; score: number }) => void;
+  /** A new payment held for review, with its hits. */
+  readonly onHeld?: (paymentId: string, hits: readonly ScreeningHit[]) => void;
 }
 
 
@@ -91,6 +105,10 @@ export interface MoneyOutDeps extends RoutingDeps {
  * `rate_unavailable` (no trustworthy live rate for the pair now, docs/decisions.md § FX quotes: live
  * rates; `details.retryAfterS`; nothing is written), `insufficient_balance` (the available balance does not cover the amount),
  * `refund_address_invalid`, `refund_address_bad_checksum`, `refund_address_is_ours` (checkRefundAddress; nothing is written).
+ * Sanctions screening (docs/decisions.md § Screening): a recipient name or refund address that
+ * hits a loaded list is created as usual but held (no next look, with its compliance review, in the
+ * same transaction), never sent until cleared; a live tenant's money-out while no list is loaded
+ * and screening is required is `provider_unavailable`, nothing written.
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -111,9 +129,12 @@ export async function createMoneyOut(
   const corridor = { country: valid.value.country, paymentMethod: valid.value.paymentMethod };
   // Looked up before the transaction, which must not wait for a second pooled connection.
   const route = await payoutRoute(deps, tenantId, { ...corridor, paymentCode: valid.value.paymentCode });
+  // In memory (no database trip unless no list is loaded), before any write.
+  const verdict = await screeningVerdict(deps, tenantId, valid.value);
 
   // A new payment without a quote usually needs one round trip; anything else takes the transactional path below.
-  if (command.quoteId === undefined && route.kind === 'providers') {
+  // A payment screening holds or refuses takes the transactional path too: it writes a review, or nothing.
+  if (command.quoteId === undefined && route.kind === 'providers' && verdict.kind === 'pass') {
     const created = await createInOneTrip(deps, tenantId, key, fingerprint, valid.value);
     if (created?.ok) deps.onPaymentCreated?.(created.value.payment.id, corridor);
     if (created) return created;
@@ -131,10 +152,25 @@ export async function createMoneyOut(
     // Never simulated for a tenant the sandbox does not serve: refused before any write or hold
     // (docs/decisions.md § Sandbox values); a replay above still answers what was stored.
     if (route.kind !== 'providers') return unrouted(route);
-    return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value);
+    // A live tenant's money-out is never created unscreened (docs/decisions.md § Screening): nothing is written.
+    if (verdict.kind === 'unavailable') {
+      return err('provider_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live money-outs are refused until an operator loads the lists`);
+    }
+    return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value, verdict.kind === 'hold' ? verdict.hits : undefined);
   });
-  if (outcome.ok && !outcome.value.replayed) deps.onPaymentCreated?.(outcome.value.payment.id, corridor);
+  if (outcome.ok && !outcome.value.replayed) {
+    if (verdict.kind === 'hold') deps.screening?.onHeld?.(outcome.value.payment.id, verdict.hits);
+    deps.onPaymentCreated?.(outcome.value.payment.id, corridor);
+  }
   return outcome;
+}
+
+/** Screens the recipient's name and refund address in memory (docs/decisions.md § Screening); the tenant's environment is read only when no list is loaded. */
+async function screeningVerdict(deps: MoneyOutDeps, tenantId: string, command: ValidMoneyOut): Promise<ScreeningVerdict> {
+  const screening = deps.screening;
+  if (!screening) return { kind: 'pass' };
+  const environment = screening.screen.loaded().length === 0 ? await deps.environments.environmentOf(tenantId) : undefined;
+  return screenMoneyOut(screening.screen, screening.policy, environment, command, screening.onNearMiss);
 }
 
 async function insertPayment(
@@ -144,16 +180,21 @@ async function insertPayment(
   key: string,
   fingerprint: string,
   command: ValidMoneyOut,
+  hits?: readonly ScreeningHit[],
 ): Promise<Result<MoneyOutOutcome, MoneyOutErrorCode>> {
   const now = deps.clock.now();
   const paymentId = deps.ids.next('pay');
   const rate = await lockedOrCurrentRate(deps, tx, tenantId, command, now, paymentId);
   if (!rate.ok) return rate;
-  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, ...rate.value, now, paymentId });
+  const { write, view } = newPaymentWrite(deps, { tenantId, key, fingerprint, command, ...rate.value, now, paymentId, held: hits !== undefined });
   const written = await tx.payments.create(write);
   if (written === 'duplicate_reference') return duplicateReference(write.payment);
   if (written === 'insufficient_funds') {
     return err('insufficient_balance', `Available ${write.payment.sourceCurrency} balance does not cover ${write.payment.amountStablecoin}`);
+  }
+  // Held: its review commits with it, so a held payment always has one (docs/decisions.md § Screening).
+  if (hits) {
+    await tx.reviews.create({ paymentId, tenantId, status: 'pending', hits, createdAt: now, decidedBy: null, decidedAt: null, reason: null });
   }
   return ok({ payment: view, replayed: false });
 }

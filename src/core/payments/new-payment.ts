@@ -32,6 +32,11 @@ export interface NewPaymentInput {
   readonly basis: RateBasis | null;
   readonly now: Date;
   readonly paymentId: string;
+  /**
+   * Held by sanctions screening (docs/decisions.md § Screening): written without a next look, so
+   * the payout worker never claims it until a compliance review clears it.
+   */
+  readonly held?: boolean;
 }
 
 /**
@@ -79,7 +84,7 @@ export function newPaymentWrite(deps: NewPaymentDeps, input: NewPaymentInput): {
     submittedAt: null,
     failureReason: null,
     failureCode: null,
-    nextActionAt: now,
+    nextActionAt: input.held ? null : now,
     attempts: 0,
     acceptedAt: null,
     createdAt: now,

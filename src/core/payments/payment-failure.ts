@@ -15,7 +15,9 @@
  * - `unsupported_by_provider`: the provider cannot carry this payment at all (method, country,
  *   currency, amount format), refused before anything was sent;
  * - `provider_error`: the provider could not process it (its own fault, or our configuration there);
- * - `unknown`: the provider gave no reason we can classify.
+ * - `unknown`: the provider gave no reason we can classify;
+ * - `compliance_rejected`: held by sanctions screening and rejected by an operator before anything
+ *   was sent to a provider (docs/decisions.md § Screening); its hold is released.
  */
 export const PAYMENT_FAILURE_CODES = [
   'recipient_account_invalid',
@@ -27,6 +29,7 @@ export const PAYMENT_FAILURE_CODES = [
   'unsupported_by_provider',
   'provider_error',
   'unknown',
+  'compliance_rejected',
 ] as const;
 export type PaymentFailureCode = (typeof PAYMENT_FAILURE_CODES)[number];
 

@@ -7,6 +7,7 @@ import type { LedgerStore } from '../ledger/ledger';
 import type { DepositStore } from '../deposits/deposit-ports';
 import type { CustomerTxStore } from '../customers/customer';
 import type { RefundStore } from '../refunds/onchain-refund';
+import type { ComplianceReviewTxStore } from '../screening/compliance-review';
 
 /** Repositories bound to one database transaction. */
 export interface TransactionContext {
@@ -21,6 +22,8 @@ export interface TransactionContext {
   readonly customers: CustomerTxStore;
   /** Onchain refunds of live payments (docs/decisions.md § Ledger). */
   readonly refunds: RefundStore;
+  /** Compliance reviews of payments held by sanctions screening (docs/decisions.md § Screening). */
+  readonly reviews: ComplianceReviewTxStore;
 }
 
 /**
