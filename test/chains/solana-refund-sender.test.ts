@@ -110,7 +110,7 @@ describe('signing and sending', () => {
     await expect(sender.sign({ ...refundOf('1', to), currency: 'USDT' }, { lastNonce: null })).rejects.toThrow('no Solana mint is configured for USDT');
     await expect(sender.sign(refundOf('1', '0x52908400098527886E0F7030069857D2E4169EE7'), { lastNonce: null })).rejects.toThrow(/refundAddress is not a Solana address/);
     await expect(sender.sign(refundOf('1.0000001', to), { lastNonce: null })).rejects.toThrow(/cannot be sent/);
-    await expect(sender.sign(refundOf('0', to), { lastNonce: null })).rejects.toThrow(/not positive/);
+    await expect(sender.sign(refundOf('0', to), { lastNonce: null })).rejects.toThrow(/amount 0 cannot be sent/);
     await expect(sender.sign(refundOf('1', to), { lastNonce: null, replacing: { id: 'rfa_1' } as never })).rejects.toThrow(/never replaced/);
     expect(sender.stuck()).toBe(false);
   });

@@ -117,6 +117,16 @@ describe('onchain refunds on fakes', () => {
     expect(world.store.refundActions).toEqual([{ refundId, action: 'record_sent', actor: OPERATOR, from: 'pending', to: 'sent', txHash, at: world.clock.now() }]);
   });
 
+  it('a failed refund (refused, or its transaction reverted) may be recorded as hand-sent: sent, its reason gone, the ledger moved', async () => {
+    const refundId = await pendingRefund();
+    await world.store.transact(async (tx) => ({ ok: true as const, value: await tx.refunds.setStatus(refundId, 'pending', 'failed', null, null, 'invalid_address') }));
+    const txHash = solanaTxHash();
+    expect(await markRefundSent(deps, refundId, txHash, OPERATOR)).toMatchObject({ ok: true, value: { status: 'sent', txHash } });
+    expect(world.store.refunds.get(refundId)).toMatchObject({ status: 'sent', failureReason: null });
+    expect([balance('refund_pending'), balance('refunded')]).toEqual(['0.000000', KES_1500_USDC]);
+    expect(world.store.refundActions.at(-1)).toMatchObject({ action: 'record_sent', from: 'failed', to: 'sent' });
+  });
+
   it('retry sends a failed refund back to pending with no transaction, kept with who did it; the ledger does not move', async () => {
     const refundId = await pendingRefund();
     const failed = await world.store.transact(async (tx) => ({ ok: true as const, value: await tx.refunds.setStatus(refundId, 'pending', 'failed', null, null) }));

@@ -15,7 +15,7 @@ describe('refund states', () => {
     ['pending', 'broadcast', 'broadcast'], ['broadcast', 'confirm', 'confirmed'], ['broadcast', 'drop', 'pending'],
     ['broadcast', 'fail', 'failed'], ['pending', 'fail', 'failed'], ['failed', 'retry', 'pending'], ['pending', 'record_sent', 'sent'],
     ['pending', 'confirm', undefined], ['confirmed', 'drop', undefined], ['sent', 'broadcast', undefined], ['broadcast', 'record_sent', undefined],
-    ['confirmed', 'fail', undefined], ['failed', 'record_sent', undefined],
+    ['confirmed', 'fail', undefined], ['failed', 'record_sent', 'sent'], ['confirmed', 'record_sent', undefined],
   ];
   it.each(table)('%s --%s--> %s', (from, move, to) => {
     expect(transition(from as never, move)).toBe(to);
