@@ -98,7 +98,7 @@ describe('chain watcher', () => {
       return body.chains?.[0]?.scannedTo === Number(head) ? body : undefined;
     });
     expect(ready).toEqual({
-      status: 'ok', database: 'up', migrations: 'applied',
+      status: 'ok', database: 'up', migrations: 'applied', screening: expect.any(Object),
       chains: [{ chain: 'BSC', head: Number(head), finalized: Number(head), scannedTo: Number(head), lagBlocks: 0, lagSeconds: expect.any(Number), watching: true }],
     });
     const admin = await service.newAdminKey();
