@@ -14,19 +14,28 @@ const GRACE_MS = 2000;
 const B2C = 'POST /mpesa/b2c/v3/paymentrequest';
 const STATUS_QUERY = 'POST /mpesa/transactionstatus/v1/query';
 
-/** An HTTP proxy to `target` that lists each request's method and path, so a test can count what reached Daraja. */
-async function countingProxy(target: string): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
+/**
+ * An HTTP proxy to `target` that lists each request's method, path and body, so a test can count
+ * what reached Daraja about its own payment (files of a jest worker share its database: a service
+ * started here also works on payments earlier files left due).
+ */
+async function countingProxy(target: string): Promise<{ url: string; seen: { call: string; body: string }[]; close(): Promise<void> }> {
+  const seen: { call: string; body: string }[] = [];
   const server: Server = createServer((req, res) => {
-    seen.push(`${req.method} ${(req.url ?? '').split('?')[0]}`);
-    const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      seen.push({ call: `${req.method} ${(req.url ?? '').split('?')[0]}`, body: body.toString('utf8') });
+      const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      // The caller gave up (the service aborted its call): so does the proxy.
+      res.on('close', () => upstream.destroy());
+      upstream.end(body);
     });
-    upstream.on('error', () => res.destroy());
-    // The caller gave up (the service aborted its call): so does the proxy.
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -92,7 +101,8 @@ describe('shutdown with an M-Pesa call hanging', () => {
     const [row] = await sqlOf(service)<{ status: string; provider: string; submitted: boolean }>(
       'select status, provider, submitted_at is not null as submitted from payments where id = ?', [id]);
     expect(row).toEqual({ status: 'initiated', provider: 'mpesa', submitted: true });
-    expect(proxy.seen.filter((r) => r === B2C)).toHaveLength(1);
+    const about = (call: string) => proxy.seen.filter((r) => r.call === call && r.body.includes(id));
+    expect(about(B2C)).toHaveLength(1);
 
     // Second run, with its callbacks reachable: a status query, whose result settles the payment.
     const port = await freePort();
@@ -100,8 +110,8 @@ describe('shutdown with an M-Pesa call hanging', () => {
     await listeningPort(second);
     expect(await settled(service, admin, id, 'succeeded', 60_000)).toMatchObject({ provider: 'mpesa' });
     expect((await terminate(second)).code).toBe(0);
-    expect(proxy.seen.filter((r) => r === B2C)).toHaveLength(1);
-    expect(proxy.seen.filter((r) => r === STATUS_QUERY).length).toBeGreaterThanOrEqual(1);
+    expect(about(B2C)).toHaveLength(1);
+    expect(proxy.seen.filter((r) => r.call === STATUS_QUERY).length).toBeGreaterThanOrEqual(1);
     expect(sim.transfers().filter((t) => t.originatorConversationId === id)).toHaveLength(1);
   });
 });
