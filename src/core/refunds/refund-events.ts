@@ -1,6 +1,6 @@
 import type { OutboxEvent } from '../events/outbox-event';
-import { formatAmount } from '../shared/money';
 import type { OnchainRefund } from './onchain-refund';
+import { toIssuerRefundView, type IssuerRefundView } from './refund-reads';
 import type { RefundStatus } from './refund-states';
 
 /**
@@ -17,33 +17,14 @@ const EVENT_OF_STATUS: Partial<Record<RefundStatus, RefundEventType>> = {
 };
 
 /**
- * A refund as its webhooks carry it (the event's `data`): `id` (`rfd_` + ULID), `paymentId`,
- * `amount` (decimal string, scale 6), `currency`, `blockchain`, `refundAddress`, `status`, `txHash`
- * (canonical hash or signature; null while nothing was broadcast), `createdAt` and `sentAt`
- * (ISO 8601 UTC; `sentAt` null until confirmed or recorded sent). Never the tenant id: the
- * tenant is the one it is sent to. Pure.
+ * A refund as its webhooks carry it (the event's `data`): the issuer's view of it
+ * (`IssuerRefundView`, refund-reads.ts), the same fields `GET /v1/refunds` answers. Never the
+ * tenant id: the tenant is the one it is sent to.
  */
-export interface RefundEventData {
-  readonly id: string;
-  readonly paymentId: string;
-  readonly amount: string;
-  readonly currency: OnchainRefund['currency'];
-  readonly blockchain: OnchainRefund['blockchain'];
-  readonly refundAddress: string;
-  readonly status: RefundStatus;
-  readonly txHash: string | null;
-  readonly createdAt: string;
-  readonly sentAt: string | null;
-}
+export type RefundEventData = IssuerRefundView;
 
 /** The `data` of a refund webhook for `refund` as it now is. Pure. */
-export function refundEventData(refund: OnchainRefund): RefundEventData {
-  return {
-    id: refund.id, paymentId: refund.paymentId, amount: formatAmount(refund.amount, refund.currency), currency: refund.currency,
-    blockchain: refund.blockchain, refundAddress: refund.refundAddress, status: refund.status, txHash: refund.txHash,
-    createdAt: refund.createdAt.toISOString(), sentAt: refund.sentAt?.toISOString() ?? null,
-  };
-}
+export const refundEventData: (refund: OnchainRefund) => RefundEventData = toIssuerRefundView;
 
 /**
  * The outbox event `refund`'s status sends (written in the transaction that moved it), or
