@@ -39,3 +39,19 @@ export function formatMicros(micros: bigint): string {
 
 /** The ledger's ceiling in millionths: every amount the service takes is below 10^15 (docs/decisions.md § Money). */
 export const CEILING_MICROS = BigInt(AMOUNT_CEILING.toFixed(0)) * 10n ** BigInt(LEDGER_SCALE);
+
+/**
+ * The other way (docs/decisions.md § Refunds: amount and fees, refusals): `amount`, a ledger
+ * amount (decimal string, at most 6 places), in base units of a token with `decimals` places,
+ * exactly: amount × 10^decimals. Undefined unless that is exact (no significant digit below the
+ * token's smallest unit), positive and at most `maxUnits` (the chain's largest transfer: uint256
+ * on BSC, u64 on Solana). Integer arithmetic only, nothing is rounded. Pure.
+ */
+export function tokenUnits(amount: string, decimals: number, maxUnits: bigint): bigint | undefined {
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(amount);
+  if (!match) return undefined;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (fraction.length > decimals) return undefined;
+  const units = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+  return units > 0n && units <= maxUnits ? units : undefined;
+}

@@ -1,10 +1,11 @@
 import {
   BaseError, RpcRequestError, TransactionReceiptNotFoundError, bytesToHex, encodeFunctionData, erc20Abi, formatEther, formatUnits, hexToBytes, isAddress, keccak256,
-  parseTransaction, parseUnits, recoverAddress, serializeTransaction, type Address, type Hex, type PublicClient,
+  parseTransaction, recoverAddress, serializeTransaction, type Address, type Hex, type PublicClient,
   type TransactionSerializableLegacy,
 } from 'viem';
 import type { ChainHeights } from '../../../core/deposits/chain-ports';
 import type { HotWalletBalances } from '../../../core/refunds/hot-wallet-balances';
+import { tokenUnits } from '../../../core/deposits/deposit-amount';
 import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
 import type {
   HotWalletSigner, RefundAttempt, RefundRefusal, RefundSender, RefundShortfall, SignedRefund, TransactionLookup,
@@ -72,7 +73,7 @@ export class BscRefundSender implements RefundSender {
     if (!isBscAddress(refund.refundAddress)) return 'invalid_address';
     if (refund.refundAddress.toLowerCase() === this.wallet) return 'own_address';
     const token = this.settings.tokens.find((t) => t.currency === refund.currency);
-    if (token && representable(refund.amount, token.decimals) === undefined) return 'amount_not_representable';
+    if (token && tokenUnits(refund.amount, token.decimals, MAX_UINT256) === undefined) return 'amount_not_representable';
     return undefined;
   }
 
@@ -208,25 +209,11 @@ const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** The refund's amount (decimal string, at most 6 decimals) in the token's base units, exactly. */
 function baseUnits(refund: OnchainRefund, decimals: number): bigint {
-  const units = representable(refund.amount, decimals);
+  const units = tokenUnits(refund.amount, decimals, MAX_UINT256);
   if (units === undefined) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
   return units;
 }
 
-/**
- * `amount` (decimal string, at most 6 decimals) in base units of a `decimals`-decimal token:
- * undefined unless exact (no significant digit below the token's smallest unit), positive and
- * within uint256.
- */
-function representable(amount: string, decimals: number): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(amount);
-  if (!match) return undefined;
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  // parseUnits rounds digits beyond `decimals`: refused before, never rounded.
-  if (fraction.length > decimals) return undefined;
-  const units = parseUnits(fraction ? `${match[1]}.${fraction}` : match[1]!, decimals);
-  return units > 0n && units <= MAX_UINT256 ? units : undefined;
-}
 
 /**
  * Whether `address` is an EVM address as EIP-55 reads one: `0x` and 40 hex digits, all lower case,

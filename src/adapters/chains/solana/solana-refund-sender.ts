@@ -8,6 +8,7 @@ import {
 import { getCreateAssociatedTokenIdempotentInstruction, getTokenSize, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { ChainHeights, WatchedToken } from '../../../core/deposits/chain-ports';
 import type { HotWalletBalances } from '../../../core/refunds/hot-wallet-balances';
+import { tokenUnits } from '../../../core/deposits/deposit-amount';
 import type { OnchainRefund } from '../../../core/refunds/onchain-refund';
 import type { RefundRefusal } from '../../../core/refunds/refund-refusal';
 import type {
@@ -183,7 +184,7 @@ export class SolanaRefundSender implements RefundSender {
     if (!isAddress(refund.refundAddress)) return 'invalid_address';
     if (refund.refundAddress === this.wallet) return 'own_address';
     const token = this.tokens.find((t) => t.chain === 'SOLANA' && t.currency === refund.currency);
-    if (token && representable(refund.amount, token.decimals) === undefined) return 'amount_not_representable';
+    if (token && tokenUnits(refund.amount, token.decimals, MAX_U64) === undefined) return 'amount_not_representable';
     return undefined;
   }
 
@@ -270,20 +271,11 @@ const MAX_U64 = 2n ** 64n - 1n;
 
 /** The refund's amount in the mint's base units, exactly; throws for one `refusal` refuses. */
 function baseUnits(refund: OnchainRefund, decimals: number): bigint {
-  const units = representable(refund.amount, decimals);
+  const units = tokenUnits(refund.amount, decimals, MAX_U64);
   if (units === undefined) throw new Error(`refund ${refund.id}: amount ${refund.amount} cannot be sent in ${decimals}-decimal units`);
   return units;
 }
 
-/** `amount` (decimal string, at most 6 decimals) × 10^decimals: undefined unless exact, positive and within u64. */
-function representable(amount: string, decimals: number): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(amount);
-  if (!match) return undefined;
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length > decimals) return undefined;
-  const units = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-  return units > 0n && units <= MAX_U64 ? units : undefined;
-}
 
 /** `units` of a `decimals`-decimal amount as a whole-unit decimal string (no trailing zeros), exactly. */
 function wholeUnits(units: bigint, decimals: number): string {
