@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { applyMove } from '../../src/core/payments/advance-payment';
-import { createMoneyOut } from '../../src/core/payments/create-money-out';
 import { sendRefundsPass, type SendRefundDeps } from '../../src/core/refunds/send-refund';
 import type { ShortfallChange } from '../../src/core/refunds/refund-funds';
-import { FakeRefundChain } from '../support/fake-refund-chain';
-import { MemoryShortfallFindings } from '../support/memory-shortfall-findings';
-import { command, fakeWorld, TENANT, type FakeWorld } from '../support/fake-world';
+import type { FakeRefundChain } from '../support/fake-refund-chain';
+import { refundPassWorld, type RefundPassWorld } from '../support/refund-pass-world';
+import type { FakeWorld } from '../support/fake-world';
 
 /**
  * Refunds the sender refuses (docs/decisions.md § Refunds: refusals), on in-memory ports: each
@@ -16,33 +13,12 @@ describe('a refund the sender refuses', () => {
   let world: FakeWorld;
   let chain: FakeRefundChain;
   let deps: SendRefundDeps;
-  let findings: MemoryShortfallFindings;
   let changes: ShortfallChange[];
-  let n = 0;
+  let pendingRefund: RefundPassWorld['pendingRefund'];
   beforeEach(() => {
-    world = fakeWorld();
-    world.store.fund(TENANT, 'USDC', '100');
-    chain = new FakeRefundChain('SOLANA');
-    findings = new MemoryShortfallFindings();
-    changes = [];
-    deps = {
-      uow: world.store, sender: chain, clock: world.clock, newAttemptId: () => `rfa_${++n}`, newEventId: () => `evt-${++n}`, findings,
-      onShortfall: (change) => changes.push(change),
-    };
+    ({ world, chain, deps, changes, pendingRefund } = refundPassWorld());
   });
 
-  /** A live payment of TENANT that failed after acceptance (created in sandbox, then live: the fake allows the switch; the service never does). */
-  async function pendingRefund(): Promise<{ refundId: string; paymentId: string; to: string }> {
-    world.routing.add(TENANT, 'sandbox');
-    const created = await createMoneyOut(world.moneyOut, TENANT, randomUUID(), command({ reference: `order-${randomUUID()}` }));
-    if (!created.ok) throw new Error(created.message);
-    const paymentId = created.value.payment.id;
-    expect((await applyMove(world.advance, paymentId, 'accept', { providerRef: 'prov-1' })).ok).toBe(true);
-    world.routing.add(TENANT, 'live');
-    expect((await applyMove(world.advance, paymentId, 'fail', { failure: { reason: 'gone', code: 'declined' } })).ok).toBe(true);
-    const refund = [...world.store.refunds.values()].find((r) => r.paymentId === paymentId)!;
-    return { refundId: refund.id, paymentId, to: refund.refundAddress };
-  }
   const refund = (id: string) => world.store.refunds.get(id)!;
   const attempts = () => [...world.store.refundAttempts.values()];
   const refundLedger = (paymentId: string) => world.store.transfers.filter((t) => t.paymentId === paymentId && t.kind === 'refund_sent');
