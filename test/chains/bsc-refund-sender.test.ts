@@ -20,7 +20,8 @@ afterAll(async () => {
   await f?.stop();
 });
 
-const receiptOf = (hash: string) => f.bsc.publicClient.getTransactionReceipt({ hash: hash as Hex });
+// anvil's automine seals the block after eth_sendRawTransaction has answered: the receipt is waited for, not read at once.
+const receiptOf = (hash: string) => f.bsc.publicClient.waitForTransactionReceipt({ hash: hash as Hex, pollingInterval: 20, timeout: 10_000 });
 
 describe('BscRefundSender on anvil', () => {
   it('signs a legacy EIP-155 BEP-20 transfer that, broadcast, lands the exact base units at refundAddress', async () => {
