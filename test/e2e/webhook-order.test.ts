@@ -38,10 +38,13 @@ describe('events of one payment reach an endpoint in order', () => {
     const paymentId = await pay(state);
     await eventually(async () => (state.hook.received.length >= 3 ? true : undefined));
     expect(state.hook.received.map((r) => typeOf(r.body))).toEqual(['payment.processing', 'payment.processing', 'payment.succeeded']);
-    const log = await state.service.call('GET', `/v1/webhooks/events?entityId=${paymentId}`, { apiKey: state.apiKey });
-    expect(log.body.map((e: { eventType: string; status: string; attempt: number }) => [e.eventType, e.status, e.attempt])).toEqual([
-      ['payment.succeeded', 'delivered', 1], ['payment.processing', 'delivered', 2],
-    ]);
+    // The receiver answers before the worker records the outcome: wait for both records, not the requests.
+    const rows = await eventually(async () => {
+      const log = await state.service.call('GET', `/v1/webhooks/events?entityId=${paymentId}`, { apiKey: state.apiKey });
+      const seen = log.body.map((e: { eventType: string; status: string; attempt: number }) => [e.eventType, e.status, e.attempt]);
+      return seen.every((r: unknown[]) => r[1] === 'delivered') ? seen : undefined;
+    });
+    expect(rows).toEqual([['payment.succeeded', 'delivered', 1], ['payment.processing', 'delivered', 2]]);
   });
 });
 
