@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { bscChainAdapter } from '../adapters/chains/bsc/bsc-chain-adapter';
-import { DEVELOPMENT_KEY_ID, DevelopmentAddressDeriver } from '../adapters/chains/development-address-deriver';
-import { solanaChainAdapter } from '../adapters/chains/solana/solana-chain';
+import type * as BscAdapterModule from '../adapters/chains/bsc/bsc-chain-adapter';
+import type * as DevelopmentDeriverModule from '../adapters/chains/development-address-deriver';
+import { DEVELOPMENT_KEY_ID } from '../adapters/chains/development-key';
+import type * as SolanaAdapterModule from '../adapters/chains/solana/solana-chain';
 import type { ChainMetrics, ChainWatchGauges } from '../adapters/http/chain-metrics';
 import type { ChainWatchRepository } from '../adapters/persistence/chain-watch.repository';
 import { ChainWatcher } from '../adapters/workers/chain-watcher';
 import { BLOCKCHAINS, type Blockchain } from '../core/catalog/catalog';
 import type { ChainReader, DepositAddressDeriver, WatchedToken } from '../core/deposits/chain-ports';
+import type { Stablecoin } from '../core/shared/money';
 import type { ChainDepositSetup } from '../core/deposits/deposit-addresses';
 import { scanChain, type ScanChainDeps } from '../core/deposits/scan-chain';
 import { ConfigError, namedProblem, type Config, type ConfigProblem } from './config';
@@ -42,15 +44,48 @@ export interface ChainSupply {
 /** A chain adapter's entry: its chain's supply when its variables are set, else undefined (the chain is off). */
 export type ChainAdapter = (context: ChainAdapterContext) => ChainSupply | undefined;
 
+/** A chain adapter behind the variable prefix that switches it on. */
+export interface ChainAdapterEntry {
+  /** `BSC_` or `SOLANA_`: with no variable of this prefix set, the chain is off and its adapter is never loaded. */
+  readonly prefix: string;
+  /** Loads the adapter's module (its chain libraries with it) and answers its entry. */
+  readonly load: () => ChainAdapter;
+}
+
 /**
  * The chain adapters, one entry per chain (docs/architecture.md): an adapter that reads its own
  * variables and answers a ChainSupply is added here and nowhere else. A chain without one gets the
- * development key's addresses outside production, and no watcher.
+ * development key's addresses outside production, and no watcher. An adapter's module, and the
+ * chain library it imports (viem, @solana/kit), is loaded only when one of its variables is set:
+ * a process that watches no chain does not pay for loading them (docs/decisions.md § Tests).
  */
-export const CHAIN_ADAPTERS: readonly ChainAdapter[] = [
-  bscChainAdapter,
-  solanaChainAdapter,
+export const CHAIN_ADAPTERS: readonly ChainAdapterEntry[] = [
+  { prefix: 'BSC_', load: () => (require('../adapters/chains/bsc/bsc-chain-adapter') as typeof BscAdapterModule).bscChainAdapter },
+  { prefix: 'SOLANA_', load: () => (require('../adapters/chains/solana/solana-chain') as typeof SolanaAdapterModule).solanaChainAdapter },
 ];
+
+/**
+ * The development key's deriver (DepositAddressDeriver port), its module loaded at the first
+ * address asked for: most processes never hand out a development address.
+ */
+class LazyDevelopmentDeriver implements DepositAddressDeriver {
+  private deriver: DepositAddressDeriver | undefined;
+
+  constructor(private readonly tokens: readonly WatchedToken[]) {}
+
+  private loaded(): DepositAddressDeriver {
+    this.deriver ??= new (require('../adapters/chains/development-address-deriver') as typeof DevelopmentDeriverModule).DevelopmentAddressDeriver(this.tokens);
+    return this.deriver;
+  }
+
+  addressAt(chain: Blockchain, index: number): string | Promise<string> {
+    return this.loaded().addressAt(chain, index);
+  }
+
+  paymentAddress(chain: Blockchain, currency: Stablecoin, address: string): string | Promise<string> {
+    return this.loaded().paymentAddress(chain, currency, address);
+  }
+}
 
 /** The tokens credited per chain, from the configuration (the real contracts and mints by default). */
 export function watchedTokens(config: Config): WatchedToken[] {
@@ -81,9 +116,9 @@ export function chainDeposits(config: Config, logger: Logger, metrics: Pick<Chai
   // An adapter refuses its variables by throwing; its message names them, never their values.
   const refused: ConfigProblem[] = [];
   const supplies = [
-    ...CHAIN_ADAPTERS.map((adapter) => {
+    ...CHAIN_ADAPTERS.filter(({ prefix }) => Object.keys(config.chainVariables).some((name) => name.startsWith(prefix))).map(({ load }) => {
       try {
-        return adapter({ variables: config.chainVariables, production, tokens, logger, onRpcError: (chain, endpoint) => metrics.rpcError(chain, endpoint) });
+        return load()({ variables: config.chainVariables, production, tokens, logger, onRpcError: (chain, endpoint) => metrics.rpcError(chain, endpoint) });
       } catch (error) {
         refused.push(namedProblem(error instanceof Error ? error.message : String(error)));
         return undefined;
@@ -94,7 +129,7 @@ export function chainDeposits(config: Config, logger: Logger, metrics: Pick<Chai
   const problems = BLOCKCHAINS.filter((chain) => supplies.filter((s) => s.chain === chain).length > 1).map((chain) => `${chain}: configured twice`);
   if (production) problems.push(...supplies.filter((s) => s.developmentKey).map((s) => `${s.chain}: the development deposit key is refused in production`));
   if (refused.length + problems.length > 0) throw new ConfigError([...refused, ...problems.map((message) => ({ variables: [], message }))]);
-  const development = new DevelopmentAddressDeriver(tokens);
+  const development = new LazyDevelopmentDeriver(tokens);
   const setups = BLOCKCHAINS.flatMap((chain): ChainDepositSetup[] => {
     const supply = supplies.find((s) => s.chain === chain);
     const chainTokens = tokens.filter((t) => t.chain === chain);

@@ -2,6 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client, type ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import { ormOptions } from '../adapters/persistence/mikro-orm.config';
+import { pendingMigrationNames } from '../adapters/persistence/migration-status';
 import type { HealthProbe } from '../adapters/http/health.routes';
 
 /** An open, migrated database. */
@@ -35,7 +36,8 @@ export async function openDatabase(url: string, poolMax: number, logger?: Logger
   const orm = await MikroORM.init(ormOptions(url, poolMax, logger));
   const exclusively = <T>(work: () => Promise<T>) => underStartLock(orm, work, logger);
   try {
-    await exclusively(() => orm.getMigrator().up());
+    // The migrator (a large module tree) is loaded only when there is something to migrate.
+    if ((await pendingMigrationNames(orm)).length > 0) await exclusively(() => orm.getMigrator().up());
   } catch (error) {
     await orm.close(true);
     throw error;
@@ -75,7 +77,7 @@ export function databaseProbe(orm: MikroORM, version: string): HealthProbe {
       } catch {
         return { ready: false, database: 'down', migrations: 'unknown', detail: 'database unreachable' };
       }
-      const pending = await orm.getMigrator().getPendingMigrations();
+      const pending = await pendingMigrationNames(orm);
       return pending.length === 0
         ? { ready: true, database: 'up', migrations: 'applied' }
         : { ready: false, database: 'up', migrations: 'pending', detail: `${pending.length} pending` };

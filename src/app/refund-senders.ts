@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import { parseBscConfig } from '../adapters/chains/bsc/bsc-config';
-import { parseBscRefundConfig } from '../adapters/chains/bsc/bsc-refund-config';
-import { bscRefundSenderFromConfig } from '../adapters/chains/bsc/bsc-refund-sender';
-import { parseSolanaConfig } from '../adapters/chains/solana/solana-config';
-import { parseSolanaRefundConfig } from '../adapters/chains/solana/solana-refund-config';
-import { solanaRefundSenderFromConfig } from '../adapters/chains/solana/solana-refund-sender';
+import type * as BscConfigModule from '../adapters/chains/bsc/bsc-config';
+import type * as BscRefundConfigModule from '../adapters/chains/bsc/bsc-refund-config';
+import type * as BscRefundSenderModule from '../adapters/chains/bsc/bsc-refund-sender';
+import type * as SolanaConfigModule from '../adapters/chains/solana/solana-config';
+import type * as SolanaRefundConfigModule from '../adapters/chains/solana/solana-refund-config';
+import type * as SolanaRefundSenderModule from '../adapters/chains/solana/solana-refund-sender';
 import type { RpcEndpointMetrics } from '../adapters/chains/rpc-endpoint-metrics';
 import type { Blockchain } from '../core/catalog/catalog';
 import type { RefundMetrics } from '../adapters/http/refund-metrics';
@@ -38,8 +38,13 @@ export function configuredRefundSenders(config: Config, onRpcError: (chain: Bloc
     },
   };
   try {
-    const refund = parseBscRefundConfig(env);
-    return [refund ? bscRefundSenderFromConfig(parseBscConfig(env), refund, metrics) : undefined, solanaRefundSender(config, onRpcError)];
+    // A chain with none of its variables set has no hot wallet: its modules (and viem) are not loaded.
+    const refund = Object.keys(bsc).length === 0 ? undefined : (require('../adapters/chains/bsc/bsc-refund-config') as typeof BscRefundConfigModule).parseBscRefundConfig(env);
+    const sender = refund
+      ? (require('../adapters/chains/bsc/bsc-refund-sender') as typeof BscRefundSenderModule)
+        .bscRefundSenderFromConfig((require('../adapters/chains/bsc/bsc-config') as typeof BscConfigModule).parseBscConfig(env), refund, metrics)
+      : undefined;
+    return [sender, solanaRefundSender(config, onRpcError)];
   } catch (error) {
     // The adapters' messages name the variables at fault, never their values.
     throw new ConfigError([namedProblem(error instanceof Error ? error.message : String(error))]);
@@ -49,15 +54,17 @@ export function configuredRefundSenders(config: Config, onRpcError: (chain: Bloc
 /** The Solana hot wallet's sender, over the deposit reader's SOLANA_RPC_URLS and the configured SOLANA mints; undefined without a key. Throws the adapters' errors. */
 function solanaRefundSender(config: Config, onRpcError: (chain: Blockchain, endpoint: string) => void): RefundSender | undefined {
   const solana = Object.fromEntries(Object.entries(config.chainVariables).filter(([name]) => name.startsWith('SOLANA_')));
+  if (Object.keys(solana).length === 0) return undefined;
   const env = { ...solana, NODE_ENV: config.NODE_ENV };
-  const refund = parseSolanaRefundConfig(env);
+  const refund = (require('../adapters/chains/solana/solana-refund-config') as typeof SolanaRefundConfigModule).parseSolanaRefundConfig(env);
   if (!refund) return undefined;
   const metrics: RpcEndpointMetrics = {
     requested: (_chain, endpoint, _method, ok) => {
       if (!ok) onRpcError('SOLANA', endpoint);
     },
   };
-  return solanaRefundSenderFromConfig(parseSolanaConfig(env)?.reader, refund, watchedTokens(config), metrics);
+  const { parseSolanaConfig } = require('../adapters/chains/solana/solana-config') as typeof SolanaConfigModule;
+  return (require('../adapters/chains/solana/solana-refund-sender') as typeof SolanaRefundSenderModule).solanaRefundSenderFromConfig(parseSolanaConfig(env)?.reader, refund, watchedTokens(config), metrics);
 }
 
 /** What the refunds workers need besides their senders. */

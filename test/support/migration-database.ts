@@ -9,6 +9,8 @@ export interface MigrationDatabase {
   sql<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Applies the pending migrations, up to and including `to` when given. */
   migrateUp(to?: string): Promise<void>;
+  /** The database's ORM (open between the suite's hooks). */
+  orm(): MikroORM;
 }
 
 /**
@@ -43,5 +45,6 @@ export function migrationDatabase(prefix: string, before: string): MigrationData
   return {
     sql: <T>(text: string, params: unknown[] = []) => orm.em.fork().getConnection().execute(text, params) as Promise<T[]>,
     migrateUp: async (to?: string) => void (await orm.getMigrator().up(to ? { to } : undefined)),
+    orm: () => orm,
   };
 }

@@ -34,8 +34,7 @@ export function developmentSolanaSeed(): Buffer {
   return pbkdf2Sync(DEVELOPMENT_MNEMONIC, 'mnemonic', 2048, 64, 'sha512');
 }
 
-/** The key id stored with every address the development key derived. */
-export const DEVELOPMENT_KEY_ID = 'development';
+export { DEVELOPMENT_KEY_ID } from './development-key';
 
 /** secp256k1's field prime: a compressed public key's y is recovered modulo it. */
 const SECP256K1_P = 2n ** 256n - 2n ** 32n - 977n;

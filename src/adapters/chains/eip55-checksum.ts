@@ -1,4 +1,4 @@
-import { getAddress } from 'viem';
+import type * as Viem from 'viem';
 
 /**
  * The EIP-55 checksummed form of a well-formed EVM address (`0x` + 40 hex digits, any case), the
@@ -8,5 +8,7 @@ import { getAddress } from 'viem';
  * Source: https://eips.ethereum.org/EIPS/eip-55
  */
 export function eip55Checksum(address: string): string {
+  // Loaded at the first BSC refund address checked, not with the service: viem is a large module tree.
+  const { getAddress } = require('viem') as typeof Viem;
   return getAddress(address.toLowerCase());
 }

@@ -1,5 +1,4 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { PinoOrmLogger } from './orm-logger';
@@ -28,7 +27,9 @@ const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * MikroORM options for `clientUrl` (docs/decisions.md § Running it). `poolMax` caps pooled connections.
- * Migrations live in `migrations/` at the repository root and run in code at start. With `logger`,
+ * Migrations live in `migrations/` at the repository root and run in code at start; MikroORM loads
+ * its migrator (`@mikro-orm/migrations`) at the first `orm.getMigrator()`, so a process that finds
+ * nothing to migrate never loads it (migration-status.ts). With `logger`,
  * MikroORM's own output (the migrator's lines) goes through it as JSON; without, MikroORM prints
  * its coloured text (the MikroORM CLI and tests). `snapshot`: keep migrations/.snapshot-payout.json
  * current (the CLI only).
@@ -38,7 +39,6 @@ export function ormOptions(clientUrl: string, poolMax = 10, logger?: Logger, sna
     clientUrl,
     ...(logger ? { loggerFactory: (options) => new PinoOrmLogger(options, logger) } : {}),
     entities: ENTITIES,
-    extensions: [Migrator],
     pool: { min: 0, max: poolMax },
     discovery: { warnWhenNoEntities: false },
     preferTs: __filename.endsWith('.ts'),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Blockchain } from '../../../core/catalog/catalog';
 import type { ChainReader, DepositAddressDeriver } from '../../../core/deposits/chain-ports';
 import type { Stablecoin } from '../../../core/shared/money';
-import { DEVELOPMENT_KEY_ID } from '../development-address-deriver';
+import { DEVELOPMENT_KEY_ID } from '../development-key';
 import type { RpcEndpointMetrics } from '../rpc-endpoint-metrics';
 import { BSC_DEVELOPMENT_XPUB, BscAddressDeriver } from './bsc-address-deriver';
 import { bscAddressDeriverFromConfig, bscChainReaderFromConfig } from './bsc-chain';

@@ -1,6 +1,6 @@
 import type { Blockchain } from '../../../core/catalog/catalog';
 import type { ChainReader, DepositAddressDeriver, WatchedToken } from '../../../core/deposits/chain-ports';
-import { DEVELOPMENT_KEY_ID } from '../development-address-deriver';
+import { DEVELOPMENT_KEY_ID } from '../development-key';
 import type { RpcEndpointMetrics } from '../rpc-endpoint-metrics';
 import { SolanaAddressDeriver } from './solana-address-deriver';
 import { SolanaChainReader } from './solana-chain-reader';
