@@ -12,6 +12,7 @@ import { BLOCKCHAINS, type Blockchain } from '../core/catalog/catalog';
 import type { ChainReader, DepositAddressDeriver, WatchedToken } from '../core/deposits/chain-ports';
 import type { Stablecoin } from '../core/shared/money';
 import type { ChainDepositSetup } from '../core/deposits/deposit-addresses';
+import type { CheckedChain, TransactionReader } from '../core/refunds/hand-sent-check';
 import { scanChain, type ScanChainDeps } from '../core/deposits/scan-chain';
 import { ConfigError, namedProblem, type Config, type ConfigProblem } from './config';
 
@@ -101,6 +102,8 @@ export function watchedTokens(config: Config): WatchedToken[] {
 export interface ChainDeposits {
   readonly setups: readonly ChainDepositSetup[];
   readonly watched: ReadonlyArray<{ readonly reader: ChainReader; readonly keyId: string; readonly tokens: readonly WatchedToken[] }>;
+  /** A watched chain whose reader also reads single transactions (hand-sent refunds are checked on it); undefined otherwise. */
+  checked(chain: Blockchain): CheckedChain | undefined;
   close(): Promise<void>;
 }
 
@@ -139,10 +142,19 @@ export function chainDeposits(config: Config, logger: Logger, metrics: Pick<Chai
   return {
     setups,
     watched: supplies.flatMap((s) => (s.reader ? [{ reader: s.reader, keyId: s.keyId, tokens: tokens.filter((t) => t.chain === s.chain) }] : [])),
+    checked: (chain) => {
+      const reader = supplies.find((s) => s.chain === chain)?.reader;
+      return reader && readsTransactions(reader) ? { reader, tokens: tokens.filter((t) => t.chain === chain) } : undefined;
+    },
     close: async () => {
       await Promise.all(supplies.map((s) => s.close?.()));
     },
   };
+}
+
+/** Whether a chain's reader also implements the TransactionReader port (the real chains' readers do; a test's fake may not). */
+function readsTransactions(reader: ChainReader): reader is ChainReader & TransactionReader {
+  return typeof (reader as Partial<TransactionReader>).transfersIn === 'function';
 }
 
 /** This process's lease holder id: host, process and a random part (a restarted process is another holder). */

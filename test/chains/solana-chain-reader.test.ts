@@ -14,6 +14,7 @@ import type { ChainTransfer } from '../../src/core/deposits/chain-ports';
 import { LiteSvmLedger } from '../support/chains/litesvm-ledger';
 import { startLiteSvmRpc, type LiteSvmRpc } from '../support/chains/litesvm-rpc-server';
 import { ataOf, LocalSolana } from '../support/chains/local-solana';
+import { solanaTxHash } from '../support/tx-hashes';
 
 const DEPTH = 4;
 let server: LiteSvmRpc;
@@ -163,6 +164,19 @@ describe('Solana reader over litesvm', () => {
     expect(await reader.presence({ ...k!, height: k!.height + 1n })).toBe('absent');
     expect(await reader.presence({ ...k!, index: 0 })).toBe('absent');
     expect(k!.txHash).toBe(kept);
+  });
+
+  it('one transaction (hand-sent refund check): its transfers to the owner asked about at its slot; not_found for an unknown signature; failed for one that erred', async () => {
+    const [to, stranger] = [(await owner()).address, (await owner()).address];
+    const reader = readerOver([server.url]);
+    const signature = await sender.transfer([{ mint: usdc, to, units: 7_000000n }, { mint: usdc, to: stranger, units: 1n }]);
+    const slot = server.ledger.transactions.get(signature)!.slot;
+    expect(await reader.transfersIn(signature, to)).toEqual({
+      status: 'landed', height: slot, transfers: [{ ...(await expected(signature, { to, units: 7_000000n })), blockHash: '' }],
+    });
+    expect(await reader.transfersIn(solanaTxHash(), to)).toEqual({ status: 'not_found' });
+    const failed = await sender.transfer([{ mint: usdc, to, units: 10n ** 18n }], { skipPreflight: true });
+    expect(await reader.transfersIn(failed, to)).toEqual({ status: 'failed', height: server.ledger.transactions.get(failed)!.slot });
   });
 
   it('fails over to the second endpoint when the first is down, counting each failed request against the first', async () => {

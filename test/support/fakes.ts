@@ -307,6 +307,10 @@ export class MemoryStore implements UnitOfWork {
         record(() => this.refundActions.pop());
       },
       isDepositTransaction: async (blockchain, txHash) => this.deposits.some((d) => d.blockchain === blockchain && d.txHash === txHash),
+      amountsSentIn: async (blockchain, txHash, refundAddress, exceptRefundId) => [...this.refunds.values()]
+        .filter((r) => r.blockchain === blockchain && r.txHash === txHash && r.id !== exceptRefundId
+          && (r.refundAddress === refundAddress || (blockchain === 'BSC' && r.refundAddress.toLowerCase() === refundAddress.toLowerCase())))
+        .map((r) => r.amount),
       setStatus: async (refundId, from, to, txHash, sentAt, failureReason = null) => {
         const before = this.refunds.get(refundId);
         if (before?.status !== from) throw new Error(`refund ${refundId} is not ${from}`);

@@ -850,7 +850,7 @@ export interface paths {
         put?: never;
         /**
          * Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account
-         * @description Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, and so is the hash of a recorded inbound deposit (tx_hash_is_deposit).
+         * @description Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, and so is the hash of a recorded inbound deposit (tx_hash_is_deposit). When the chain RPC endpoints are configured, the transaction is looked up onchain first: it must be final (tx_not_final otherwise, also when not found yet) and its transfers of the refund's token to the refundAddress must cover the amount, with any other refund recorded with it (tx_does_not_pay_refund).
          */
         post: operations["markRefundSent"];
         delete?: never;
@@ -2750,7 +2750,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final" | "tx_does_not_pay_refund" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -3298,7 +3298,7 @@ export interface components {
             refund?: components["schemas"]["RefundOutput"] | null;
         };
         /**
-         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state, tx_hash_is_deposit (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state, tx_hash_is_deposit, tx_not_final (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 409,
          *       "message": "A payment with reference order-10045 already exists",
@@ -3313,16 +3313,16 @@ export interface components {
              * @description With status 409, one of these
              * @enum {string}
              */
-            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit";
+            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final";
         } & {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 422: code idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, corridor_not_available, webhook_limit_reached, refund_address_invalid, refund_address_bad_checksum, refund_address_is_ours (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 422: code tx_does_not_pay_refund, idempotency_key_reused, quote_expired, quote_already_used, insufficient_balance, unsupported_corridor, corridor_not_available, webhook_limit_reached, refund_address_invalid, refund_address_bad_checksum, refund_address_is_ours (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 422,
-         *       "message": "This Idempotency-Key header was used with a different request",
-         *       "code": "idempotency_key_reused",
+         *       "message": "Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC pays 0.000000 USDT to 0x52908400098527886E0F7030069857D2E4169EE7, less than the 100.000000 owed",
+         *       "code": "tx_does_not_pay_refund",
          *       "details": {
          *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
          *       }
@@ -3333,7 +3333,7 @@ export interface components {
              * @description With status 422, one of these
              * @enum {string}
              */
-            code: "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours";
+            code: "tx_does_not_pay_refund" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours";
         } & {
             [key: string]: unknown;
         });
@@ -6492,8 +6492,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 422,
-                     *       "message": "This Idempotency-Key header was used with a different request",
-                     *       "code": "idempotency_key_reused",
+                     *       "message": "Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC pays 0.000000 USDT to 0x52908400098527886E0F7030069857D2E4169EE7, less than the 100.000000 owed",
+                     *       "code": "tx_does_not_pay_refund",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
                      *       }
@@ -8381,8 +8381,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "statusCode": 422,
-                     *       "message": "This Idempotency-Key header was used with a different request",
-                     *       "code": "idempotency_key_reused",
+                     *       "message": "Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC pays 0.000000 USDT to 0x52908400098527886E0F7030069857D2E4169EE7, less than the 100.000000 owed",
+                     *       "code": "tx_does_not_pay_refund",
                      *       "details": {
                      *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
                      *       }
@@ -12849,7 +12849,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent */
+            /** @description invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent; tx_not_final: not found onchain yet, or above the finalized height (try again once final) */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12869,6 +12869,28 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description tx_does_not_pay_refund: the transaction failed, or its transfers of the refund's token to the refundAddress fall short */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "message": "Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC pays 0.000000 USDT to 0x52908400098527886E0F7030069857D2E4169EE7, less than the 100.000000 owed",
+                     *       "code": "tx_does_not_pay_refund",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA422"];
                 };
             };
             /** @description Too many requests (rate_limited) */

@@ -20,6 +20,9 @@ export const SHAPE_A_STATUS = {
   duplicate_customer: 409,
   invalid_state: 409,
   tx_hash_is_deposit: 409,
+  // A hand-sent refund's transaction not final onchain yet, or not paying the refund (docs/decisions.md § Refunds: reads and operators).
+  tx_not_final: 409,
+  tx_does_not_pay_refund: 422,
   idempotency_key_reused: 422,
   quote_expired: 422,
   quote_already_used: 422,

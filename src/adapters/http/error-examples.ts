@@ -25,6 +25,8 @@ export const EXAMPLE_MESSAGES: Readonly<Record<ShapeACode | ShapeBCode | ShapeCC
   duplicate_customer: 'A customer with externalId user-8841 already exists',
   invalid_state: 'Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ is already final',
   tx_hash_is_deposit: 'Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC is a recorded deposit, not a refund sent',
+  tx_not_final: 'Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC is in block 48210771, above the finalized 48210769: record it once it is final',
+  tx_does_not_pay_refund: 'Transaction 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 on BSC pays 0.000000 USDT to 0x52908400098527886E0F7030069857D2E4169EE7, less than the 100.000000 owed',
   idempotency_key_reused: 'This Idempotency-Key header was used with a different request',
   quote_expired: 'The quote has expired; request a new one',
   quote_already_used: 'The quote was already used by another money-out; request a new one',

@@ -12,6 +12,7 @@ import { defineRoute, type RouteSpec } from './route';
 /** Every failure code of recording a refund's transaction mapped to shape A; exhaustive by type. */
 const MARK_SENT_ERRORS: Record<MarkSentErrorCode, ShapeACode> = {
   validation_error: 'validation_error', not_found: 'not_found', invalid_state: 'invalid_state', tx_hash_is_deposit: 'tx_hash_is_deposit',
+  tx_not_final: 'tx_not_final', tx_does_not_pay_refund: 'tx_does_not_pay_refund',
 };
 
 /** Every failure code of retrying a refund mapped to shape A; exhaustive by type. */
@@ -74,7 +75,9 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
       summary: "Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account",
       description: 'Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the '
         + "refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, "
-        + 'and so is the hash of a recorded inbound deposit (tx_hash_is_deposit).',
+        + 'and so is the hash of a recorded inbound deposit (tx_hash_is_deposit). When the chain RPC endpoints are configured, the '
+        + 'transaction is looked up onchain first: it must be final (tx_not_final otherwise, also when not found yet) and its transfers of '
+        + "the refund's token to the refundAddress must cover the amount, with any other refund recorded with it (tx_does_not_pay_refund).",
       params: RefundParams,
       body: z.strictObject({
         txHash: z.string().min(1).max(90).meta({
@@ -85,7 +88,12 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
       responses: {
         '200': { description: 'The refund, sent', schema: RefundView }, ...AUTH_ERRORS,
         '404': { description: 'not_found', schema: ErrorA },
-        '409': { description: 'invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent', schema: ErrorA },
+        '409': {
+          description: 'invalid_state: already sent in another transaction; tx_hash_is_deposit: the hash is a recorded inbound deposit, not a refund sent; '
+            + 'tx_not_final: not found onchain yet, or above the finalized height (try again once final)',
+          schema: ErrorA,
+        },
+        '422': { description: "tx_does_not_pay_refund: the transaction failed, or its transfers of the refund's token to the refundAddress fall short", schema: ErrorA },
       },
       handler: async (req, res) => {
         const result = await admin.markRefundSent(req.params.refundId, req.body.txHash, actorOf(req));

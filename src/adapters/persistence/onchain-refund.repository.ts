@@ -36,6 +36,16 @@ export class OnchainRefundTxStore implements RefundStore {
     return rows.length > 0;
   }
 
+  /** One probe of onchain_refunds_tx_hash_idx (blockchain, tx_hash). */
+  async amountsSentIn(blockchain: Blockchain, txHash: string, refundAddress: string, exceptRefundId: string): Promise<string[]> {
+    const rows = await this.em.execute<Array<{ amount: string; currency: Stablecoin }>>(
+      `select amount::text as amount, currency from onchain_refunds
+        where blockchain = ? and tx_hash = ? and id <> ? and (refund_address = ? or (blockchain = 'BSC' and lower(refund_address) = lower(?)))`,
+      [blockchain, txHash, exceptRefundId, refundAddress, refundAddress],
+    );
+    return rows.map((r) => formatAmount(r.amount, r.currency));
+  }
+
   async setStatus(
     refundId: string, from: RefundStatus, to: RefundStatus, txHash: string | null, sentAt: Date | null, failureReason: RefundFailureReason | null = null,
   ): Promise<OnchainRefund> {

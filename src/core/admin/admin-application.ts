@@ -1,3 +1,4 @@
+import type { Blockchain } from '../catalog/catalog';
 import {
   fundSandboxTenant, recordDeposit, type DepositCommand, type DepositErrorCode, type DepositReceipt, type SandboxFundingErrorCode,
 } from '../ledger/record-deposit';
@@ -14,6 +15,7 @@ import type { ApiKeyScope } from '../auth/api-key';
 import { updateTenant, type TenantPatch } from './update-tenant';
 import type { ReconciliationChecks, ReconciliationFinding } from '../reconciliation/reconciliation-ports';
 import type { RefundReader, RefundStatus } from '../refunds/onchain-refund';
+import type { CheckedChain } from '../refunds/hand-sent-check';
 import { listRefunds, markRefundSent, retryRefund, type MarkSentErrorCode, type RefundView, type RetryRefundErrorCode } from '../refunds/manage-refunds';
 import type { DepositFindingView } from '../deposits/deposit';
 import type { RatePairView } from '../quotes/rate-book';
@@ -53,6 +55,8 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly reconciliationReport: ReportDeps;
   /** Onchain refunds of live payments (docs/decisions.md § Ledger). */
   readonly refunds: RefundReader;
+  /** The chain a hand-sent refund's transaction is checked on; undefined for a chain with no RPC endpoints (docs/decisions.md § Refunds: reads and operators). */
+  readonly checkedChain?: (chain: Blockchain) => CheckedChain | undefined;
   /** Transfers to deposit addresses never credited (docs/decisions.md § Onchain deposits). */
   readonly depositFindings: DepositFindingReader;
   /** The live rate book; undefined when no live source is configured (every tenant on the catalog's rates). */
@@ -117,7 +121,8 @@ export interface AdminApplication {
   /**
    * Records the onchain transaction of a pending refund: it becomes `sent` and its amount leaves
    * `refund_pending`; kept with `actor` (admin key id or `cli:<user>`) for audit. Errors: `validation_error` (txHash),
-   * `not_found`, `invalid_state` (sent with another hash, or not pending), `tx_hash_is_deposit`.
+   * `not_found`, `invalid_state` (sent with another hash, or not pending), `tx_hash_is_deposit`, and when the
+   * chain can be read `tx_not_final` and `tx_does_not_pay_refund` (docs/decisions.md § Refunds: reads and operators).
    */
   markRefundSent(refundId: string, txHash: string, actor: string): Promise<Result<RefundView, MarkSentErrorCode>>;
   /**

@@ -3,6 +3,8 @@ import { formatAmount } from '../shared/money';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import { canonicalTxHash } from '../ledger/tx-hash';
+import type { Blockchain } from '../catalog/catalog';
+import { judgeHandSent, type CheckedChain, type HandSentRefusal, type TransactionTransfers } from './hand-sent-check';
 import type { OnchainRefund, RefundReader, RefundStatus } from './onchain-refund';
 import { transition } from './refund-states';
 
@@ -22,7 +24,7 @@ export interface RefundView {
 }
 
 /** Closed set of expected failures of recording a refund's transaction. */
-export type MarkSentErrorCode = 'validation_error' | 'not_found' | 'invalid_state' | 'tx_hash_is_deposit';
+export type MarkSentErrorCode = 'validation_error' | 'not_found' | 'invalid_state' | 'tx_hash_is_deposit' | HandSentRefusal;
 
 /** Closed set of expected failures of retrying a refund: unknown, or not `failed`. */
 export type RetryRefundErrorCode = 'not_found' | 'invalid_state';
@@ -32,6 +34,12 @@ export interface RefundDeps {
   readonly uow: UnitOfWork;
   readonly refunds: RefundReader;
   readonly clock: Clock;
+  /**
+   * The chain a hand-sent transaction is checked on (docs/decisions.md § Refunds: reads and
+   * operators): its transaction reader and tokens when the chain's RPC endpoints are configured,
+   * else undefined (the transaction is then recorded unchecked).
+   */
+  readonly checkedChain?: (chain: Blockchain) => CheckedChain | undefined;
 }
 
 /** The admin view of `refund`. Pure. */
@@ -50,15 +58,20 @@ export async function listRefunds(deps: RefundDeps, status: RefundStatus | undef
 
 /**
  * Records the onchain transaction that returned a live payment's funds (docs/decisions.md
- * § Ledger): the refund becomes `sent` and, in the same transaction, its amount leaves
- * `refund_pending` for `refunded`. The hash is checked and canonicalised for the refund's chain.
- * Recording the same hash again answers the refund as it is (a retried command); another hash on a
- * sent refund is refused, and so is a refund the hot wallet is sending or sent (docs/decisions.md §
- * Refunds: only `pending` may be recorded by hand). A hash recorded as an inbound deposit (of any tenant, on the refund's
- * chain) is refused: a refund goes out, so the transaction that brought money in cannot be it, and
- * recording it would release refund_pending with nothing sent. The move is kept with `actor` (the
- * admin key id, or `cli:<user>`) in the refund's audit record. Errors: `validation_error`
- * (txHash), `not_found`, `invalid_state` (sent with another hash), `tx_hash_is_deposit`.
+ * § Ledger, § Refunds: reads and operators): the refund becomes `sent` and, in the same
+ * transaction, its amount leaves `refund_pending` for `refunded`. The hash is checked and
+ * canonicalised for the refund's chain. Recording the same hash again answers the refund as it is
+ * (a retried command); another hash on a sent refund is refused, and so is a refund the hot wallet
+ * is sending or sent (only `pending` or `failed` may be recorded by hand). A hash recorded as an
+ * inbound deposit (of any tenant, on the refund's chain) is refused: a refund goes out, so the
+ * transaction that brought money in cannot be it, and recording it would release refund_pending
+ * with nothing sent. When the chain can be read (`checkedChain`), the transaction is then looked
+ * up onchain and must be final and pay the refund (`judgeHandSent`); the read happens under the
+ * refund's row lock, so two operators cannot count one transaction twice. The move is kept with
+ * `actor` (the admin key id, or `cli:<user>`) in the refund's audit record. Errors:
+ * `validation_error` (txHash), `not_found`, `invalid_state` (sent with another hash),
+ * `tx_hash_is_deposit`, `tx_not_final` (not found or above the finalized height: try again once
+ * final), `tx_does_not_pay_refund` (failed, or its transfers of the token to `refundAddress` fall short).
  */
 export async function markRefundSent(deps: RefundDeps, refundId: string, txHash: string, actor: string): Promise<Result<RefundView, MarkSentErrorCode>> {
   return deps.uow.transact<RefundView, MarkSentErrorCode>(async (tx) => {
@@ -76,6 +89,15 @@ export async function markRefundSent(deps: RefundDeps, refundId: string, txHash:
     }
     if (await tx.refunds.isDepositTransaction(refund.blockchain, hash.value)) {
       return err('tx_hash_is_deposit', `Transaction ${hash.value} on ${refund.blockchain} is a recorded deposit, not a refund sent`);
+    }
+    const chain = deps.checkedChain?.(refund.blockchain);
+    if (chain) {
+      // Heights after the transaction: a block final before the read cannot become unfinal.
+      const seen: TransactionTransfers = await chain.reader.transfersIn(hash.value, refund.refundAddress);
+      const heights = await chain.reader.heights();
+      const others = await tx.refunds.amountsSentIn(refund.blockchain, hash.value, refund.refundAddress, refund.id);
+      const verdict = judgeHandSent(refund, hash.value, seen, heights, chain.tokens, others);
+      if (!verdict.ok) return verdict;
     }
     const at = deps.clock.now();
     // Read before the write: a store may hand back the same object, updated (an ORM's identity map).

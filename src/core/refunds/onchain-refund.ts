@@ -70,6 +70,12 @@ export interface RefundStore {
    */
   isDepositTransaction(blockchain: Blockchain, txHash: string): Promise<boolean>;
   /**
+   * The amounts (decimal strings, scale 6) of the refunds other than `exceptRefundId` already
+   * recorded as paid by transaction `txHash` on `blockchain` to `refundAddress` (BSC addresses
+   * compared in any case), whatever their status now.
+   */
+  amountsSentIn(blockchain: Blockchain, txHash: string, refundAddress: string, exceptRefundId: string): Promise<string[]>;
+  /**
    * Moves a refund from `from` to `to` (a move `transition()` allowed), setting `txHash`,
    * `sentAt` and `failureReason` as given (`failureReason` only with `to` = `failed`; omitted, it
    * is cleared); the refund as it now is. Throws when its status is no longer `from`.

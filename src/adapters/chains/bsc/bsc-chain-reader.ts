@@ -3,6 +3,7 @@ import {
   type Hex, type PublicClient, type RpcLog,
 } from 'viem';
 import type { ChainHeights, ChainReader, ChainTransfer, TransferPresence } from '../../../core/deposits/chain-ports';
+import type { TransactionReader, TransactionTransfers } from '../../../core/refunds/hand-sent-check';
 import { TRANSFER_TOPIC, addressTopic, decodeTransferLog, isRangeRefusal, type DecodedTransfer } from './bsc-transfer-logs';
 
 /** How the reader scans; see docs/chains.md § BSC reader. */
@@ -23,6 +24,14 @@ export interface BscReaderSettings {
   readonly guard?: { check(): Promise<void> };
 }
 
+/** The fields of a raw `eth_getTransactionReceipt` answer this reader reads. */
+interface RpcReceipt {
+  readonly blockNumber: Hex;
+  /** `0x1` success, `0x0` reverted (post-Byzantium receipts). */
+  readonly status: Hex;
+  readonly logs: RpcLog[];
+}
+
 /** Successful ranges in a row after which a halved range doubles again (up to `scanRange`). */
 const GROW_AFTER = 4;
 /** Foreign tokens whose decimals are remembered; past this the memory starts again. */
@@ -41,7 +50,7 @@ const DECIMALS_CACHE_LIMIT = 10_000;
  * place; the same transfer may therefore come back in several scans (the core keys transfers by
  * (chain, txHash, index)).
  */
-export class BscChainReader implements ChainReader {
+export class BscChainReader implements ChainReader, TransactionReader {
   readonly chain = 'BSC' as const;
   private range: number;
   private successes = 0;
@@ -168,6 +177,25 @@ export class BscChainReader implements ChainReader {
       throw new Error(`BSC presence: block ${transfer.height} is unchanged but the node has no receipt for the transaction`);
     }
     return 'absent';
+  }
+
+  /**
+   * The ERC-20 `Transfer` logs to `address` in transaction `txHash`, from its receipt
+   * (`eth_getTransactionReceipt`, raw): none is `not_found` (unknown, dropped or pending), status
+   * `0x0` is `failed`, else `landed` at its block with those transfers (decoded as the scan decodes
+   * them, each with its token's decimals). Source:
+   * https://ethereum.org/en/developers/docs/apis/json-rpc/#eth_gettransactionreceipt
+   */
+  async transfersIn(txHash: string, address: string): Promise<TransactionTransfers> {
+    await this.settings.guard?.check();
+    const receipt = await this.client.request({ method: 'eth_getTransactionReceipt', params: [txHash as Hex] }) as RpcReceipt | null;
+    if (!receipt) return { status: 'not_found' };
+    const height = BigInt(receipt.blockNumber);
+    if (receipt.status !== '0x1') return { status: 'failed', height };
+    const wanted = new Set([address.toLowerCase()]);
+    const decoded = receipt.logs.flatMap((log) => decodeTransferLog(log, wanted, height, height) ?? []);
+    const transfers = await Promise.all(decoded.map(async (t) => ({ ...t, decimals: await this.decimalsOf(t.token) })));
+    return { status: 'landed', height, transfers };
   }
 
   /** Where a scan without cursor starts: the configured block, else the one after the finalized height. */

@@ -1,5 +1,6 @@
 import { address, signature as toSignature, type Rpc, type SolanaRpcApi } from '@solana/kit';
 import type { ChainHeights, ChainReader, ChainTransfer, TransferPresence } from '../../../core/deposits/chain-ports';
+import type { TransactionReader, TransactionTransfers } from '../../../core/refunds/hand-sent-check';
 import { associatedTokenAccount } from './solana-address-deriver';
 import { holdsTransferAt, tokenTransfersOf, type JsonTransaction } from './solana-token-transfers';
 
@@ -41,7 +42,7 @@ const TOKEN_PROGRAM = address('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
  * so a transaction a fork moved to another slot comes back at its new place; the same transfer
  * may come back in several scans (the core keys transfers by (chain, signature, index)).
  */
-export class SolanaChainReader implements ChainReader {
+export class SolanaChainReader implements ChainReader, TransactionReader {
   readonly chain = 'SOLANA' as const;
   private lastFinalized?: bigint;
   private readonly atas = new Map<string, string[]>();
@@ -105,6 +106,20 @@ export class SolanaChainReader implements ChainReader {
     const finalized = BigInt(await this.rpc.getSlot({ commitment: 'finalized' }).send());
     if (finalized < transfer.height) throw new Error(`Solana presence: the node's finalized slot ${finalized} is below ${transfer.height}`);
     return 'absent';
+  }
+
+  /**
+   * The SPL Token transfers to token accounts `owner` holds in transaction `signature`, read with
+   * getTransaction at `confirmed` (https://solana.com/docs/rpc/http/gettransaction): none is
+   * `not_found`, an error in its meta is `failed`, else `landed` at its slot with those transfers
+   * (as the scan reads them; their `blockHash` is not read here and left empty).
+   */
+  async transfersIn(signature: string, owner: string): Promise<TransactionTransfers> {
+    const tx = await this.transaction(signature, 'confirmed');
+    if (!tx) return { status: 'not_found' };
+    const height = BigInt(tx.slot);
+    if (!tx.meta || (tx.meta.err !== null && tx.meta.err !== undefined)) return { status: 'failed', height };
+    return { status: 'landed', height, transfers: tokenTransfersOf(tx, new Set([owner]), '') };
   }
 
   /**
