@@ -131,7 +131,7 @@ describe('Flutterwave rail, end to end', () => {
   });
 
   it('refuses webhooks with a wrong or missing verif-hash, storing nothing', async () => {
-    for (const headers of [{ 'verif-hash': 'not-the-hash' }, {}]) {
+    for (const headers of [{ 'verif-hash': 'not-the-hash' }, {}] as Array<Record<string, string>>) {
       const res = await fetch(`${service.baseUrl}/callbacks/flutterwave`, {
         method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ event: 'transfer.completed', data: {} }),
       });

@@ -32,7 +32,7 @@ describe('Flutterwave webhook answers', () => {
 
   it('a missing or wrong verif-hash is refused with 401', () => {
     const body = { event: 'transfer.completed', data: transfer() };
-    for (const headers of [{}, { 'verif-hash': 'wrong' }, { 'verif-hash': `${TEST_HASH}x` }, { 'verif-hash': '' }]) {
+    for (const headers of [{}, { 'verif-hash': 'wrong' }, { 'verif-hash': `${TEST_HASH}x` }, { 'verif-hash': '' }] as Array<Record<string, string>>) {
       expect(parseFlutterwaveCallback(request(body, headers), settings)).toMatchObject({ ok: false, reason: 'bad_signature', ack: { status: 401 } });
     }
   });
