@@ -1,11 +1,11 @@
 /**
  * Starts the provider simulators for local work (docs/providers.md § Simulators): M-Pesa Daraja, MTN MoMo
- * Disbursements, Paystack Transfers and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno, VALR and Open
+ * Disbursements, Paystack Transfers, Flutterwave Transfers and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno, VALR and Open
  * Exchange Rates (docs/providers.md § Rates), each a protocol double over real HTTP. Prints the
  * variables that point the service at them (the simulators' own development credentials, no real
  * secret) and writes the M-Pesa simulator's public key where MPESA_CERTIFICATE_PATH names it.
  * Ports: SIM_MPESA_PORT (4010), SIM_MTN_MOMO_PORT (4020), SIM_PAYSTACK_PORT (4030), SIM_COINBASE_PORT (4040),
- * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070), SIM_OXR_PORT (4080); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
+ * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070), SIM_OXR_PORT (4080), SIM_FLUTTERWAVE_PORT (4090); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
  * origin for callbacks: SERVICE_URL (http://127.0.0.1:3000). Stops on SIGINT or SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { startMpesaSimulator } from '../simulators/mpesa/mpesa-simulator';
 import { startMtnMomoSimulator } from '../simulators/mtn-momo/mtn-momo-simulator';
 import { startPaystackSimulator } from '../simulators/paystack/paystack-simulator';
+import { startFlutterwaveSimulator } from '../simulators/flutterwave/flutterwave-simulator';
 import { startCoinbaseSimulator } from '../simulators/coinbase/coinbase-simulator';
 import { startLunoSimulator } from '../simulators/luno/luno-simulator';
 import { startValrSimulator } from '../simulators/valr/valr-simulator';
@@ -27,6 +28,10 @@ async function main(): Promise<void> {
   const mpesa = await startMpesaSimulator({ port: port('SIM_MPESA_PORT', 4010), callbackDelayMs: 500, delayedCallbackMs: 5000 });
   const mtn = await startMtnMomoSimulator({ port: port('SIM_MTN_MOMO_PORT', 4020), processingDelayMs: 500, callbackDelayMs: 1000 });
   const paystack = await startPaystackSimulator({ port: port('SIM_PAYSTACK_PORT', 4030), resultDelayMs: 1000, webhookUrl: `${service}/callbacks/paystack` });
+  const flutterwaveHash = randomBytes(24).toString('base64url');
+  const flutterwave = await startFlutterwaveSimulator({
+    port: port('SIM_FLUTTERWAVE_PORT', 4090), resultDelayMs: 1000, secretHash: flutterwaveHash, webhookUrl: `${service}/callbacks/flutterwave`,
+  });
   const coinbase = await startCoinbaseSimulator({ port: port('SIM_COINBASE_PORT', 4040) });
   const luno = await startLunoSimulator({ port: port('SIM_LUNO_PORT', 4050) });
   const valr = await startValrSimulator({ port: port('SIM_VALR_PORT', 4060) });
@@ -66,6 +71,9 @@ async function main(): Promise<void> {
     `PAYSTACK_BASE_URL=${paystack.url}`,
     // The simulator's webhooks come from this machine, not from Paystack's documented addresses.
     'PAYSTACK_WEBHOOK_ALLOWED_IPS=127.0.0.1,::1',
+    `FLUTTERWAVE_SECRET_KEY=${flutterwave.secretKey}`,
+    `FLUTTERWAVE_BASE_URL=${flutterwave.url}`,
+    `FLUTTERWAVE_WEBHOOK_SECRET_HASH=${flutterwave.secretHash}`,
     'RATES_SOURCES=coinbase,luno,valr,oxr',
     `RATES_COINBASE_BASE_URL=${coinbase.url}`,
     `RATES_LUNO_BASE_URL=${luno.url}`,
@@ -86,6 +94,7 @@ async function main(): Promise<void> {
     `M-Pesa Daraja simulator    ${mpesa.url}   (faults: ${mpesa.url}/__simulator/faults, ledger: /__simulator/transfers)`,
     `MTN MoMo simulator        ${mtn.url}   (ledger: ${mtn.url}/__simulator/transfers)`,
     `Paystack simulator        ${paystack.url}   (webhooks to ${service}/callbacks/paystack)`,
+    `Flutterwave simulator     ${flutterwave.url}   (webhooks to ${service}/callbacks/flutterwave)`,
     `Coinbase rates simulator  ${coinbase.url}   (mode: POST ${coinbase.url}/__simulator/mode {"mode":"stale|skewed|failing|jumping|normal"})`,
     `Luno ticker simulator     ${luno.url}`,
     `VALR summary simulator    ${valr.url}`,
@@ -100,7 +109,7 @@ async function main(): Promise<void> {
   ].join('\n'));
 
   const stop = async () => {
-    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), coinbase.close(), luno.close(), valr.close(), smileId.close(), oxr.close()]);
+    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), flutterwave.close(), coinbase.close(), luno.close(), valr.close(), smileId.close(), oxr.close()]);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

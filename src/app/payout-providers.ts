@@ -4,6 +4,8 @@ import { MtnMomoClient } from '../adapters/providers/mtn-momo/mtn-momo-client';
 import { MtnMomoPayoutProvider } from '../adapters/providers/mtn-momo/mtn-momo-payout-provider';
 import { PaystackClient } from '../adapters/providers/paystack/paystack-client';
 import { PaystackPayoutProvider } from '../adapters/providers/paystack/paystack-payout-provider';
+import { FlutterwaveClient } from '../adapters/providers/flutterwave/flutterwave-client';
+import { FlutterwavePayoutProvider } from '../adapters/providers/flutterwave/flutterwave-payout-provider';
 import type { PayoutProvider } from '../core/payments/payout-provider';
 import type { Clock } from '../core/shared/clock';
 import { BreakerPayoutProvider, type BreakerSettings } from '../adapters/providers/provider-breaker';
@@ -20,6 +22,7 @@ export interface LivePayoutProviders {
   readonly mpesa?: MpesaPayoutProvider;
   readonly mtnMomo?: MtnMomoPayoutProvider;
   readonly paystack?: { readonly provider: PaystackPayoutProvider; readonly client: PaystackClient };
+  readonly flutterwave?: FlutterwavePayoutProvider;
   /** Closes their HTTP connection pools. */
   close(): Promise<void>;
   /** Aborts their calls in flight (outcome unknown) and sends no later one (docs/decisions.md § Running it). */
@@ -38,23 +41,28 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
   const paystack = paystackClient && configs.paystack
     ? { provider: new PaystackPayoutProvider(paystackClient, { resultWaitMs: configs.paystack.resultWaitMs }), client: paystackClient }
     : undefined;
-  const providers = [mpesa, mtnMomo, paystack?.provider].filter((p): p is NonNullable<typeof p> => p !== undefined);
+  const flutterwaveClient = configs.flutterwave ? new FlutterwaveClient(configs.flutterwave) : undefined;
+  const flutterwave = flutterwaveClient && configs.flutterwave
+    ? new FlutterwavePayoutProvider(flutterwaveClient, { resultWaitMs: configs.flutterwave.resultWaitMs })
+    : undefined;
+  const providers = [mpesa, mtnMomo, paystack?.provider, flutterwave].filter((p): p is NonNullable<typeof p> => p !== undefined);
   if (providers.length > 0) {
     logger.info({
       providers: {
         ...(configs.mpesa ? { mpesa: configs.mpesa.baseUrl } : {}),
         ...(configs.mtnMomo ? { mtn_momo: `${configs.mtnMomo.baseUrl} (${configs.mtnMomo.targetEnvironment})` } : {}),
         ...(configs.paystack ? { paystack: `${configs.paystack.baseUrl} (${configs.paystack.mode})` } : {}),
+        ...(configs.flutterwave ? { flutterwave: `${configs.flutterwave.baseUrl} (${configs.flutterwave.mode})` } : {}),
       },
     }, 'live payout providers configured');
   }
   return {
-    providers, mpesa, mtnMomo, paystack,
+    providers, mpesa, mtnMomo, paystack, flutterwave,
     async close() {
-      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close()]);
+      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close(), flutterwaveClient?.close()]);
     },
     async abort() {
-      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close()]);
+      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close(), flutterwaveClient?.close()]);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { CallbackAnswer, CallbackEndpoint } from '../adapters/http/provider
 import { parseMpesaCallback } from '../adapters/providers/mpesa/mpesa-callbacks';
 import { parseMtnMomoCallback } from '../adapters/providers/mtn-momo/mtn-momo-callbacks';
 import { parsePaystackCallback } from '../adapters/providers/paystack/paystack-callbacks';
+import { parseFlutterwaveCallback } from '../adapters/providers/flutterwave/flutterwave-callbacks';
 import { applyProviderReport, type AdvanceDeps } from '../core/payments/advance-payment';
 import type { ProviderEventLog } from '../core/payments/provider-event';
 import type { ProviderReport } from '../core/payments/provider-report';
@@ -34,6 +35,9 @@ export interface ProviderCallbacks {
  *   MTN_MOMO_CALLBACK_ALLOWED_IPS. MTN does not sign, so its word only triggers an immediate status
  *   query (`GET` on the transfer), which decides;
  * - `POST /callbacks/paystack`: transfer webhooks, `x-paystack-signature` and PAYSTACK_WEBHOOK_ALLOWED_IPS.
+ * - `POST /callbacks/flutterwave`: `transfer.completed` webhooks, `verif-hash` and
+ *   FLUTTERWAVE_WEBHOOK_ALLOWED_IPS. The hash is a static shared secret, not a signature of the
+ *   body, so its word only triggers an immediate status query, which decides.
  * A verified callback is stored raw (sealed) in `provider_events`, answered, and then applied
  * through the payout use case, where a late one changes nothing. A message already stored (same
  * content, or same provider event id and outcome) is answered alike and not stored again; it is
@@ -128,6 +132,22 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
         );
         if (!parsed.ok) return refused('paystack', parsed.reason, input.remoteAddress, text(parsed.ack.status, parsed.ack.body));
         return accept('paystack', '', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body));
+      },
+    });
+  }
+  const flutterwave = configs.flutterwave;
+  if (flutterwave) {
+    endpoints.push({
+      method: 'post', path: '/callbacks/flutterwave',
+      handle: async (input) => {
+        const parsed = parseFlutterwaveCallback(
+          { headers: input.headers, rawBody: input.rawBody, remoteAddress: input.remoteAddress },
+          { secretHash: flutterwave.webhookSecretHash, allowedIps: flutterwave.webhookAllowedIps },
+        );
+        if (!parsed.ok) return refused('flutterwave', parsed.reason, input.remoteAddress, text(parsed.ack.status, parsed.ack.body));
+        // Not a signature of the body: confirmed by a status query before anything moves.
+        const confirm: ProviderReport | null = parsed.report ? { ...parsed.report, outcome: { kind: 'pending', afterMs: 0 } } : null;
+        return accept('flutterwave', '', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body), confirm);
       },
     });
   }

@@ -1,6 +1,8 @@
 import { parseMpesaCallback } from '../../src/adapters/providers/mpesa/mpesa-callbacks';
 import { outcomeOfRecord } from '../../src/adapters/providers/mtn-momo/mtn-momo-wire';
 import { outcomeOfTransfer } from '../../src/adapters/providers/paystack/paystack-transfers';
+import { outcomeOfTransfer as flutterwaveOutcome } from '../../src/adapters/providers/flutterwave/flutterwave-transfers';
+import { flutterwaveFailureCode } from '../../src/adapters/providers/flutterwave/flutterwave-failure-codes';
 
 // Every status and result code each provider documents, mapped one by one, and what an undocumented
 // one becomes: pending with the provider's word as `unknownStatus`, which the payout worker records
@@ -103,5 +105,35 @@ describe('M-Pesa results and Transaction Status words', () => {
       expect(status(2001)).toEqual({ kind: 'pending', afterMs: 60_000 });
       expect(status('SIM_NO_SUCH_TRANSACTION')).toEqual({ kind: 'pending', afterMs: 60_000, unknownStatus: 'ResultCode SIM_NO_SUCH_TRANSACTION' });
     });
+  });
+});
+
+describe('Flutterwave transfer statuses (https://developer.flutterwave.com/docs/making-payments/transfers/overview)', () => {
+  const transfer = (status: string, complete_message: string | null = null) => ({
+    id: 396432, reference: 'pay_01JB8Z6Q3M4N5P6R7S8T9V0W1X', status, amount: 5500, currency: 'NGN', complete_message,
+  });
+
+  it.each([
+    ['SUCCESSFUL', { kind: 'succeeded', providerRef: '396432' }],
+    ['FAILED', { kind: 'failed', reason: 'Flutterwave transfer failed', code: 'unknown' }],
+    ['NEW', { kind: 'pending', afterMs: 60_000, providerRef: '396432' }],
+    ['PENDING', { kind: 'pending', afterMs: 60_000, providerRef: '396432' }],
+  ])('documented %s', (status, outcome) => {
+    expect(flutterwaveOutcome(transfer(status))).toEqual(outcome);
+  });
+
+  it.each(['successful', 'REVERSED', 'constructor', ''])('undocumented "%s": pending, a long re-check, the word kept as its unknown status', (status) => {
+    expect(flutterwaveOutcome(transfer(status))).toEqual({ kind: 'pending', afterMs: 15 * 60_000, providerRef: '396432', unknownStatus: status });
+  });
+
+  it.each([
+    ['DISBURSE FAILED: Insufficient funds in customer wallet', 'insufficient_provider_balance'],
+    ['DISBURSE FAILED: You can only spend XAF 100000000.00 at once', 'limit_exceeded'],
+    ['beneficiary_name is required', 'provider_error'],
+    ['DISBURSE FAILED: A fatal error occured while proccesing your request.', 'provider_error'],
+    ['Account resolution failed', 'unknown'],
+    ['', 'unknown'],
+  ])('complete_message "%s" → %s', (message, code) => {
+    expect(flutterwaveFailureCode(message)).toBe(code);
   });
 });
