@@ -63,7 +63,27 @@ export function createDetailPanel(getKey) {
     fact('Refund transaction', r.txHash, 'mono refund-tx');
   }
 
-  function renderTimeline(events) {
+  /**
+   * The refund's steps after the payment's own events (docs/api.md § Refunds): owed since it was
+   * written (`createdAt`), and sent or confirmed once its transaction is recorded (`sentAt`).
+   */
+  function renderRefundSteps(r) {
+    const step = (at, label, status, tx) => {
+      const li = el('li', 'refund-step');
+      li.dataset.refundStatus = status;
+      li.appendChild(el('time', 'when', dateTime(at))).setAttribute('datetime', at);
+      const badge = el('span', 'status refund-status', label);
+      badge.dataset.refundStatus = status;
+      li.appendChild(badge);
+      li.appendChild(el('span', 'sub', money(r.amount, r.currency) + ' on ' + r.blockchain));
+      if (tx) li.appendChild(el('span', 'mono refund-tx', tx));
+      timeline.appendChild(li);
+    };
+    step(r.createdAt, 'refund owed', 'pending');
+    if (r.sentAt) step(r.sentAt, 'refund ' + r.status, r.status, r.txHash);
+  }
+
+  function renderTimeline(events, refund) {
     timeline.textContent = '';
     events.forEach((e) => {
       const status = statusFromWire(e.status);
@@ -79,6 +99,7 @@ export function createDetailPanel(getKey) {
       if (e.failureReason) li.appendChild(el('span', 'reason', e.failureReason));
       timeline.appendChild(li);
     });
+    if (refund) renderRefundSteps(refund);
   }
 
   function renderDeliveries(nodes) {
@@ -136,8 +157,9 @@ export function createDetailPanel(getKey) {
     try {
       const data = await request(getKey(), PAYMENT_DETAIL, { id: id, entityId: id });
       if (openId !== id) return;
-      renderFacts(paymentFromWire(data.paymentTimeline.payment));
-      renderTimeline(data.paymentTimeline.events);
+      const payment = paymentFromWire(data.paymentTimeline.payment);
+      renderFacts(payment);
+      renderTimeline(data.paymentTimeline.events, payment.refund);
       renderDeliveries(data.webhookEvents.nodes);
     } catch (error) {
       if (openId === id) deliveryStatus.textContent = 'Could not load the payment: ' + error.message;

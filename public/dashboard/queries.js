@@ -23,7 +23,7 @@ export const PAYMENT = `query ConsolePayment($id: ID!) { payment(id: $id) { ${PA
 export const PAYMENT_UPDATES = `subscription ConsoleUpdates { paymentUpdated { ${PAYMENT_FIELDS} } }`;
 
 /** The fields of a payment's onchain refund the detail panel shows (docs/api.md § Refunds). */
-const REFUND_FIELDS = 'id status amount currency blockchain refundAddress txHash sentAt';
+const REFUND_FIELDS = 'id status amount currency blockchain refundAddress txHash createdAt sentAt';
 
 /** The detail panel: the payment's history, its refund and its webhook deliveries. */
 export const PAYMENT_DETAIL = `query ConsoleDetail($id: ID!, $entityId: String) {
