@@ -50,8 +50,8 @@ describe('provider outcome window', () => {
     const replicas = [repo(), repo(), repo(), repo()];
     await Promise.all(Array.from({ length: 80 }, (_, i) => replicas[i % 4]!.record(sample(c, 'a', now + i, { outcome: i % 4 === 0 ? 'failure' : 'success', latencyMs: 2 }))));
     expect((await repo().figures(c, new Date(now))).get('a')).toEqual({ successes: 60, failures: 20, latencyMsSum: 160, latencySamples: 80 });
-    const rows = await orm.em.fork().getConnection().execute('select count(*)::int as n from payout_provider_outcomes where payment_code = ?', [c.paymentCode]);
-    expect(rows[0].n).toBe(1);
+    const rows = await orm.em.fork().getConnection().execute<Array<{ n: number }>>('select count(*)::int as n from payout_provider_outcomes where payment_code = ?', [c.paymentCode]);
+    expect(rows[0]?.n).toBe(1);
   });
 
   it('prunes buckets older than it keeps, at most once per prune interval', async () => {

@@ -15,6 +15,7 @@ import { PaymentUpdatedResolver } from './payment-updated.resolver';
 import { PaymentResolver } from './payment.resolver';
 import { QuoteResolver } from './quote.resolver';
 import { ResolutionResolver } from './resolution.resolver';
+import { CorridorResolver } from './corridor.resolver';
 import { TransferRequestResolver } from './transfer-request.resolver';
 import { WebhookResolver } from './webhook.resolver';
 
@@ -57,7 +58,7 @@ const NO_TOPICS: PubSub = {
 export function graphqlSchema(): GraphQLSchema {
   built ??= buildSchemaSync({
     resolvers: [
-      PaymentResolver, PaymentRefundResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
+      PaymentResolver, PaymentRefundResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, CorridorResolver, TransferRequestResolver,
       LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver, NodeResolver,
       OperationsResolver, PaymentRecipientResolver, DepositResolver,
     ],
