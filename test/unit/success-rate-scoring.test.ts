@@ -1,16 +1,5 @@
+import { seededRandom as seeded } from '../support/seeded-random';
 import { decideRoute, type RouteCandidate, type ScoringSettings, type WindowFigures } from '../../src/core/routing/success-rate-scoring';
-
-/** A seeded generator (mulberry32): the same draws on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const settings: ScoringSettings = { minSamples: 20, hedgeShare: 0, bandPoints: 2, neutralSuccessRate: 0.9 };
 const figures = (successes: number, failures: number, meanLatencyMs?: number): WindowFigures => ({
