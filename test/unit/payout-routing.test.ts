@@ -62,6 +62,23 @@ describe('payout routing by the catalog table', () => {
     // Status queries still reach a provider whose breaker is open.
     expect(routing.payoutProviderNamed('live', 'paystack')?.name).toBe('paystack');
   });
+
+  it('a live route carries its row\'s strategy (success_rate unless the row says ordered) and every configured candidate with its health', () => {
+    const table = {
+      ...catalog,
+      payoutRoutes: [
+        { country: 'NG', method: 'BANK', providers: ['paystack', 'missing', 'backup'] },
+        { country: 'KE', method: 'BANK', providers: ['paystack', 'backup'], strategy: 'ordered' },
+      ],
+    } as typeof catalog;
+    const routing = new CatalogRouting(table, sandbox, [named('paystack'), named('backup')], (name) => name !== 'paystack');
+    expect(routing.payoutProvidersFor('live', corridor('NG', 'BANK', '058'))).toMatchObject({
+      kind: 'providers', strategy: 'success_rate', candidates: [{ name: 'paystack', healthy: false }, { name: 'backup', healthy: true }],
+    });
+    expect(routing.payoutProvidersFor('live', corridor('KE', 'BANK', '01'))).toMatchObject({ strategy: 'ordered' });
+    // The sandbox route is never ranked: no strategy, no candidates.
+    expect(routing.payoutProvidersFor('sandbox', corridor('NG', 'BANK', '058'))).not.toHaveProperty('candidates');
+  });
 });
 
 describe('provider configuration at start', () => {
