@@ -26,7 +26,7 @@ export const SCHEMA_FILE = 'schema/schema.graphql';
  * Version of the GraphQL schema (semantic versioning: the major changes with every breaking
  * change, listed in CHANGELOG.md). Shown as the schema's description, so introspection reads it.
  */
-export const GRAPHQL_SCHEMA_VERSION = '2.1.0';
+export const GRAPHQL_SCHEMA_VERSION = '2.2.0';
 
 /** Descriptions of the root types, which type-graphql does not take from the resolvers. */
 const ROOT_DESCRIPTIONS = {
