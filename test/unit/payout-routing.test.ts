@@ -84,6 +84,12 @@ describe('payout routing by the catalog table', () => {
 describe('provider configuration at start', () => {
   const base = { WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
 
+  it('routing settings have defaults and bounds: a hedged share over 50 % stops the start', () => {
+    expect(loadConfig(base)).toMatchObject({ ROUTING_WINDOW_MS: 900_000, ROUTING_MIN_SAMPLES: 20, ROUTING_HEDGE_PERCENT: 5, ROUTING_BAND_POINTS: 2, ROUTING_NEUTRAL_SUCCESS_PERCENT: 90 });
+    expect(() => loadConfig({ ...base, ROUTING_HEDGE_PERCENT: '60' })).toThrow(/ROUTING_HEDGE_PERCENT/);
+    expect(() => loadConfig({ ...base, ROUTING_MIN_SAMPLES: '0' })).toThrow(/ROUTING_MIN_SAMPLES/);
+  });
+
   it('no provider variables: no live provider; a complete one is on', () => {
     expect(loadConfig(base).payoutProviders).toEqual({});
     const config = loadConfig({ ...base, PAYSTACK_SECRET_KEY: 'sk_test_abc123', PAYSTACK_BASE_URL: 'http://127.0.0.1:1' });
