@@ -49,14 +49,14 @@ module.exports = tseslint.config(
       // Value objects and answers have no identity of their own, so no `id`: connections, edges,
       // mutation answers (…Payload, …Result, TransferRequestLink), resolutions of someone else's
       // account, figures (AnalyticsGroup, Balance, CurrencyAmount, WebhookHealth of a registration),
-      // catalog entries (Bank), the caller (Me), PageInfo, views of a payment (PaymentTimeline and
+      // catalog entries (Bank, Corridor), the caller (Me), PageInfo, views of a payment (PaymentTimeline and
       // its entries: the payment carries the id), TransferRequest, which the caller names by its
       // own reference, and DepositAddress (where to pay one currency: named by its chain and currency).
       '@graphql-eslint/strict-id-in-types': ['error', {
         exceptions: {
           suffixes: ['Connection', 'Edge', 'Payload', 'Result', 'Resolution'],
           types: [
-            'AnalyticsGroup', 'Balance', 'Bank', 'CurrencyAmount', 'DepositAddress', 'Me', 'PageInfo', 'PaymentTimeline', 'PaymentTimelineEntry',
+            'AnalyticsGroup', 'Balance', 'Bank', 'Corridor', 'CurrencyAmount', 'DepositAddress', 'Me', 'PageInfo', 'PaymentTimeline', 'PaymentTimelineEntry',
             'TransferRequest', 'TransferRequestLink', 'WebhookHealth',
           ],
         },

@@ -104,6 +104,15 @@ export const configSchema = z.object({
   PROVIDER_BREAKER_FAILURES: int(1).max(1000).default(5),
   PROVIDER_BREAKER_HALF_OPEN_MS: int(100).max(3_600_000).default(30_000),
   PROVIDER_CALL_TIMEOUT_MS: int(100).max(300_000).default(60_000),
+  // Routing on measured success (docs/decisions.md § Payout providers: routing on measured success):
+  // the sliding window and its buckets, the minimum sample, the hedged share, the rate band, the
+  // rate assumed below the minimum sample.
+  ROUTING_WINDOW_MS: int(60_000).max(86_400_000).default(900_000),
+  ROUTING_BUCKET_MS: int(1000).max(3_600_000).default(60_000),
+  ROUTING_MIN_SAMPLES: int(1).max(100_000).default(20),
+  ROUTING_HEDGE_PERCENT: int(0).max(50).default(5),
+  ROUTING_BAND_POINTS: int(1).max(50).default(2),
+  ROUTING_NEUTRAL_SUCCESS_PERCENT: int(0).max(100).default(90),
   // Onchain deposits (docs/decisions.md § Onchain deposits): each configured chain's watcher waits
   // CHAIN_WATCH_INTERVAL_MS between passes once caught up, under a lease of CHAIN_WATCH_LEASE_MS.
   CHAIN_WATCHER_ENABLED: bool.default(true),

@@ -37,6 +37,8 @@ import { RatePinRepository } from '../adapters/persistence/rate-pin.repository';
 import { RateSpreadRepository } from '../adapters/persistence/rate-spread.repository';
 import { SandboxPayoutProvider } from '../adapters/providers/sandbox-payout-provider';
 import { CatalogRouting } from '../adapters/providers/catalog-routing';
+import { ProviderOutcomeWindowRepository } from '../adapters/persistence/provider-outcome-window.repository';
+import { RoutingDecisionRepository } from '../adapters/persistence/routing-decision.repository';
 import { buildLivePayoutProviders, guardLivePayoutProviders, liveAccountDirectory } from './payout-providers';
 import { providerCallbacks } from './provider-callbacks';
 import { buildSmileIdKyc } from './smile-id-kyc';
@@ -160,6 +162,8 @@ export interface ContainerOverrides {
   readonly livePayoutProviders?: readonly PayoutProvider[];
   /** Replaces provider routing altogether (a test serving live tenants through a scripted provider). */
   readonly routing?: ProviderRouting;
+  /** Draws of routing's hedged share (tests: a seeded generator); default Math.random. */
+  readonly routingRandom?: () => number;
   /** Replaces how the reconciliation worker finds the provider that took a payment. */
   readonly providerOfPayment?: ProviderOfPayment;
   /** Payout providers reconciliation reports may read besides the sandbox one (real rails, or a test's). */
@@ -280,6 +284,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   }, logger);
 
   const reconciliationChecks = new ReconciliationCheckRepository(em);
+  const routingDecisions = new RoutingDecisionRepository(em);
   const advanceDeps: AdvanceDeps = {
     // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
     uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
@@ -293,6 +298,21 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       metrics.payoutSubmitted(providerName, outcome.kind);
       if (outcome.kind === 'retry') logger.debug({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout not taken; next provider or later');
       if (outcome.kind === 'unknown') logger.warn({ paymentId: payment.id, provider: providerName, reason: outcome.reason }, 'payout submission outcome unknown; its status is asked next');
+    },
+    // Routing on measured success (docs/decisions.md § Payout providers: routing on measured success).
+    scoring: {
+      window: new ProviderOutcomeWindowRepository(em, { bucketMs: config.ROUTING_BUCKET_MS, keepMs: 2 * config.ROUTING_WINDOW_MS }),
+      decisions: routingDecisions,
+      settings: {
+        windowMs: config.ROUTING_WINDOW_MS, minSamples: config.ROUTING_MIN_SAMPLES, hedgeShare: config.ROUTING_HEDGE_PERCENT / 100,
+        bandPoints: config.ROUTING_BAND_POINTS, neutralSuccessRate: config.ROUTING_NEUTRAL_SUCCESS_PERCENT / 100,
+      },
+      random: overrides.routingRandom ?? Math.random,
+      nowMs: () => performance.now(),
+      onDecided: (corridor, decision) => metrics.routingDecided(
+        decision.order[0] ?? 'none', `${corridor.country}/${corridor.paymentMethod}/${corridor.paymentCode}`, decision.strategy, decision.reason,
+      ),
+      onFault: (error) => logger.error({ err: error }, 'routing figures or decision not stored; routing goes on without them'),
     },
     // A provider status no adapter maps: a finding for operators (docs/decisions.md § Reconciliation), counted and logged.
     unknownStatuses: {
@@ -412,7 +432,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
     onTenantUpdated: (tenantId) => tenantSettings.forget(tenantId),
-    reconciliationChecks, environments: tenantSettings, refunds, checkedChain: (chain) => chains.checked(chain), depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
+    reconciliationChecks, routingDecisions, environments: tenantSettings, refunds, checkedChain: (chain) => chains.checked(chain), depositFindings: depositReads, rateBoard: rates.book, ratePins, rateSpreads, spreadsInForce: rates.spreads,
     quotes: new QuoteMikroRepository(em, true),
     screening: screening.admin,
     reconciliationReport: {

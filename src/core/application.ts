@@ -27,6 +27,7 @@ import {
 import type { WebhookEventEntry, WebhookView } from './webhooks/webhook';
 import type { EventLogQuery } from './webhooks/webhook-ports';
 import { listBanks } from './resolution/list-banks';
+import { listCorridors, type CorridorFilter, type CorridorView } from './catalog/list-corridors';
 import type { AccountDirectory, LiveAccountDirectory } from './resolution/resolution-ports';
 import type { BankAccountResolution, IdentifierResolution, MomoResolution, MomoResolveErrorCode, ResolveErrorCode } from './resolution/resolution';
 import { resolveBankAccount, type BankAccountResolveDeps, type BankAccountResolveQuery } from './resolution/resolve-bank-account';
@@ -97,6 +98,11 @@ export interface Application {
   getLedgerTransaction(tenantId: string, transactionId: string): Promise<Result<LedgerTransactionView, 'not_found'>>;
   /** The tenant's environment picks the directory: live tenants never reach the sandbox ones. */
   listBanks(tenantId: string, country: string): Promise<Result<readonly BankEntry[], 'validation_error'>>;
+  /**
+   * Every corridor a money-out may pay, with its limits and whether the tenant's environment can
+   * pay it now (OpenAPI listCorridors; docs/api.md § Corridors). Errors: `validation_error`.
+   */
+  listCorridors(tenantId: string, filter: CorridorFilter): Promise<Result<CorridorView[], 'validation_error'>>;
   resolveMomo(tenantId: string, query: MomoResolveQuery): Promise<Result<MomoResolution, MomoResolveErrorCode>>;
   resolveBankAccount(tenantId: string, query: BankAccountResolveQuery): Promise<Result<BankAccountResolution, ResolveErrorCode>>;
   resolveIdentifier(query: IdentifierResolveQuery): Promise<Result<IdentifierResolution, ResolveErrorCode>>;
@@ -163,6 +169,7 @@ export function createApplication(deps: ApplicationDeps): Application {
       const transaction = await deps.ledger.transaction(tenantId, transactionId);
       return transaction ? ok(transaction) : err('not_found', 'Ledger transaction not found');
     },
+    listCorridors: (tenantId, filter) => listCorridors(deps, tenantId, filter),
     listBanks: async (tenantId, country) => {
       const live = (await deps.environments.environmentOf(tenantId)) === 'live';
       return listBanks(deps.catalog, country, live ? deps.liveAccounts : undefined);

@@ -73,7 +73,7 @@ if (!available) process.stderr.write(`dashboard refund browser test SKIPPED: ${C
     expect(await page.$$eval('#detail-facts dt', (dts) => dts.map((dt) => dt.textContent))).toContain('Refund transaction');
     expect(await page.$('#detail-facts .refund-tx')).toBeNull(); // no transaction yet: an em dash
     // The timeline: the payment's events, then the refund owed since it was written.
-    expect(await page.$$eval('#timeline li.refund-step', (lis) => lis.map((li) => (li as HTMLElement).dataset.refundStatus))).toEqual(['pending']);
+    expect(await page.$$eval('#timeline li.refund-step', (lis) => lis.map((li) => li.getAttribute('data-refund-status')))).toEqual(['pending']);
     expect(await page.textContent('#timeline li.refund-step:last-child .sub')).toBe(`${refund.amount} USDC on SOLANA`);
 
     const txHash = solanaTxHash();
@@ -82,7 +82,7 @@ if (!available) process.stderr.write(`dashboard refund browser test SKIPPED: ${C
     await page.click(`tr[data-payment-id="${id}"] button.link`);
     await page.waitForSelector('#detail[open] .refund-status[data-refund-status="sent"]');
     expect(await page.textContent('#detail-facts .refund-tx')).toBe(txHash);
-    expect(await page.$$eval('#timeline li.refund-step', (lis) => lis.map((li) => (li as HTMLElement).dataset.refundStatus))).toEqual(['pending', 'sent']);
+    expect(await page.$$eval('#timeline li.refund-step', (lis) => lis.map((li) => li.getAttribute('data-refund-status')))).toEqual(['pending', 'sent']);
     expect(await page.textContent('#timeline li.refund-step:last-child .refund-tx')).toBe(txHash);
     expect(await page.textContent('#timeline li.refund-step:last-child .refund-status')).toBe('refund sent');
     await until(page, `document.getElementById('detail').scrollWidth <= document.getElementById('detail').clientWidth`);

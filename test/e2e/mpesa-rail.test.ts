@@ -136,7 +136,8 @@ describe('M-Pesa rail: breaker and failover', () => {
     sim = await startMpesaSimulator({ callbackDelayMs: 30 });
     service = await serviceFor(sim, {
       CATALOG_PATH: catalogWithRoutes((routes) => {
-        routes.find((r) => r.country === 'KE' && r.method === 'MOMO')!.providers = ['mpesa', 'backup'];
+        // The fixed order: this file tests ordered failover, not ranking (which earlier payouts' figures would sway).
+        Object.assign(routes.find((r) => r.country === 'KE' && r.method === 'MOMO')!, { providers: ['mpesa', 'backup'], strategy: 'ordered' });
       }),
       PROVIDER_BREAKER_FAILURES: '2', PROVIDER_BREAKER_HALF_OPEN_MS: '600000',
     }, { livePayoutProviders: [backup] });

@@ -162,7 +162,8 @@ describe('MTN MoMo rail: breaker and failover', () => {
     // MTN refuses every transfer: the callback host differs from the API user's (500 INVALID_CALLBACK_URL_HOST, our configuration).
     ({ sim, service } = await railOf({ providerCallbackHost: 'callbacks.example' }, {
       CATALOG_PATH: catalogWithRoutes((routes) => {
-        routes.find((r) => r.country === 'UG' && r.method === 'MOMO')!.providers = ['mtn_momo', 'backup'];
+        // The fixed order: this file tests ordered failover, not ranking (which earlier payouts' figures would sway).
+        Object.assign(routes.find((r) => r.country === 'UG' && r.method === 'MOMO')!, { providers: ['mtn_momo', 'backup'], strategy: 'ordered' });
       }),
       PROVIDER_BREAKER_FAILURES: '2', PROVIDER_BREAKER_HALF_OPEN_MS: '600000',
     }, { livePayoutProviders: [backup] }));

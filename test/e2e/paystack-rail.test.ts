@@ -182,7 +182,8 @@ describe('Paystack rail: breaker and failover', () => {
     service = await startTestService({
       PAYSTACK_SECRET_KEY: sim.secretKey, PAYSTACK_BASE_URL: sim.url,
       CATALOG_PATH: catalogWithRoutes((routes) => {
-        routes.find((r) => r.country === 'NG' && r.method === 'BANK')!.providers = ['paystack', 'backup'];
+        // The fixed order: this file tests ordered failover, not ranking (which earlier payouts' figures would sway).
+        Object.assign(routes.find((r) => r.country === 'NG' && r.method === 'BANK')!, { providers: ['paystack', 'backup'], strategy: 'ordered' });
       }),
       PROVIDER_BREAKER_FAILURES: '2', PROVIDER_BREAKER_HALF_OPEN_MS: '600000',
     }, { livePayoutProviders: [backup] });

@@ -6,7 +6,7 @@ import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../src/cor
 import { eventually, type TestService } from './test-service';
 
 /** The shipped catalog with `edit` applied to its payout routes, written to a temp file (for CATALOG_PATH). */
-export function catalogWithRoutes(edit: (routes: Array<{ country: string; method: string; codes?: string[]; providers: string[] }>) => void): string {
+export function catalogWithRoutes(edit: (routes: Array<{ country: string; method: string; codes?: string[]; providers: string[]; strategy?: string }>) => void): string {
   const catalog = JSON.parse(readFileSync(path.resolve(__dirname, '../../data/corridors.json'), 'utf8'));
   edit(catalog.payoutRoutes);
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'routes-')), 'corridors.json');

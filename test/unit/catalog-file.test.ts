@@ -156,4 +156,9 @@ describe('the payout routing table', () => {
     expect(failure(variant((c) => c.payoutRoutes.push({ country: 'KE', method: 'MOMO', codes: ['MTN'], providers: ['mpesa'] })))).toMatch(/MTN is not a MOMO code of KE/);
     expect(failure(variant((c) => c.payoutRoutes.push({ country: 'KE', method: 'BANK', providers: ['paystack', 'paystack'] })))).toMatch(/listed twice/);
   });
+
+  it('takes a strategy per row, ordered or success_rate, and refuses any other', () => {
+    expect(failure(variant((c) => c.payoutRoutes.push({ country: 'KE', method: 'BANK', providers: ['paystack'], strategy: 'cheapest' })))).toMatch(/strategy/);
+    expect(() => variant((c) => c.payoutRoutes.push({ country: 'KE', method: 'BANK', providers: ['paystack'], strategy: 'ordered' }))).not.toThrow();
+  });
 });

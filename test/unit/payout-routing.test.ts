@@ -62,10 +62,33 @@ describe('payout routing by the catalog table', () => {
     // Status queries still reach a provider whose breaker is open.
     expect(routing.payoutProviderNamed('live', 'paystack')?.name).toBe('paystack');
   });
+
+  it('a live route carries its row\'s strategy (success_rate unless the row says ordered) and every configured candidate with its health', () => {
+    const table = {
+      ...catalog,
+      payoutRoutes: [
+        { country: 'NG', method: 'BANK', providers: ['paystack', 'missing', 'backup'] },
+        { country: 'KE', method: 'BANK', providers: ['paystack', 'backup'], strategy: 'ordered' },
+      ],
+    } as typeof catalog;
+    const routing = new CatalogRouting(table, sandbox, [named('paystack'), named('backup')], (name) => name !== 'paystack');
+    expect(routing.payoutProvidersFor('live', corridor('NG', 'BANK', '058'))).toMatchObject({
+      kind: 'providers', strategy: 'success_rate', candidates: [{ name: 'paystack', healthy: false }, { name: 'backup', healthy: true }],
+    });
+    expect(routing.payoutProvidersFor('live', corridor('KE', 'BANK', '01'))).toMatchObject({ strategy: 'ordered' });
+    // The sandbox route is never ranked: no strategy, no candidates.
+    expect(routing.payoutProvidersFor('sandbox', corridor('NG', 'BANK', '058'))).not.toHaveProperty('candidates');
+  });
 });
 
 describe('provider configuration at start', () => {
   const base = { WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+
+  it('routing settings have defaults and bounds: a hedged share over 50 % stops the start', () => {
+    expect(loadConfig(base)).toMatchObject({ ROUTING_WINDOW_MS: 900_000, ROUTING_MIN_SAMPLES: 20, ROUTING_HEDGE_PERCENT: 5, ROUTING_BAND_POINTS: 2, ROUTING_NEUTRAL_SUCCESS_PERCENT: 90 });
+    expect(() => loadConfig({ ...base, ROUTING_HEDGE_PERCENT: '60' })).toThrow(/ROUTING_HEDGE_PERCENT/);
+    expect(() => loadConfig({ ...base, ROUTING_MIN_SAMPLES: '0' })).toThrow(/ROUTING_MIN_SAMPLES/);
+  });
 
   it('no provider variables: no live provider; a complete one is on', () => {
     expect(loadConfig(base).payoutProviders).toEqual({});

@@ -343,6 +343,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/corridors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the corridors you can pay
+         * @description Every country, method and operator or bank code a money-out pays, with its amount limits, currencies and whether your key's environment can pay it now. Small and unpaged, in catalog order.
+         */
+        get: operations["listCorridors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/register": {
         parameters: {
             query?: never;
@@ -748,7 +768,7 @@ export interface paths {
         };
         /**
          * Any tenant's payment
-         * @description Any tenant's payment, with its tenantId, payout provider and pricing record (mid, spread, fee, sources), for support and disputes.
+         * @description Any tenant's payment, with its tenantId, payout provider, pricing record (mid, spread, fee, sources) and routing decision, for support and disputes.
          */
         get: operations["adminGetPayment"];
         put?: never;
@@ -3902,6 +3922,83 @@ export interface components {
             reference: string;
         };
         /**
+         * @example {
+         *       "country": "KE",
+         *       "countryName": "Kenya",
+         *       "currency": "KES",
+         *       "paymentMethod": "MOMO",
+         *       "paymentCode": "MPESA",
+         *       "bankName": null,
+         *       "minAmount": "10.00",
+         *       "maxAmount": "250000.00",
+         *       "sourceCurrencies": [
+         *         "USDC",
+         *         "USDT"
+         *       ],
+         *       "payable": true,
+         *       "unavailableCode": null
+         *     }
+         */
+        Corridor: {
+            /**
+             * @description Recipient country (ISO 3166-1 alpha-2)
+             * @example KE
+             * @enum {string}
+             */
+            country: "BF" | "BJ" | "CI" | "CM" | "GH" | "KE" | "NG" | "SN" | "TZ" | "UG" | "ZA" | "ZM";
+            /**
+             * @description Country name in English
+             * @example Kenya
+             */
+            countryName: string;
+            /**
+             * @description ISO 4217 currency the recipient is paid in: send as destinationCurrency
+             * @example KES
+             */
+            currency: string;
+            /**
+             * @description Payout method
+             * @example MOMO
+             * @enum {string}
+             */
+            paymentMethod: "BANK" | "MOMO" | "PAYBILL" | "TILL";
+            /**
+             * @description Operator code (MOMO, PAYBILL, TILL) or bank code (BANK): send as paymentCode
+             * @example MPESA
+             */
+            paymentCode: string;
+            /**
+             * @description Name of the bank for BANK; null otherwise
+             * @example null
+             */
+            bankName: string | null;
+            /**
+             * @description Smallest fiatAmount accepted, in currency, inclusive
+             * @example 10.00
+             */
+            minAmount: string;
+            /**
+             * @description Largest fiatAmount accepted, in currency, inclusive
+             * @example 250000.00
+             */
+            maxAmount: string;
+            /**
+             * @description Stablecoins a money-out to it may be funded with
+             * @example [
+             *       "USDC",
+             *       "USDT"
+             *     ]
+             */
+            sourceCurrencies: ("USDC" | "USDT")[];
+            /** @description Whether a money-out to it is taken now for your key's environment (sandbox keys: every corridor) */
+            payable: boolean;
+            /**
+             * @description Null when payable; else the code a money-out to it would get: corridor_not_available (not live in this deployment; permanent) or provider_unavailable (its providers are failing; retry later)
+             * @example null
+             */
+            unavailableCode: ("corridor_not_available" | "provider_unavailable") | null;
+        };
+        /**
          * @description A new registration with its signing secret (shown this once)
          * @example {
          *       "webhookId": "5e2b7c1d-9a4f-4b3e-8c6d-1f0a2b3c4d5e",
@@ -4680,6 +4777,83 @@ export interface components {
              * @example null
              */
             pinId: string | null;
+        };
+        /**
+         * @example {
+         *       "decidedAt": "2026-11-27T06:10:00.000Z",
+         *       "strategy": "ordered",
+         *       "reason": "ordered",
+         *       "hedged": true,
+         *       "order": [
+         *         "mpesa"
+         *       ],
+         *       "candidates": [
+         *         {
+         *           "name": "mpesa",
+         *           "healthy": true,
+         *           "successes": 182,
+         *           "failures": 4,
+         *           "successRate": 0.9785,
+         *           "meanLatencyMs": 840
+         *         }
+         *       ]
+         *     }
+         */
+        RoutingDecision: {
+            /**
+             * @description When the decision was made (ISO 8601 UTC)
+             * @example 2026-11-27T06:10:00.000Z
+             */
+            decidedAt: string;
+            /**
+             * @description ordered: the routing table order; success_rate: ranked on measured success
+             * @enum {string}
+             */
+            strategy: "ordered" | "success_rate";
+            /**
+             * @description Why the first provider is first: ordered, ranked (best score), hedged (a random other provider, to keep its figures fresh), sole (one healthy candidate)
+             * @enum {string}
+             */
+            reason: "ordered" | "ranked" | "hedged" | "sole";
+            /** @description True when a provider other than the best ranked was put first */
+            hedged: boolean;
+            /**
+             * @description Healthy providers in the order they are tried
+             * @example [
+             *       "mpesa"
+             *     ]
+             */
+            order: string[];
+            /** @description Every configured provider of the corridor, in routing table order, with its figures */
+            candidates: {
+                /**
+                 * @description Payout provider name
+                 * @example mpesa
+                 */
+                name: string;
+                /** @description False while its circuit breaker was open: never chosen */
+                healthy: boolean;
+                /**
+                 * @description Provider-attributable successes in the window
+                 * @example 182
+                 */
+                successes: number;
+                /**
+                 * @description Provider-attributable failures in the window
+                 * @example 4
+                 */
+                failures: number;
+                /**
+                 * @description successes / (successes + failures), 4 decimals; null below the minimum sample
+                 * @example 0.9785
+                 */
+                successRate: number | null;
+                /**
+                 * @description Mean submission latency in milliseconds; null when none was measured
+                 * @example 840
+                 */
+                meanLatencyMs: number | null;
+            }[];
         };
         /**
          * @example {
@@ -8257,6 +8431,147 @@ export interface operations {
             };
         };
     };
+    listCorridors: {
+        parameters: {
+            query?: {
+                /** @description Only this recipient country (ISO 3166-1 alpha-2) */
+                country?: "BF" | "BJ" | "CI" | "CM" | "GH" | "KE" | "NG" | "SN" | "TZ" | "UG" | "ZA" | "ZM";
+                /** @description Only this payout method */
+                paymentMethod?: "BANK" | "MOMO" | "PAYBILL" | "TILL";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The corridors, filtered when asked */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "country": "KE",
+                     *         "countryName": "Kenya",
+                     *         "currency": "KES",
+                     *         "paymentMethod": "MOMO",
+                     *         "paymentCode": "MPESA",
+                     *         "bankName": null,
+                     *         "minAmount": "10.00",
+                     *         "maxAmount": "250000.00",
+                     *         "sourceCurrencies": [
+                     *           "USDC",
+                     *           "USDT"
+                     *         ],
+                     *         "payable": true,
+                     *         "unavailableCode": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Corridor"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
     registerWebhook: {
         parameters: {
             query?: never;
@@ -11820,6 +12135,25 @@ export interface operations {
                      *             "at": "2026-11-27T00:31:03.000Z"
                      *           }
                      *         ]
+                     *       },
+                     *       "routing": {
+                     *         "decidedAt": "2026-11-27T06:10:00.000Z",
+                     *         "strategy": "ordered",
+                     *         "reason": "ordered",
+                     *         "hedged": true,
+                     *         "order": [
+                     *           "mpesa"
+                     *         ],
+                     *         "candidates": [
+                     *           {
+                     *             "name": "mpesa",
+                     *             "healthy": true,
+                     *             "successes": 182,
+                     *             "failures": 4,
+                     *             "successRate": 0.9785,
+                     *             "meanLatencyMs": 840
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
@@ -11919,6 +12253,8 @@ export interface operations {
                         provider: string | null;
                         /** @description How it was priced: its quote's basis when it used one, else the current rate's; null on payments stored before pricing records were kept */
                         pricing: components["schemas"]["PricingRecord"] | null;
+                        /** @description Its latest payout routing decision and the figures it was made on; null for sandbox payments and before a live payment was first routed */
+                        routing: components["schemas"]["RoutingDecision"] | null;
                     };
                 };
             };

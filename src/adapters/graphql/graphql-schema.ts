@@ -15,6 +15,7 @@ import { PaymentUpdatedResolver } from './payment-updated.resolver';
 import { PaymentResolver } from './payment.resolver';
 import { QuoteResolver } from './quote.resolver';
 import { ResolutionResolver } from './resolution.resolver';
+import { CorridorResolver } from './corridor.resolver';
 import { TransferRequestResolver } from './transfer-request.resolver';
 import { WebhookResolver } from './webhook.resolver';
 
@@ -25,7 +26,7 @@ export const SCHEMA_FILE = 'schema/schema.graphql';
  * Version of the GraphQL schema (semantic versioning: the major changes with every breaking
  * change, listed in CHANGELOG.md). Shown as the schema's description, so introspection reads it.
  */
-export const GRAPHQL_SCHEMA_VERSION = '2.1.0';
+export const GRAPHQL_SCHEMA_VERSION = '2.2.0';
 
 /** Descriptions of the root types, which type-graphql does not take from the resolvers. */
 const ROOT_DESCRIPTIONS = {
@@ -57,7 +58,7 @@ const NO_TOPICS: PubSub = {
 export function graphqlSchema(): GraphQLSchema {
   built ??= buildSchemaSync({
     resolvers: [
-      PaymentResolver, PaymentRefundResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, TransferRequestResolver,
+      PaymentResolver, PaymentRefundResolver, QuoteResolver, MeResolver, PaymentUpdatedResolver, ResolutionResolver, CorridorResolver, TransferRequestResolver,
       LegacyPayoutResolver, WebhookResolver, BalanceResolver, CustomerResolver, AnalyticsResolver, NodeResolver,
       OperationsResolver, PaymentRecipientResolver, DepositResolver,
     ],

@@ -13,6 +13,7 @@ import type { ShapeACode } from '../contract/error-codes';
 import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
 import { fieldsOf, sendShapeA, type RequestParts } from './http-errors';
 import { PaymentResponse } from './payment.schema';
+import { RoutingDecisionSchema } from './routing-decision.schema';
 import { defineRoute, type RouteSpec } from './route';
 import { reconciliationRoutes } from './reconciliation.routes';
 import { refundRoutes } from './refund.routes';
@@ -189,12 +190,13 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
     }),
     defineRoute<undefined, undefined, { paymentId: string }>({
       ...common, method: 'get', path: '/v1/admin/payments/{paymentId}', operationId: 'adminGetPayment',
-      description: "Any tenant's payment, with its tenantId, payout provider and pricing record (mid, spread, fee, sources), for support and disputes.", summary: "Any tenant's payment",
+      description: "Any tenant's payment, with its tenantId, payout provider, pricing record (mid, spread, fee, sources) and routing decision, for support and disputes.", summary: "Any tenant's payment",
       params: z.object({ paymentId: z.string().max(64).meta({ description: 'Payment id (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }) }),
       responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({
         tenantId: z.string().meta({ description: 'The tenant the payment belongs to', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
         provider: z.string().nullable().meta({ description: 'The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission', example: 'sandbox' }),
         pricing: PricingRecordView.nullable().meta({ description: "How it was priced: its quote's basis when it used one, else the current rate's; null on payments stored before pricing records were kept" }),
+        routing: RoutingDecisionSchema.nullable().meta({ description: 'Its latest payout routing decision and the figures it was made on; null for sandbox payments and before a live payment was first routed' }),
       }) }, ...AUTH_ERRORS, ...NOT_FOUND },
       handler: async (req, res) => {
         const result = await admin.getPayment(req.params.paymentId);

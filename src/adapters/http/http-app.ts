@@ -22,6 +22,7 @@ import { analyticsRoutes } from './analytics.routes';
 import { customerRoutes } from './customer.routes';
 import { transferRequestRoutes } from './transfer-request.routes';
 import { resolutionRoutes } from './resolution.routes';
+import { corridorRoutes } from './corridor.routes';
 import type { AdminApplication } from '../../core/admin/admin-application';
 import { expressPath, defineRoute, type RouteAuth, type RouteSpec } from './route';
 import type { Metrics } from './metrics';
@@ -61,7 +62,7 @@ export interface HttpAppDeps {
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
   const metrics = deps.metrics ? [metricsRoute(deps.metrics)] : [];
-  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...tenantRefundRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin)];
+  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...tenantRefundRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...corridorRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin)];
 }
 
 /**

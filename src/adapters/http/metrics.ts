@@ -85,6 +85,11 @@ export class Metrics {
     help: 'Calls to payout providers by provider, operation (submit, status) and outcome (the answer\'s kind, or error when it threw)',
     labelNames: ['provider', 'operation', 'outcome'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [this.registry],
   });
+  private readonly routingDecisions = new Counter({
+    name: 'payout_routing_decisions_total',
+    help: 'Payout routing decisions by first-choice provider, corridor (country/method/code), strategy (ordered, success_rate) and reason (ordered, ranked, hedged, sole)',
+    labelNames: ['provider', 'corridor', 'strategy', 'reason'], registers: [this.registry],
+  });
   private readonly providerCircuits = new Gauge({
     name: 'payout_provider_circuit_open', help: '1 while a payout provider\'s circuit breaker is open in this process',
     labelNames: ['provider'], registers: [this.registry],
@@ -184,6 +189,14 @@ export class Metrics {
   /** Counts one submit call to a payout provider and its outcome. */
   payoutSubmitted(provider: string, outcome: string): void {
     this.payoutSubmissions.inc({ provider, outcome });
+  }
+
+  /**
+   * Counts one routing decision (docs/decisions.md § Payout providers: routing on measured success):
+   * `provider` is the first choice (`none` when no candidate was healthy), `corridor` `KE/MOMO/MPESA`.
+   */
+  routingDecided(provider: string, corridor: string, strategy: string, reason: string): void {
+    this.routingDecisions.inc({ provider, corridor, strategy, reason });
   }
 
   /** Counts one provider callback by what became of it. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { BLOCKCHAINS, MONEY_OUT_COUNTRIES, PAYMENT_METHODS, type Catalog } from '../../core/catalog/catalog';
 import { FIAT_CURRENCIES, STABLECOINS } from '../../core/shared/money';
+import { ROUTING_STRATEGIES } from '../../core/routing/success-rate-scoring';
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'a non-negative decimal string');
 const positive = decimal.refine((v) => Number(v) > 0, 'must be greater than 0');
@@ -45,6 +46,8 @@ export const catalogSchema = z.strictObject({
     codes: z.array(z.string().min(1)).min(1).optional(),
     providers: z.array(z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a provider name such as mpesa')).min(1)
       .refine((names) => new Set(names).size === names.length, 'a provider is listed twice'),
+    // docs/decisions.md § Payout providers: routing on measured success; absent: DEFAULT_ROUTING_STRATEGY.
+    strategy: z.enum(ROUTING_STRATEGIES).optional(),
   })).default([]),
   walletIssuers: z.array(z.strictObject({
     key: z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, 'a lower-case key such as issuer_a'),

@@ -1,4 +1,4 @@
-import { routedProviderNames, type Catalog } from '../../core/catalog/catalog';
+import { payoutRouteOf, type Catalog } from '../../core/catalog/catalog';
 import type { KycProvider } from '../../core/customers/customer';
 import type { PayoutProvider } from '../../core/payments/payout-provider';
 import type {
@@ -20,7 +20,9 @@ export interface LiveKyc {
  * per `isHealthy` (the circuit breakers), not refusing calls, in the table's order. A live corridor
  * no configured provider serves is `not_served` (the money-out answers 422 corridor_not_available);
  * one whose configured providers all refuse calls is `unavailable` for `unhealthyRecheckMs` (503
- * provider_unavailable with Retry-After). Either is answered before anything is held.
+ * provider_unavailable with Retry-After). Either is answered before anything is held. A live
+ * route carries the row's strategy and every configured candidate with its health, for the payout
+ * worker's decision (docs/decisions.md § Payout providers: routing on measured success).
  * `live` are the configured real providers, by `PayoutProvider.name`.
  */
 export class CatalogRouting implements ProviderRouting {
@@ -41,15 +43,15 @@ export class CatalogRouting implements ProviderRouting {
 
   payoutProvidersFor(environment: TenantEnvironment, corridor: PayoutCorridor): PayoutRouted {
     if (environment === 'sandbox') return { kind: 'providers', providers: [this.sandbox.payouts] };
-    const names = routedProviderNames(this.catalog, corridor.country, corridor.paymentMethod, corridor.paymentCode);
+    const { providers: names, strategy } = payoutRouteOf(this.catalog, corridor.country, corridor.paymentMethod, corridor.paymentCode);
     const where = `${corridor.paymentMethod} ${corridor.paymentCode} in ${corridor.country}`;
     if (names.length === 0) return { kind: 'not_served', reason: `no live payout provider is routed for ${where}` };
     const configured = names.map((name) => this.live.get(name)).filter((p): p is PayoutProvider => p !== undefined);
     if (configured.length === 0) return { kind: 'not_served', reason: `no payout provider routed for ${where} is configured` };
-    const healthy = configured.filter((provider) => this.isHealthy(provider.name));
-    const [first, ...rest] = healthy;
+    const candidates = configured.map((provider) => ({ name: provider.name, healthy: this.isHealthy(provider.name) }));
+    const [first, ...rest] = configured.filter((_, index) => candidates[index]!.healthy);
     if (!first) return { kind: 'unavailable', reason: `every payout provider for ${where} is failing; retry later`, retryAfterMs: this.unhealthyRecheckMs };
-    return { kind: 'providers', providers: [first, ...rest] };
+    return { kind: 'providers', providers: [first, ...rest], strategy, candidates };
   }
 
   payoutProviderNamed(environment: TenantEnvironment, name: string): PayoutProvider | undefined {

@@ -25,6 +25,8 @@ import type { RatePair } from '../quotes/rate-feed';
 import { pinRate, type PinCommand, type RatePin, type RatePinStore } from '../quotes/rate-pins';
 import { setSpread, type SpreadCommand } from '../quotes/set-spread';
 import type { ScreeningAdmin } from '../screening/screening-admin';
+import type { RoutingDecisionLog } from '../routing/provider-outcomes';
+import type { RoutingDecision } from '../routing/success-rate-scoring';
 import type { SpreadChange, SpreadStore, SpreadTable, Spreads } from '../quotes/spread';
 import type { DepositFindingReader } from '../deposits/deposit-ports';
 import { listDepositFindings } from '../deposits/list-deposits';
@@ -71,7 +73,20 @@ export type AdminApplicationDeps = AdminDeps & Pick<AdvanceDeps, 'uow' | 'paymen
   readonly quotes: QuoteReader;
   /** Sanctions screening: lists and compliance reviews (docs/decisions.md § Screening). */
   readonly screening?: ScreeningAdmin;
+  /** Payments' routing decisions (docs/decisions.md § Payout providers: routing on measured success). */
+  readonly routingDecisions?: Pick<RoutingDecisionLog, 'find'>;
 };
+
+/** A payment's routing decision as operators see it: when it was made, and the decision with its inputs. */
+export interface RoutingDecisionView {
+  /** ISO 8601 UTC. */
+  readonly decidedAt: string;
+  readonly strategy: RoutingDecision['strategy'];
+  readonly reason: RoutingDecision['reason'];
+  readonly hedged: boolean;
+  readonly order: readonly string[];
+  readonly candidates: RoutingDecision['candidates'];
+}
 
 /** Admin-scoped use cases (docs/decisions.md § Authentication, tenants and keys and § Analytics, admin and health): tenants, keys, deposits, cross-tenant reads, sandbox simulation. */
 export interface AdminApplication {
@@ -96,9 +111,13 @@ export interface AdminApplication {
   /**
    * Any tenant's payment, with its tenant id, its payout provider (`sandbox`, `mpesa`,
    * `mtn_momo`, `paystack`; null before any submission) and its pricing record (null on payments
-   * stored before records were kept), which the issuer's view leaves out. Errors: `not_found`.
+   * stored before records were kept), and its latest routing decision with its inputs (null for
+   * sandbox payments and before a live one was first routed), which the issuer's view leaves out.
+   * Errors: `not_found`.
    */
-  getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string; provider: string | null; pricing: PricingRecord | null }, 'not_found'>>;
+  getPayment(paymentId: string): Promise<Result<PaymentView & {
+    tenantId: string; provider: string | null; pricing: PricingRecord | null; routing: RoutingDecisionView | null;
+  }, 'not_found'>>;
   /**
    * Any tenant's quote with how it was priced (`pricing`: mid, spread, sources with their own
    * timestamps, fee; null on quotes stored before records were kept), docs/decisions.md § FX quotes:
@@ -171,9 +190,12 @@ export function createAdminApplication(deps: AdminApplicationDeps): AdminApplica
     },
     getPayment: async (paymentId) => {
       const payment = await deps.payments.findById(paymentId);
-      return payment
-        ? ok({ ...toPaymentView(payment), tenantId: payment.tenantId, provider: payment.provider, pricing: payment.pricing ?? null })
-        : err('not_found', `Payment ${paymentId} not found`);
+      if (!payment) return err('not_found', `Payment ${paymentId} not found`);
+      const routing = await deps.routingDecisions?.find(paymentId);
+      return ok({
+        ...toPaymentView(payment), tenantId: payment.tenantId, provider: payment.provider, pricing: payment.pricing ?? null,
+        routing: routing ? { decidedAt: routing.decidedAt.toISOString(), ...routing.decision } : null,
+      });
     },
     getQuote: async (quoteId) => {
       const quote = await deps.quotes.findById(quoteId);

@@ -1,4 +1,5 @@
 import type { FiatCurrency, Stablecoin } from '../shared/money';
+import { DEFAULT_ROUTING_STRATEGY, type RoutingStrategy } from '../routing/success-rate-scoring';
 
 /** Payout methods (OpenAPI createMoneyOut). */
 export const PAYMENT_METHODS = ['BANK', 'MOMO', 'PAYBILL', 'TILL'] as const;
@@ -84,13 +85,16 @@ export interface Acquirer {
  * One row of the payout routing table (docs/decisions.md § Payout providers: routing and failover):
  * payments to `country` by `method`, with one of `codes` as paymentCode (operator or bank code; no
  * `codes` means every code the method offers there), go to `providers` in that order. Provider
- * names are `PayoutProvider.name` values (`mpesa`, `mtn_momo`, `paystack`).
+ * names are `PayoutProvider.name` values (`mpesa`, `mtn_momo`, `paystack`). `strategy` says how
+ * the payout worker orders them (docs/decisions.md § Payout providers: routing on measured
+ * success); absent, `DEFAULT_ROUTING_STRATEGY`.
  */
 export interface PayoutRouteRow {
   readonly country: CountryCode;
   readonly method: PaymentMethod;
   readonly codes?: readonly string[];
   readonly providers: readonly string[];
+  readonly strategy?: RoutingStrategy;
 }
 
 /**
@@ -133,9 +137,19 @@ export function soleCountryOf(catalog: Catalog, currency: FiatCurrency): Country
  * without codes; empty when no row matches (docs/decisions.md § Payout providers: routing and failover).
  */
 export function routedProviderNames(catalog: Catalog, country: CountryCode, method: PaymentMethod, paymentCode: string): readonly string[] {
+  return payoutRouteOf(catalog, country, method, paymentCode).providers;
+}
+
+/**
+ * The routing table's providers for a payment (as `routedProviderNames`) and the row's strategy
+ * (`DEFAULT_ROUTING_STRATEGY` when the row names none or no row matches). Pure.
+ */
+export function payoutRouteOf(
+  catalog: Catalog, country: CountryCode, method: PaymentMethod, paymentCode: string,
+): { readonly providers: readonly string[]; readonly strategy: RoutingStrategy } {
   const rows = catalog.payoutRoutes.filter((row) => row.country === country && row.method === method);
-  const exact = rows.find((row) => row.codes?.includes(paymentCode));
-  return (exact ?? rows.find((row) => row.codes === undefined))?.providers ?? [];
+  const row = rows.find((r) => r.codes?.includes(paymentCode)) ?? rows.find((r) => r.codes === undefined);
+  return { providers: row?.providers ?? [], strategy: row?.strategy ?? DEFAULT_ROUTING_STRATEGY };
 }
 
 /**

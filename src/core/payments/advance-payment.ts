@@ -5,6 +5,7 @@ import type { ProviderReport } from './provider-report';
 import { failureOf } from './payment-failure';
 import { applyMove, patchPayment, reschedule, type AdvanceDeps } from './payment-moves';
 import { namedPayoutProvider, payoutRoute, UNROUTED_RECHECK_MS } from '../routing/provider-routing';
+import { countOutcome, rankRoute, type CountedOutcome } from '../routing/route-ranking';
 
 export { applyMove, type AdvanceDeps, type MoveDetails } from './payment-moves';
 
@@ -51,7 +52,8 @@ async function providerOf(deps: AdvanceDeps, payment: Payment): Promise<PayoutPr
 
 /**
  * Submits a payment no provider has (docs/decisions.md § Payout providers: routing and failover):
- * the routed providers in order, each after a durable submission marker naming it. `retry` (the
+ * the routed providers in the order routing decides (the table's, or ranked on measured success,
+ * § Payout providers: routing on measured success), each after a durable submission marker naming it. `retry` (the
  * provider certainly did not take it, or its circuit is open) clears the marker and moves to the
  * next provider; `unknown` keeps the marker and stops: the next look is a status query at that same
  * provider; `accepted` and `rejected` are applied. When every provider said `retry`, it waits for
@@ -65,26 +67,35 @@ async function submitWithFailover(deps: AdvanceDeps, payment: Payment): Promise<
     deps.onUnrouted?.(payment, route.reason);
     return reschedule(deps, payment, (route.kind === 'unavailable' ? route.retryAfterMs : undefined) ?? UNROUTED_RECHECK_MS);
   }
+  const providers = await rankRoute(deps.scoring, deps.clock, payment.id, payment, route);
   let waitMs: number | undefined;
   let current = payment;
-  for (const [index, provider] of route.providers.entries()) {
+  for (const [index, provider] of providers.entries()) {
     const marked = await patchPayment(deps, current, { provider: provider.name, submittedAt: deps.clock.now() });
     if (!marked) return;
+    const started = deps.scoring?.nowMs();
     const outcome = await provider.submit(marked);
+    const latencyMs = started === undefined || outcome.kind === 'retry' ? undefined : deps.scoring!.nowMs() - started;
     deps.onSubmitted?.(marked, provider.name, outcome);
     switch (outcome.kind) {
       case 'accepted':
+        await countOutcome(deps.scoring, deps.clock.now(), provider.name, payment, undefined, latencyMs);
         await applyMove(deps, payment.id, 'accept', { providerRef: outcome.providerRef, nextLookAfterMs: outcome.recheckAfterMs }, marked);
         return;
-      case 'rejected':
-        await applyMove(deps, payment.id, 'reject', { failure: failureOf(outcome) }, marked);
+      case 'rejected': {
+        const moved = await applyMove(deps, payment.id, 'reject', { failure: failureOf(outcome) }, marked);
+        if (moved.ok) await countOutcome(deps.scoring, deps.clock.now(), provider.name, payment, { kind: 'failed', code: outcome.code }, latencyMs);
         return;
+      }
       case 'unknown':
+        // Unanswered counts against the provider; whatever its status query finds later counts too.
+        await countOutcome(deps.scoring, deps.clock.now(), provider.name, payment, { kind: 'unanswered' }, latencyMs);
         return reschedule(deps, marked, UNSETTLED_RECHECK_MS);
       case 'retry': {
+        // Certainly not taken (refused before processing, or our own open circuit): not counted.
         waitMs = Math.min(waitMs ?? outcome.afterMs, outcome.afterMs);
         // After the last provider, the marker is cleared and the next look set in one write.
-        const last = index === route.providers.length - 1;
+        const last = index === providers.length - 1;
         const at = new Date(deps.clock.now().getTime() + Math.max(0, waitMs));
         const cleared = await patchPayment(deps, marked, last ? { submittedAt: null, nextActionAt: at } : { submittedAt: null });
         if (!cleared || last) return;
@@ -121,7 +132,7 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, providerName: s
     const moved = outcome.kind === 'failed'
       ? await applyMove(deps, payment.id, 'reject', { failure: failureOf(outcome) }, payment)
       : await applyMove(deps, payment.id, 'accept', { providerRef: ref ?? payment.providerRef ?? undefined }, payment);
-    if (moved.ok && outcome.kind === 'failed') return;
+    if (moved.ok && outcome.kind === 'failed') return countFinal(deps, payment, providerName, outcome);
     // Lost a race with the submission's own acceptance: carry on from the payment as it now is.
     const current = moved.ok ? moved.value : await deps.payments.findById(payment.id);
     if (!current) return;
@@ -135,9 +146,21 @@ async function applyOutcome(deps: AdvanceDeps, payment: Payment, providerName: s
     // An accepted payout the provider does not know is an anomaly for reconciliation, never a move.
     case 'not_found':
       return reschedule(deps, payment, UNSETTLED_RECHECK_MS);
-    default:
-      await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failure: failureOf(outcome) } : {}, payment);
+    default: {
+      const moved = await applyMove(deps, payment.id, moves[outcome.kind], 'reason' in outcome ? { failure: failureOf(outcome) } : {}, payment);
+      if (moved.ok) await countFinal(deps, payment, providerName, outcome);
+    }
   }
+}
+
+/**
+ * Counts a payout's end in its provider's window, once (after the move that applied it): success,
+ * or a failure when its code is the provider's; a refund is not counted (the payout had succeeded).
+ */
+async function countFinal(deps: AdvanceDeps, payment: Payment, providerName: string, outcome: StatusOutcome): Promise<void> {
+  const counted: CountedOutcome | undefined = outcome.kind === 'succeeded' ? { kind: 'succeeded' }
+    : outcome.kind === 'failed' ? { kind: 'failed', code: outcome.code } : undefined;
+  if (counted) await countOutcome(deps.scoring, deps.clock.now(), providerName, payment, counted);
 }
 
 /** What applyProviderReport did with a report. */

@@ -11,6 +11,7 @@ import { refundEvent } from '../refunds/refund-events';
 import type { SubmitOutcome, UnknownStatusFindings } from './payout-provider';
 import type { PaymentFailure } from './payment-failure';
 import type { RoutingDeps } from '../routing/provider-routing';
+import type { RouteScoringDeps } from '../routing/route-ranking';
 
 /** Ports and settings of the payout worker and of provider results; routing picks each payment's provider. */
 export interface AdvanceDeps extends RoutingDeps {
@@ -29,6 +30,12 @@ export interface AdvanceDeps extends RoutingDeps {
   readonly onSubmitted?: (payment: Payment, provider: string, outcome: SubmitOutcome) => void;
   /** Where a status answer or callback the provider's adapter does not map is recorded for operators. */
   readonly unknownStatuses: UnknownStatusFindings;
+  /**
+   * Routing on measured success (docs/decisions.md § Payout providers: routing on measured
+   * success): the outcome window, the decision log and the scoring settings. Without it, the
+   * route's order is used as it is and nothing is counted.
+   */
+  readonly scoring?: RouteScoringDeps;
 }
 
 /** Details a move records: the provider's reference on acceptance, why on failure or refund (its reason and code). */

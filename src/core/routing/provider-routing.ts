@@ -2,6 +2,7 @@ import type { Tenant } from '../auth/tenant';
 import type { CountryCode, PaymentMethod } from '../catalog/catalog';
 import type { KycProvider } from '../customers/customer';
 import type { PayoutProvider } from '../payments/payout-provider';
+import type { RoutingStrategy } from './success-rate-scoring';
 
 /** Which world a tenant lives in: sandbox (simulated rails) or live (real money). */
 export type TenantEnvironment = Tenant['environment'];
@@ -19,6 +20,12 @@ export interface PayoutCorridor {
   readonly paymentCode: string;
 }
 
+/** A configured provider of a corridor and whether its circuit lets calls through. */
+export interface RouteCandidateName {
+  readonly name: string;
+  readonly healthy: boolean;
+}
+
 /**
  * The payout providers that may carry a corridor's payment, in the order to try them
  * (docs/decisions.md § Payout providers: routing and failover), or why none may:
@@ -29,7 +36,15 @@ export interface PayoutCorridor {
  *   `provider_unavailable` with `Retry-After`).
  */
 export type PayoutRouted =
-  | { readonly kind: 'providers'; readonly providers: readonly [PayoutProvider, ...PayoutProvider[]] }
+  | {
+    readonly kind: 'providers';
+    /** The healthy providers in the routing table's order. */
+    readonly providers: readonly [PayoutProvider, ...PayoutProvider[]];
+    /** How the payout worker orders them (docs/decisions.md § Payout providers: routing on measured success); absent: `ordered`. */
+    readonly strategy?: RoutingStrategy;
+    /** Every configured provider of the corridor in table order, healthy or not (circuit open), for the decision record. */
+    readonly candidates?: readonly RouteCandidateName[];
+  }
   | { readonly kind: 'not_served'; readonly reason: string }
   | { readonly kind: 'unavailable'; readonly reason: string; readonly retryAfterMs?: number };
 
