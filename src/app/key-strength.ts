@@ -98,6 +98,8 @@ export interface ProductionSecrets {
   readonly MTN_MOMO_CALLBACK_SECRET?: string;
   /** The path secret of Smile ID's callback URL (its signature covers no part of the body). */
   readonly SMILE_ID_CALLBACK_SECRET?: string;
+  /** The path secret of pawaPay's callback URL (checked with the source address; the callback then only triggers a status query). */
+  readonly PAWAPAY_CALLBACK_SECRET?: string;
 }
 
 /**
@@ -119,7 +121,7 @@ export function weakSecretProblems(secrets: ProductionSecrets): string[] {
         '(generate one with `npm run env:init`, or use 40 random letters and digits)');
     }
   }
-  for (const name of ['MPESA_CALLBACK_PATH_SECRET', 'MTN_MOMO_CALLBACK_SECRET', 'SMILE_ID_CALLBACK_SECRET'] as const) {
+  for (const name of ['MPESA_CALLBACK_PATH_SECRET', 'MTN_MOMO_CALLBACK_SECRET', 'SMILE_ID_CALLBACK_SECRET', 'PAWAPAY_CALLBACK_SECRET'] as const) {
     const value = secrets[name];
     if (value === undefined) continue;
     const bits = secretTextEntropyBits(value);
