@@ -6,6 +6,7 @@ import { weakSecretProblems } from './key-strength';
 import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './logger';
 import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
+import { parsePawapayConfig, type PawapayConfig } from '../adapters/providers/pawapay/pawapay-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
 import { ratesConfigProblems, ratesEnvSchema } from '../adapters/providers/rates/rates-config';
 import { parseSmileIdConfig, type SmileIdConfig } from '../adapters/providers/smile-id/smile-id-config';
@@ -135,13 +136,14 @@ export const configSchema = z.object({
 
 /**
  * The real payout providers' settings (docs/providers.md), each parsed by its
- * adapter's zod schema from its own variables (MPESA_*, MTN_MOMO_*, PAYSTACK_*). A provider whose
+ * adapter's zod schema from its own variables (MPESA_*, MTN_MOMO_*, PAYSTACK_*, PAWAPAY_*). A provider whose
  * variables are all unset is off (undefined).
  */
 export interface PayoutProviderConfigs {
   readonly mpesa?: MpesaConfig;
   readonly mtnMomo?: MtnMomoConfig;
   readonly paystack?: PaystackConfig;
+  readonly pawapay?: PawapayConfig;
 }
 
 export type Config = Omit<z.infer<typeof configSchema>, 'LOG_FORMAT'> & {
@@ -226,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         MPESA_CALLBACK_PATH_SECRET: providers.configs.mpesa?.callbackPathSecret,
         MTN_MOMO_CALLBACK_SECRET: providers.configs.mtnMomo?.callbackSecret,
         SMILE_ID_CALLBACK_SECRET: smileId?.callbackSecret,
+        PAWAPAY_CALLBACK_SECRET: providers.configs.pawapay?.callbackSecret,
       }).map(namedProblem));
     }
   }
@@ -264,6 +267,7 @@ function payoutProviderConfigs(env: Record<string, string | undefined>): { confi
     mpesa: read(() => parseMpesaConfig(env)),
     mtnMomo: read(() => parseMtnMomoConfig(env)),
     paystack: read(() => parsePaystackConfig(env)),
+    pawapay: read(() => parsePawapayConfig(env)),
   };
   return { configs: Object.fromEntries(Object.entries(configs).filter(([, v]) => v !== undefined)) as PayoutProviderConfigs, problems };
 }

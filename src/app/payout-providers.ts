@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { MpesaPayoutProvider } from '../adapters/providers/mpesa/mpesa-payout-provider';
 import { MtnMomoClient } from '../adapters/providers/mtn-momo/mtn-momo-client';
 import { MtnMomoPayoutProvider } from '../adapters/providers/mtn-momo/mtn-momo-payout-provider';
+import { PawapayClient } from '../adapters/providers/pawapay/pawapay-client';
+import { PawapayPayoutProvider } from '../adapters/providers/pawapay/pawapay-payout-provider';
 import { PaystackClient } from '../adapters/providers/paystack/paystack-client';
 import { PaystackPayoutProvider } from '../adapters/providers/paystack/paystack-payout-provider';
 import type { PayoutProvider } from '../core/payments/payout-provider';
@@ -20,6 +22,7 @@ export interface LivePayoutProviders {
   readonly mpesa?: MpesaPayoutProvider;
   readonly mtnMomo?: MtnMomoPayoutProvider;
   readonly paystack?: { readonly provider: PaystackPayoutProvider; readonly client: PaystackClient };
+  readonly pawapay?: PawapayPayoutProvider;
   /** Closes their HTTP connection pools. */
   close(): Promise<void>;
   /** Aborts their calls in flight (outcome unknown) and sends no later one (docs/decisions.md § Running it). */
@@ -38,23 +41,26 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
   const paystack = paystackClient && configs.paystack
     ? { provider: new PaystackPayoutProvider(paystackClient, { resultWaitMs: configs.paystack.resultWaitMs }), client: paystackClient }
     : undefined;
-  const providers = [mpesa, mtnMomo, paystack?.provider].filter((p): p is NonNullable<typeof p> => p !== undefined);
+  const pawapayClient = configs.pawapay ? new PawapayClient(configs.pawapay) : undefined;
+  const pawapay = configs.pawapay && pawapayClient ? new PawapayPayoutProvider(configs.pawapay, pawapayClient) : undefined;
+  const providers = [mpesa, mtnMomo, paystack?.provider, pawapay].filter((p): p is NonNullable<typeof p> => p !== undefined);
   if (providers.length > 0) {
     logger.info({
       providers: {
         ...(configs.mpesa ? { mpesa: configs.mpesa.baseUrl } : {}),
         ...(configs.mtnMomo ? { mtn_momo: `${configs.mtnMomo.baseUrl} (${configs.mtnMomo.targetEnvironment})` } : {}),
         ...(configs.paystack ? { paystack: `${configs.paystack.baseUrl} (${configs.paystack.mode})` } : {}),
+        ...(configs.pawapay ? { pawapay: `${configs.pawapay.baseUrl} (${configs.pawapay.environment})` } : {}),
       },
     }, 'live payout providers configured');
   }
   return {
-    providers, mpesa, mtnMomo, paystack,
+    providers, mpesa, mtnMomo, paystack, pawapay,
     async close() {
-      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close()]);
+      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close(), pawapayClient?.close()]);
     },
     async abort() {
-      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close()]);
+      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close(), pawapayClient?.abort()]);
     },
   };
 }
