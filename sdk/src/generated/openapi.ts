@@ -4740,7 +4740,7 @@ export interface components {
              * @example paystack
              * @enum {string}
              */
-            provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack";
+            provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack" | "pawapay";
             /**
              * Format: date-time
              * @description Start of the window (inclusive)
@@ -4925,7 +4925,7 @@ export interface components {
              */
             tenantId: string;
             /**
-             * @description The provider asked: sandbox, mpesa, mtn_momo or paystack
+             * @description The provider asked: sandbox, mpesa, mtn_momo, paystack or pawapay
              * @example paystack
              */
             provider: string;
@@ -12240,7 +12240,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The payout provider to compare with */
-                provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack";
+                provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack" | "pawapay";
                 /** @description Start of the window (inclusive), ISO 8601 UTC: payments created from then */
                 from: string;
                 /** @description End of the window (exclusive), at most 31 days after from */
