@@ -144,3 +144,25 @@ describe('pawaPay rail: a callback never decides by itself', () => {
     expect(await ledgerKinds(service, id)).toEqual(['hold', 'send', 'return']);
   });
 });
+
+describe('pawaPay rail: the callback source allow-list', () => {
+  let sim: PawapaySimulator;
+  let service: TestService;
+  beforeAll(async () => {
+    ({ sim, service } = await railOf({}, { PAWAPAY_CALLBACK_ALLOWED_IPS: '3.64.89.224/32' }));
+  });
+  afterAll(async () => {
+    await service.close();
+    await sim.close();
+  });
+
+  it('a callback from an unlisted address is 403 with the right secret as with a wrong one, and stores nothing', async () => {
+    const paymentId = `pay_01J${'0'.repeat(23)}`;
+    const body = JSON.stringify({ payoutId: payoutIdOf(paymentId), status: 'COMPLETED' });
+    for (const secret of [SECRET, 'z'.repeat(40)]) {
+      const res = await fetch(`${service.baseUrl}/callbacks/pawapay/${secret}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(res.status).toBe(403);
+    }
+    expect(await storedCallbacks(service, paymentId)).toEqual([]);
+  });
+});
