@@ -11913,7 +11913,7 @@ export interface operations {
                          */
                         tenantId: string;
                         /**
-                         * @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission
+                         * @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack, pawapay); null before any submission
                          * @example sandbox
                          */
                         provider: string | null;

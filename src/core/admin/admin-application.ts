@@ -91,7 +91,7 @@ export interface AdminApplication {
   fundSandboxTenant(tenantId: string, funding: { currency: Stablecoin; amount: string }): Promise<Result<{ currency: Stablecoin; amount: string }, SandboxFundingErrorCode | 'not_found'>>;
   /**
    * Any tenant's payment, with its tenant id, its payout provider (`sandbox`, `mpesa`,
-   * `mtn_momo`, `paystack`; null before any submission) and its pricing record (null on payments
+   * `mtn_momo`, `paystack`, `pawapay`; null before any submission) and its pricing record (null on payments
    * stored before records were kept), which the issuer's view leaves out. Errors: `not_found`.
    */
   getPayment(paymentId: string): Promise<Result<PaymentView & { tenantId: string; provider: string | null; pricing: PricingRecord | null }, 'not_found'>>;
