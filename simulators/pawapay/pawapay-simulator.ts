@@ -141,7 +141,7 @@ export async function startPawapaySimulator(options: PawapaySimulatorOptions = {
     if (path === '/__simulator/payouts' && req.method === 'GET') return send(res, 200, { payouts: [...ledger.payouts.values()] });
     if (path === '/__simulator/faults' && req.method === 'POST') return control(res, raw);
     const auth = req.headers['authorization'];
-    if (!auth) return reject(res, 401, undefined, 'NO_AUTHENTICATION', 'No API token in the request headers');
+    if (!auth || auth.trim() === 'Bearer') return reject(res, 401, undefined, 'NO_AUTHENTICATION', 'No API token in the request headers');
     if (auth !== `Bearer ${apiToken}`) return reject(res, 403, undefined, 'AUTHENTICATION_ERROR', 'The API token is not valid');
     if (path === '/v2/payouts' && req.method === 'POST') return payout(res, raw);
     const status = /^\/v2\/payouts\/([^/]+)$/.exec(path);

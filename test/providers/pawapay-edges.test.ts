@@ -113,17 +113,19 @@ describe('pawaPay callback verification', () => {
 });
 
 describe('pawaPay authentication answers', () => {
-  it('a wrong token (403 AUTHENTICATION_ERROR) is unknown, never a rejection: the presence check is refused too', async () => {
-    const h = await startPawapayHarness();
-    try {
-      const bad = new PawapayPayoutProvider(h.config, new PawapayClient({ ...h.config, apiToken: 'wrong-token' }));
-      const outcome = await bad.submit(pawapayPayment('00'));
-      // The presence check is refused too (403), so whether the payout exists cannot be known.
-      expect(outcome).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('AUTHENTICATION_ERROR') });
-    } finally {
-      await h.close();
-    }
-  });
+  it.each([['a wrong token', 'wrong-token', 403, 'AUTHENTICATION_ERROR'], ['no token', '', 401, 'NO_AUTHENTICATION']])(
+    '%s (HTTP %s %s) is refused before processing: retry (another provider may carry it), never a rejection', async (_what, token, status, code) => {
+      const h = await startPawapayHarness();
+      try {
+        const bad = new PawapayPayoutProvider(h.config, new PawapayClient({ ...h.config, apiToken: token }));
+        const payment = pawapayPayment('00');
+        expect(await bad.submit(payment)).toMatchObject({ kind: 'retry', afterMs: 60_000, reason: expect.stringContaining(`HTTP ${status} REJECTED ${code}`) });
+        expect(h.sim.payouts().filter((p) => p.payoutId === payoutIdOf(payment.id))).toEqual([]);
+      } finally {
+        await h.close();
+      }
+    },
+  );
 
   it('a request that never reaches pawaPay is a retry', async () => {
     const provider = new PawapayPayoutProvider({ pollIntervalMs: 1000 }, new PawapayClient({

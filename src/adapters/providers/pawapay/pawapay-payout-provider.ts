@@ -11,6 +11,12 @@ import { initiationAnswerSchema, jsonOrUndefined, outcomeOfRecord, payoutIdOf, s
 const NOT_SENT_RETRY_MS = 10_000;
 /** Back-off after pawaPay refused our setup (token, account, provider closed, wallet empty), in milliseconds. */
 const SETUP_RETRY_MS = 60_000;
+/**
+ * Codes pawaPay answers with HTTP 401 or 403 before it reads the payout (failure codes page,
+ * "Technical failures": no token, an invalid or unauthorised token, a signature it cannot verify,
+ * payouts not enabled): nothing can have been created, and a status query would be refused alike.
+ */
+const REFUSED_BEFORE_PROCESSING = new Set(['NO_AUTHENTICATION', 'AUTHENTICATION_ERROR', 'AUTHORISATION_ERROR', 'HTTP_SIGNATURE_ERROR', 'PAYOUTS_NOT_ALLOWED']);
 
 /**
  * pawaPay payouts (Merchant API v2) behind the payout port (docs/decisions.md § Payments: states and
@@ -19,6 +25,8 @@ const SETUP_RETRY_MS = 60_000;
  * status query needs nothing stored. Submission answers (initiate payout page):
  * - ACCEPTED → `accepted` (providerRef: the payoutId);
  * - DUPLICATE_IGNORED → `accepted`: an earlier submission of this payout landed; its status decides;
+ * - HTTP 401 or 403 REJECTED with an authentication code (REFUSED_BEFORE_PROCESSING) → `retry`: our
+ *   token or account; another provider may carry it;
  * - REJECTED (HTTP 200, 400, 401 or 403 with a failureReason) → final only once the status query
  *   answers NOT_FOUND (so a rejection can never hide a payout that exists): then a setup code
  *   (token, account, provider closed, our wallet empty) → `retry` (another provider may carry it),
@@ -48,6 +56,9 @@ export class PawapayPayoutProvider implements PayoutProvider {
     }
     const code = parsed.success ? parsed.data.failureReason?.failureCode : undefined;
     const what = `REJECTED ${providerWord(code ?? 'without a failure code')}`;
+    if ((answer.status === 401 || answer.status === 403) && code !== undefined && REFUSED_BEFORE_PROCESSING.has(code)) {
+      return { kind: 'retry', afterMs: SETUP_RETRY_MS, reason: `pawaPay refused our credentials (HTTP ${answer.status} ${what}): check PAWAPAY_API_TOKEN and the account` };
+    }
     const presence = await this.presenceOf(payoutId);
     if (presence === 'present') return accepted;
     if (presence === 'unsure') return { kind: 'unknown', reason: `pawaPay answered ${what} and the payout's status is not available` };
