@@ -1,11 +1,11 @@
 /**
  * Starts the provider simulators for local work (docs/providers.md § Simulators): M-Pesa Daraja, MTN MoMo
- * Disbursements, Paystack Transfers, Flutterwave Transfers and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno, VALR and Open
+ * Disbursements, Paystack Transfers, Flutterwave Transfers, pawaPay payouts and Smile ID Enhanced KYC, and the rate sources Coinbase, Luno, VALR and Open
  * Exchange Rates (docs/providers.md § Rates), each a protocol double over real HTTP. Prints the
  * variables that point the service at them (the simulators' own development credentials, no real
  * secret) and writes the M-Pesa simulator's public key where MPESA_CERTIFICATE_PATH names it.
  * Ports: SIM_MPESA_PORT (4010), SIM_MTN_MOMO_PORT (4020), SIM_PAYSTACK_PORT (4030), SIM_COINBASE_PORT (4040),
- * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070), SIM_OXR_PORT (4080), SIM_FLUTTERWAVE_PORT (4090); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
+ * SIM_LUNO_PORT (4050), SIM_VALR_PORT (4060), SIM_SMILE_ID_PORT (4070), SIM_OXR_PORT (4080), SIM_FLUTTERWAVE_PORT (4090), SIM_PAWAPAY_PORT (4100); a rate simulator's mode is set with POST <url>/__simulator/mode. The service's
  * origin for callbacks: SERVICE_URL (http://127.0.0.1:3000). Stops on SIGINT or SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
@@ -19,6 +19,7 @@ import { startCoinbaseSimulator } from '../simulators/coinbase/coinbase-simulato
 import { startLunoSimulator } from '../simulators/luno/luno-simulator';
 import { startValrSimulator } from '../simulators/valr/valr-simulator';
 import { startSmileIdSimulator } from '../simulators/smile-id/smile-id-simulator';
+import { startPawapaySimulator } from '../simulators/pawapay/pawapay-simulator';
 import { OXR_SIM_APP_ID, startOxrSimulator } from '../simulators/oxr/oxr-simulator';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
   const valr = await startValrSimulator({ port: port('SIM_VALR_PORT', 4060) });
   const smileId = await startSmileIdSimulator({ port: port('SIM_SMILE_ID_PORT', 4070), resultDelayMs: 1000 });
   const oxr = await startOxrSimulator({ port: port('SIM_OXR_PORT', 4080) });
+  // pawaPay's callback URL is an account setting (its Dashboard), so the simulator is given it here.
+  const pawapaySecret = randomBytes(24).toString('base64url');
+  const pawapay = await startPawapaySimulator({
+    port: port('SIM_PAWAPAY_PORT', 4100), processingDelayMs: 500, callbackDelayMs: 1000, callbackUrl: `${service}/callbacks/pawapay/${pawapaySecret}`,
+  });
 
   const dir = path.resolve(__dirname, '..', '.data');
   mkdirSync(dir, { recursive: true });
@@ -74,6 +80,11 @@ async function main(): Promise<void> {
     `FLUTTERWAVE_SECRET_KEY=${flutterwave.secretKey}`,
     `FLUTTERWAVE_BASE_URL=${flutterwave.url}`,
     `FLUTTERWAVE_WEBHOOK_SECRET_HASH=${flutterwave.secretHash}`,
+    `PAWAPAY_BASE_URL=${pawapay.url}`,
+    `PAWAPAY_API_TOKEN=${pawapay.apiToken}`,
+    'PAWAPAY_ENVIRONMENT=sandbox',
+    `PAWAPAY_CALLBACK_SECRET=${pawapaySecret}`,
+    'PAWAPAY_CALLBACK_ALLOWED_IPS=127.0.0.1,::1',
     'RATES_SOURCES=coinbase,luno,valr,oxr',
     `RATES_COINBASE_BASE_URL=${coinbase.url}`,
     `RATES_LUNO_BASE_URL=${luno.url}`,
@@ -95,6 +106,7 @@ async function main(): Promise<void> {
     `MTN MoMo simulator        ${mtn.url}   (ledger: ${mtn.url}/__simulator/transfers)`,
     `Paystack simulator        ${paystack.url}   (webhooks to ${service}/callbacks/paystack)`,
     `Flutterwave simulator     ${flutterwave.url}   (webhooks to ${service}/callbacks/flutterwave)`,
+    `pawaPay simulator         ${pawapay.url}   (faults by the recipient's last two digits; ledger: ${pawapay.url}/__simulator/payouts)`,
     `Coinbase rates simulator  ${coinbase.url}   (mode: POST ${coinbase.url}/__simulator/mode {"mode":"stale|skewed|failing|jumping|normal"})`,
     `Luno ticker simulator     ${luno.url}`,
     `VALR summary simulator    ${valr.url}`,
@@ -109,7 +121,7 @@ async function main(): Promise<void> {
   ].join('\n'));
 
   const stop = async () => {
-    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), flutterwave.close(), coinbase.close(), luno.close(), valr.close(), smileId.close(), oxr.close()]);
+    await Promise.allSettled([mpesa.close(), mtn.close(), paystack.close(), flutterwave.close(), coinbase.close(), luno.close(), valr.close(), smileId.close(), oxr.close(), pawapay.close()]);
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());

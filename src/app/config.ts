@@ -6,6 +6,7 @@ import { weakSecretProblems } from './key-strength';
 import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './logger';
 import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
+import { parsePawapayConfig, type PawapayConfig } from '../adapters/providers/pawapay/pawapay-config';
 import { parsePaystackConfig, type PaystackConfig } from '../adapters/providers/paystack/paystack-config';
 import { parseFlutterwaveConfig, type FlutterwaveConfig } from '../adapters/providers/flutterwave/flutterwave-config';
 import { ratesConfigProblems, ratesEnvSchema } from '../adapters/providers/rates/rates-config';
@@ -145,7 +146,7 @@ export const configSchema = z.object({
 
 /**
  * The real payout providers' settings (docs/providers.md), each parsed by its
- * adapter's zod schema from its own variables (MPESA_*, MTN_MOMO_*, PAYSTACK_*, FLUTTERWAVE_*). A provider whose
+ * adapter's zod schema from its own variables (MPESA_*, MTN_MOMO_*, PAYSTACK_*, FLUTTERWAVE_*, PAWAPAY_*). A provider whose
  * variables are all unset is off (undefined).
  */
 export interface PayoutProviderConfigs {
@@ -153,6 +154,7 @@ export interface PayoutProviderConfigs {
   readonly mtnMomo?: MtnMomoConfig;
   readonly paystack?: PaystackConfig;
   readonly flutterwave?: FlutterwaveConfig;
+  readonly pawapay?: PawapayConfig;
 }
 
 export type Config = Omit<z.infer<typeof configSchema>, 'LOG_FORMAT'> & {
@@ -238,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         MTN_MOMO_CALLBACK_SECRET: providers.configs.mtnMomo?.callbackSecret,
         SMILE_ID_CALLBACK_SECRET: smileId?.callbackSecret,
         FLUTTERWAVE_WEBHOOK_SECRET_HASH: providers.configs.flutterwave?.webhookSecretHash,
+        PAWAPAY_CALLBACK_SECRET: providers.configs.pawapay?.callbackSecret,
       }).map(namedProblem));
     }
   }
@@ -277,6 +280,7 @@ function payoutProviderConfigs(env: Record<string, string | undefined>): { confi
     mtnMomo: read(() => parseMtnMomoConfig(env)),
     paystack: read(() => parsePaystackConfig(env)),
     flutterwave: read(() => parseFlutterwaveConfig(env)),
+    pawapay: read(() => parsePawapayConfig(env)),
   };
   return { configs: Object.fromEntries(Object.entries(configs).filter(([, v]) => v !== undefined)) as PayoutProviderConfigs, problems };
 }

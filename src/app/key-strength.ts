@@ -100,6 +100,8 @@ export interface ProductionSecrets {
   readonly SMILE_ID_CALLBACK_SECRET?: string;
   /** Flutterwave's webhook secret hash (sent back verbatim in `verif-hash`: it is the credential). */
   readonly FLUTTERWAVE_WEBHOOK_SECRET_HASH?: string;
+  /** The path secret of pawaPay's callback URL (checked with the source address; the callback then only triggers a status query). */
+  readonly PAWAPAY_CALLBACK_SECRET?: string;
 }
 
 /**
@@ -121,7 +123,7 @@ export function weakSecretProblems(secrets: ProductionSecrets): string[] {
         '(generate one with `npm run env:init`, or use 40 random letters and digits)');
     }
   }
-  for (const name of ['MPESA_CALLBACK_PATH_SECRET', 'MTN_MOMO_CALLBACK_SECRET', 'SMILE_ID_CALLBACK_SECRET', 'FLUTTERWAVE_WEBHOOK_SECRET_HASH'] as const) {
+  for (const name of ['MPESA_CALLBACK_PATH_SECRET', 'MTN_MOMO_CALLBACK_SECRET', 'SMILE_ID_CALLBACK_SECRET', 'FLUTTERWAVE_WEBHOOK_SECRET_HASH', 'PAWAPAY_CALLBACK_SECRET'] as const) {
     const value = secrets[name];
     if (value === undefined) continue;
     const bits = secretTextEntropyBits(value);

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { MpesaPayoutProvider } from '../adapters/providers/mpesa/mpesa-payout-provider';
 import { MtnMomoClient } from '../adapters/providers/mtn-momo/mtn-momo-client';
 import { MtnMomoPayoutProvider } from '../adapters/providers/mtn-momo/mtn-momo-payout-provider';
+import { PawapayClient } from '../adapters/providers/pawapay/pawapay-client';
+import { PawapayPayoutProvider } from '../adapters/providers/pawapay/pawapay-payout-provider';
 import { PaystackClient } from '../adapters/providers/paystack/paystack-client';
 import { PaystackPayoutProvider } from '../adapters/providers/paystack/paystack-payout-provider';
 import { FlutterwaveClient } from '../adapters/providers/flutterwave/flutterwave-client';
@@ -23,6 +25,7 @@ export interface LivePayoutProviders {
   readonly mtnMomo?: MtnMomoPayoutProvider;
   readonly paystack?: { readonly provider: PaystackPayoutProvider; readonly client: PaystackClient };
   readonly flutterwave?: FlutterwavePayoutProvider;
+  readonly pawapay?: PawapayPayoutProvider;
   /** Closes their HTTP connection pools. */
   close(): Promise<void>;
   /** Aborts their calls in flight (outcome unknown) and sends no later one (docs/decisions.md § Running it). */
@@ -45,7 +48,9 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
   const flutterwave = flutterwaveClient && configs.flutterwave
     ? new FlutterwavePayoutProvider(flutterwaveClient, { resultWaitMs: configs.flutterwave.resultWaitMs })
     : undefined;
-  const providers = [mpesa, mtnMomo, paystack?.provider, flutterwave].filter((p): p is NonNullable<typeof p> => p !== undefined);
+  const pawapayClient = configs.pawapay ? new PawapayClient(configs.pawapay) : undefined;
+  const pawapay = configs.pawapay && pawapayClient ? new PawapayPayoutProvider(configs.pawapay, pawapayClient) : undefined;
+  const providers = [mpesa, mtnMomo, paystack?.provider, flutterwave, pawapay].filter((p): p is NonNullable<typeof p> => p !== undefined);
   if (providers.length > 0) {
     logger.info({
       providers: {
@@ -53,16 +58,17 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
         ...(configs.mtnMomo ? { mtn_momo: `${configs.mtnMomo.baseUrl} (${configs.mtnMomo.targetEnvironment})` } : {}),
         ...(configs.paystack ? { paystack: `${configs.paystack.baseUrl} (${configs.paystack.mode})` } : {}),
         ...(configs.flutterwave ? { flutterwave: `${configs.flutterwave.baseUrl} (${configs.flutterwave.mode})` } : {}),
+        ...(configs.pawapay ? { pawapay: `${configs.pawapay.baseUrl} (${configs.pawapay.environment})` } : {}),
       },
     }, 'live payout providers configured');
   }
   return {
-    providers, mpesa, mtnMomo, paystack, flutterwave,
+    providers, mpesa, mtnMomo, paystack, flutterwave, pawapay,
     async close() {
-      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close(), flutterwaveClient?.close()]);
+      await Promise.all([mpesa?.close(), mtnClient?.close(), paystackClient?.close(), flutterwaveClient?.close(), pawapayClient?.close()]);
     },
     async abort() {
-      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close(), flutterwaveClient?.close()]);
+      await Promise.all([mpesa?.abort(), mtnClient?.abort(), paystackClient?.close(), flutterwaveClient?.close(), pawapayClient?.abort()]);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { CallbackAnswer, CallbackEndpoint } from '../adapters/http/provider-callback.routes';
 import { parseMpesaCallback } from '../adapters/providers/mpesa/mpesa-callbacks';
 import { parseMtnMomoCallback } from '../adapters/providers/mtn-momo/mtn-momo-callbacks';
+import { parsePawapayCallback } from '../adapters/providers/pawapay/pawapay-callbacks';
 import { parsePaystackCallback } from '../adapters/providers/paystack/paystack-callbacks';
 import { parseFlutterwaveCallback } from '../adapters/providers/flutterwave/flutterwave-callbacks';
 import { applyProviderReport, type AdvanceDeps } from '../core/payments/advance-payment';
@@ -34,10 +35,12 @@ export interface ProviderCallbacks {
  * - `PUT|POST /callbacks/mtn-momo/{secret}`: MTN's `X-Callback-Url`; path secret and
  *   MTN_MOMO_CALLBACK_ALLOWED_IPS. MTN does not sign, so its word only triggers an immediate status
  *   query (`GET` on the transfer), which decides;
- * - `POST /callbacks/paystack`: transfer webhooks, `x-paystack-signature` and PAYSTACK_WEBHOOK_ALLOWED_IPS.
+ * - `POST /callbacks/paystack`: transfer webhooks, `x-paystack-signature` and PAYSTACK_WEBHOOK_ALLOWED_IPS;
  * - `POST /callbacks/flutterwave`: `transfer.completed` webhooks, `verif-hash` and
  *   FLUTTERWAVE_WEBHOOK_ALLOWED_IPS. The hash is a static shared secret, not a signature of the
- *   body, so its word only triggers an immediate status query, which decides.
+ *   body, so its word only triggers an immediate status query, which decides;
+ * - `POST /callbacks/pawapay/{secret}`: payout callbacks (the URL set in the pawaPay Dashboard); path
+ *   secret and PAWAPAY_CALLBACK_ALLOWED_IPS; like MTN's, its word only triggers a status query, which decides.
  * A verified callback is stored raw (sealed) in `provider_events`, answered, and then applied
  * through the payout use case, where a late one changes nothing. A message already stored (same
  * content, or same provider event id and outcome) is answered alike and not stored again; it is
@@ -148,6 +151,19 @@ export function providerCallbacks(configs: PayoutProviderConfigs, deps: Callback
         // Not a signature of the body: confirmed by a status query before anything moves.
         const confirm: ProviderReport | null = parsed.report ? { ...parsed.report, outcome: { kind: 'pending', afterMs: 0 } } : null;
         return accept('flutterwave', '', input.rawBody, parsed.report, text(parsed.ack.status, parsed.ack.body), confirm);
+      },
+    });
+  }
+  const pawapay = configs.pawapay;
+  if (pawapay) {
+    endpoints.push({
+      method: 'post', path: '/callbacks/pawapay/:secret',
+      handle: async (input) => {
+        const parsed = parsePawapayCallback({ rawBody: input.rawBody, remoteAddress: input.remoteAddress, pathSecret: input.params.secret }, pawapay);
+        if (!parsed.ok) return refused('pawapay', parsed.refusal, input.remoteAddress, text(parsed.status, ''));
+        // Verified by path and source only: confirmed by a status query before anything moves.
+        const confirm: ProviderReport = { ...parsed.report, outcome: { kind: 'pending', afterMs: 0 } };
+        return accept('pawapay', '', input.rawBody, parsed.report, text(parsed.status, ''), confirm);
       },
     });
   }

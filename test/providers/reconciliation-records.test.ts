@@ -4,6 +4,9 @@ import { startMpesaSimulator, type MpesaSimulator } from '../../simulators/mpesa
 import { certificateFile, configOf, keKesPayment, mpesaEnv, startCallbackReceiver, type CallbackReceiver } from './mpesa-harness';
 import { momoPayment, startMomoHarness, waitFor, type MomoHarness } from './support/mtn-momo-harness';
 import type { SimTransfer } from '../../simulators/mtn-momo/mtn-momo-sim-ledger';
+import type { SimPayout } from '../../simulators/pawapay/pawapay-sim-ledger';
+import { payoutIdOf } from '../../src/adapters/providers/pawapay/pawapay-wire';
+import { pawapayPayment, startPawapayHarness } from './support/pawapay-harness';
 
 const WINDOW = { from: new Date(Date.now() - 60_000), to: new Date(Date.now() + 60_000) };
 
@@ -24,6 +27,29 @@ describe('reconciliation records by status query', () => {
       const [reader] = reconciliationSources([h.provider]);
       expect(reader!.provider).toBe('mtn_momo');
       expect(await reader!.recordsFor([sent, never], WINDOW)).toEqual([{ paymentId: sent.id, outcome: 'succeeded', providerStatus: 'succeeded' }]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('pawaPay: settled payouts are records with their outcomes; a payment never sent has none', async () => {
+    const h = await startPawapayHarness();
+    try {
+      const sent = pawapayPayment('00');
+      const failed = pawapayPayment('10');
+      const never = pawapayPayment('00');
+      const settled = Promise.all([sent, failed].map((p) => waitFor<[SimPayout]>(h.sim.events, 'settled', (s) => s.payoutId === payoutIdOf(p.id))));
+      expect((await h.provider.submit(sent)).kind).toBe('accepted');
+      expect((await h.provider.submit(failed)).kind).toBe('accepted');
+      await settled;
+      const [reader] = reconciliationSources([h.provider]);
+      expect(reader!.provider).toBe('pawapay');
+      const records = await reader!.recordsFor([sent, failed, never], WINDOW);
+      expect(records).toHaveLength(2);
+      expect(records).toEqual(expect.arrayContaining([
+        { paymentId: sent.id, outcome: 'succeeded', providerStatus: 'succeeded' },
+        { paymentId: failed.id, outcome: 'failed', providerStatus: 'failed' },
+      ]));
     } finally {
       await h.close();
     }

@@ -148,7 +148,7 @@ describe('loadCatalog rejects bad reference data with a readable message', () =>
 describe('the payout routing table', () => {
   it('ships a route for each real provider', () => {
     const routes = loadCatalog(SOURCE).payoutRoutes;
-    expect(new Set(routes.flatMap((r) => r.providers))).toEqual(new Set(['mpesa', 'mtn_momo', 'paystack', 'flutterwave']));
+    expect(new Set(routes.flatMap((r) => r.providers))).toEqual(new Set(['mpesa', 'mtn_momo', 'paystack', 'flutterwave', 'pawapay']));
   });
 
   it('refuses a route for a method the country does not offer, a code it does not list, or a provider named twice', () => {

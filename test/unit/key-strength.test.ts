@@ -97,4 +97,22 @@ describe('key strength: the production rule for API keys and the webhook key', (
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
     })).not.toThrow();
   });
+
+  it('holds pawaPay\'s callback path secret to the rule in production, naming it and never its value', () => {
+    const strong = {
+      NODE_ENV: 'production', ADMIN_API_KEY: generateApiKey('live'), SANDBOX_API_KEY: generateApiKey('sandbox'),
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      PAWAPAY_BASE_URL: 'https://api.pawapay.io', PAWAPAY_API_TOKEN: randomBytes(32).toString('hex'), PAWAPAY_ENVIRONMENT: 'production',
+      PAWAPAY_CALLBACK_ALLOWED_IPS: '18.192.208.15/32', PAWAPAY_CALLBACK_SECRET: randomBytes(32).toString('hex'),
+    };
+    expect(() => loadConfig(strong)).not.toThrow();
+    let message = '';
+    try {
+      loadConfig({ ...strong, PAWAPAY_CALLBACK_SECRET: 'Ab1-'.repeat(8) });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/PAWAPAY_CALLBACK_SECRET is too weak: it is estimated at \d+ bits/);
+    expect(message).not.toContain('Ab1-');
+  });
 });

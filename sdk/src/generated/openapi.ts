@@ -4914,7 +4914,7 @@ export interface components {
              * @example paystack
              * @enum {string}
              */
-            provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack" | "flutterwave";
+            provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack" | "flutterwave" | "pawapay";
             /**
              * Format: date-time
              * @description Start of the window (inclusive)
@@ -5099,7 +5099,7 @@ export interface components {
              */
             tenantId: string;
             /**
-             * @description The provider asked: sandbox, mpesa, mtn_momo or paystack
+             * @description The provider asked: sandbox, mpesa, mtn_momo, paystack or pawapay
              * @example paystack
              */
             provider: string;
@@ -12247,7 +12247,7 @@ export interface operations {
                          */
                         tenantId: string;
                         /**
-                         * @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission
+                         * @description The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack, pawapay); null before any submission
                          * @example sandbox
                          */
                         provider: string | null;
@@ -12576,7 +12576,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The payout provider to compare with */
-                provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack" | "flutterwave";
+                provider: "sandbox" | "mpesa" | "mtn_momo" | "paystack" | "flutterwave" | "pawapay";
                 /** @description Start of the window (inclusive), ISO 8601 UTC: payments created from then */
                 from: string;
                 /** @description End of the window (exclusive), at most 31 days after from */

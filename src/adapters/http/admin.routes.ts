@@ -194,7 +194,7 @@ export function adminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[]
       params: z.object({ paymentId: z.string().max(64).meta({ description: 'Payment id (pay_...)', example: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ' }) }),
       responses: { '200': { description: 'The payment and its tenant', schema: PaymentResponse.extend({
         tenantId: z.string().meta({ description: 'The tenant the payment belongs to', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
-        provider: z.string().nullable().meta({ description: 'The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack); null before any submission', example: 'sandbox' }),
+        provider: z.string().nullable().meta({ description: 'The payout provider that has the payment (sandbox, mpesa, mtn_momo, paystack, pawapay); null before any submission', example: 'sandbox' }),
         pricing: PricingRecordView.nullable().meta({ description: "How it was priced: its quote's basis when it used one, else the current rate's; null on payments stored before pricing records were kept" }),
         routing: RoutingDecisionSchema.nullable().meta({ description: 'Its latest payout routing decision and the figures it was made on; null for sandbox payments and before a live payment was first routed' }),
       }) }, ...AUTH_ERRORS, ...NOT_FOUND },

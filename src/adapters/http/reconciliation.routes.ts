@@ -17,7 +17,7 @@ const ProviderStatus = z.string().meta({ description: "The provider's own status
 
 const Finding = z.object({
   paymentId: PaymentId, tenantId: TenantId,
-  provider: z.string().meta({ description: 'The provider asked: sandbox, mpesa, mtn_momo or paystack', example: 'paystack' }),
+  provider: z.string().meta({ description: 'The provider asked: sandbox, mpesa, mtn_momo, paystack or pawapay', example: 'paystack' }),
   kind: z.enum(MISMATCH_KINDS).meta({
     description: 'What disagrees; unknown_provider_status: the provider answered a status (or result code) we do not map, so the payment waits for an operator',
     example: 'missing_at_provider',

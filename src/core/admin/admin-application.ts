@@ -110,7 +110,7 @@ export interface AdminApplication {
   fundSandboxTenant(tenantId: string, funding: { currency: Stablecoin; amount: string }): Promise<Result<{ currency: Stablecoin; amount: string }, SandboxFundingErrorCode | 'not_found'>>;
   /**
    * Any tenant's payment, with its tenant id, its payout provider (`sandbox`, `mpesa`,
-   * `mtn_momo`, `paystack`; null before any submission) and its pricing record (null on payments
+   * `mtn_momo`, `paystack`, `flutterwave`, `pawapay`; null before any submission) and its pricing record (null on payments
    * stored before records were kept), and its latest routing decision with its inputs (null for
    * sandbox payments and before a live one was first routed), which the issuer's view leaves out.
    * Errors: `not_found`.

@@ -85,7 +85,7 @@ export interface Acquirer {
  * One row of the payout routing table (docs/decisions.md § Payout providers: routing and failover):
  * payments to `country` by `method`, with one of `codes` as paymentCode (operator or bank code; no
  * `codes` means every code the method offers there), go to `providers` in that order. Provider
- * names are `PayoutProvider.name` values (`mpesa`, `mtn_momo`, `paystack`). `strategy` says how
+ * names are `PayoutProvider.name` values (`mpesa`, `mtn_momo`, `paystack`, `flutterwave`, `pawapay`). `strategy` says how
  * the payout worker orders them (docs/decisions.md § Payout providers: routing on measured
  * success); absent, `DEFAULT_ROUTING_STRATEGY`.
  */

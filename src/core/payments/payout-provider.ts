@@ -45,7 +45,7 @@ export type StatusOutcome =
  * infrastructure fault (the worker backs off and asks again).
  */
 export interface PayoutProvider {
-  /** Stable name recorded on the payments it serves: `sandbox`, `mpesa`, `mtn_momo`, `paystack`. */
+  /** Stable name recorded on the payments it serves: `sandbox`, `mpesa`, `mtn_momo`, `paystack`, `pawapay`. */
   readonly name: string;
   submit(payment: Payment): Promise<SubmitOutcome>;
   status(payment: Payment): Promise<StatusOutcome>;

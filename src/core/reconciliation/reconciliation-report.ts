@@ -104,7 +104,7 @@ export interface ReportDeps {
 }
 
 /** Names of the payout providers a report may be asked about (`PayoutProvider.name`). */
-export const RECONCILABLE_PROVIDERS = ['sandbox', 'mpesa', 'mtn_momo', 'paystack', 'flutterwave'] as const;
+export const RECONCILABLE_PROVIDERS = ['sandbox', 'mpesa', 'mtn_momo', 'paystack', 'flutterwave', 'pawapay'] as const;
 
 /** Longest window of one report, in days: bounds the provider calls one request makes. */
 export const MAX_REPORT_DAYS = 31;
