@@ -38,7 +38,7 @@ describe('a service killed -9 while Flutterwave holds its submissions', () => {
     const workerEnv = { ...env, WORKER_LEASE_MS: '1000', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_WORKER_ENABLED: 'false' };
 
     const first = await startServiceChild(workerEnv);
-    await eventually(async () => (sim.transfers().length === ids.length ? true : undefined), 20_000);
+    await eventually(async () => (sim.transfers().length === ids.length ? true : undefined), 45_000);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     expect(sim.requestCount('POST /v3/transfers')).toBe(ids.length);
@@ -47,7 +47,7 @@ describe('a service killed -9 while Flutterwave holds its submissions', () => {
 
     const second = await startServiceChild(workerEnv);
     try {
-      await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 30_000);
+      await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 60_000);
     } finally {
       second.kill('SIGTERM');
       await new Promise((resolve) => second.once('exit', resolve));
@@ -56,5 +56,5 @@ describe('a service killed -9 while Flutterwave holds its submissions', () => {
     // The restarted worker looked each transfer up; it submitted nothing again.
     expect(sim.requestCount('POST /v3/transfers')).toBe(ids.length);
     expect(sim.requestCount('GET /v3/transfers')).toBeGreaterThanOrEqual(ids.length);
-  }, 90_000);
+  }, 150_000);
 });

@@ -38,7 +38,7 @@ describe('a service killed -9 while pawaPay holds its payout requests', () => {
     const workerEnv = { ...env, WORKER_LEASE_MS: '1000', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_WORKER_ENABLED: 'false' };
 
     const first = await startServiceChild(workerEnv);
-    await eventually(async () => (sim.payouts().length === ids.length ? true : undefined), 20_000);
+    await eventually(async () => (sim.payouts().length === ids.length ? true : undefined), 45_000);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     const status = async (id: string) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status as string;
@@ -46,7 +46,7 @@ describe('a service killed -9 while pawaPay holds its payout requests', () => {
 
     const second = await startServiceChild(workerEnv);
     try {
-      await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 30_000);
+      await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 60_000);
     } finally {
       second.kill('SIGTERM');
       await new Promise((resolve) => second.once('exit', resolve));
@@ -54,5 +54,5 @@ describe('a service killed -9 while pawaPay holds its payout requests', () => {
     expect(sim.payouts().map((p) => p.payoutId).sort()).toEqual(ids.map(payoutIdOf).sort());
     // The restarted worker asked for each payout's status; it submitted nothing again.
     expect(ids.map((id) => sim.submissions(payoutIdOf(id)))).toEqual(ids.map(() => 1));
-  }, 90_000);
+  }, 150_000);
 });
