@@ -35,8 +35,9 @@ function refusal(env: Record<string, string>): ConfigError {
 }
 
 describe('BSC chain adapter', () => {
-  it('is one of the composition root\'s chain adapters', () => {
-    expect(CHAIN_ADAPTERS).toContain(bscChainAdapter);
+  it('is one of the composition root\'s chain adapters, switched on by the BSC_ prefix and loaded only then', () => {
+    const entry = CHAIN_ADAPTERS.find((a) => a.prefix === 'BSC_');
+    expect(entry?.load()).toBe(bscChainAdapter);
   });
 
   it('with no BSC variable: off (no supply); the root gives sandbox tenants development addresses and watches nothing', () => {
