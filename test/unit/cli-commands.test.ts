@@ -10,7 +10,7 @@ const ACCEPTED: Record<string, Record<string, string[]>> = {
   },
   'keys:create': { scope: ['issuer', 'admin'] },
   'deposits:create': { currency: ['USDC', 'USDT'], blockchain: ['BSC', 'SOLANA'], index: ['0..2147483647'] },
-  'reconciliation:report': { provider: ['sandbox', 'mpesa', 'mtn_momo', 'paystack', 'pawapay'] },
+  'reconciliation:report': { provider: ['sandbox', 'mpesa', 'mtn_momo', 'paystack', 'flutterwave', 'pawapay'] },
   'refunds:list': { status: ['pending', 'broadcast', 'confirmed', 'failed', 'sent'], limit: ['1..500'] },
   'screening:load': { source: ['ofac-sdn', 'un-consolidated'] },
 };
