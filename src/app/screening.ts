@@ -30,7 +30,8 @@ const sameVersions = (a: readonly LoadedList[], b: readonly LoadedList[]) =>
 
 /** Builds screening for the service and the CLI. `deps` are the payment ports a rejection moves the payment with. */
 export function buildScreening(config: Config, em: EntityManager, deps: Omit<ReviewDeps, 'reviews'>, logger: Logger): ScreeningWiring {
-  const policy: ScreeningPolicy = { required: config.SCREENING_REQUIRED ?? config.NODE_ENV === 'production', maxAgeDays: config.SCREENING_MAX_AGE_DAYS };
+  const policy: ScreeningPolicy = { required: config.SCREENING_REQUIRED ?? config.NODE_ENV === 'production', maxAgeDays: config.SCREENING_MAX_AGE_DAYS,
+    retryAfterS: config.SCREENING_RELOAD_SECONDS };
   const lists = new ScreeningListRepository(em.fork());
   const screen = new SwappableScreen(new SanctionsIndex([], config.SCREENING_NAME_THRESHOLD));
   const reload = async () => {

@@ -2750,7 +2750,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -3338,7 +3338,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 503: code provider_unavailable, rate_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 503: code provider_unavailable, rate_unavailable, screening_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 503,
          *       "message": "No payout provider is available for this tenant: every payout provider is failing",
@@ -3353,7 +3353,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable" | "rate_unavailable" | "service_unavailable";
+            code: "provider_unavailable" | "rate_unavailable" | "screening_unavailable" | "service_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -3439,7 +3439,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -3459,7 +3459,7 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable";
         };
         /**
          * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available, refund_address_invalid, refund_address_bad_checksum, refund_address_is_ours (docs/decisions.md § Errors: shapes per route family)
@@ -3485,7 +3485,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorB as answered with status 503: code provider_unavailable, rate_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 503: code provider_unavailable, rate_unavailable, screening_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "provider_unavailable"
@@ -3503,7 +3503,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable" | "rate_unavailable";
+            code: "provider_unavailable" | "rate_unavailable" | "screening_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -6525,7 +6525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After). Nothing is written either way: retry with the same Idempotency-Key */
+            /** @description provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After); screening_unavailable: a live tenant's money-out while no sanctions list is loaded (with Retry-After: an operator must load the lists). Nothing is written in any case: retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7192,7 +7192,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); nothing is written */
+            /** @description provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); screening_unavailable (shape B): a live tenant's payout while no sanctions list is loaded (with Retry-After and details.retryAfterS); nothing is written */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

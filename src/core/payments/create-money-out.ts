@@ -30,6 +30,7 @@ export type MoneyOutErrorCode =
   | 'rate_unavailable'
   | 'corridor_not_available'
   | 'insufficient_balance'
+  | 'screening_unavailable'
   | RefundAddressErrorCode;
 
 /**
@@ -108,7 +109,8 @@ export interface MoneyOutScreening {
  * Sanctions screening (docs/decisions.md § Screening): a recipient name or refund address that
  * hits a loaded list is created as usual but held (no next look, with its compliance review, in the
  * same transaction), never sent until cleared; a live tenant's money-out while no list is loaded
- * and screening is required is `provider_unavailable`, nothing written.
+ * and screening is required is `screening_unavailable` (`details.retryAfterS`: seconds until the
+ * replicas look for a new list again), nothing written.
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -154,7 +156,7 @@ export async function createMoneyOut(
     if (route.kind !== 'providers') return unrouted(route);
     // A live tenant's money-out is never created unscreened (docs/decisions.md § Screening): nothing is written.
     if (verdict.kind === 'unavailable') {
-      return err('provider_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live money-outs are refused until an operator loads the lists`);
+      return err('screening_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live money-outs are refused until an operator loads the lists`, { retryAfterS: verdict.retryAfterS });
     }
     return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value, verdict.kind === 'hold' ? verdict.hits : undefined);
   });

@@ -7,13 +7,19 @@ export interface ScreeningPolicy {
   readonly required: boolean;
   /** A list published longer ago than this, in days, is a readiness warning (it still screens). */
   readonly maxAgeDays: number;
+  /**
+   * Seconds a refused caller is told to wait (`Retry-After` of `screening_unavailable`): how often
+   * each replica looks for a newly loaded list (SCREENING_RELOAD_SECONDS), so a retry after it
+   * meets the list once an operator loaded one.
+   */
+  readonly retryAfterS: number;
 }
 
 /** What screening decided about a money-out: pass, hold for review (with its hits), or refuse (no list, live tenant). */
 export type ScreeningVerdict =
   | { readonly kind: 'pass' }
   | { readonly kind: 'hold'; readonly hits: readonly ScreeningHit[] }
-  | { readonly kind: 'unavailable'; readonly reason: string };
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly retryAfterS: number };
 
 /** What a money-out carries that is screened: the recipient's name and the refund address. */
 export interface ScreenedParties {
@@ -36,7 +42,7 @@ export function screenMoneyOut(
 ): ScreeningVerdict {
   if (screen.loaded().length === 0) {
     return policy.required && environment === 'live'
-      ? { kind: 'unavailable', reason: 'no sanctions list is loaded' }
+      ? { kind: 'unavailable', reason: 'no sanctions list is loaded', retryAfterS: policy.retryAfterS }
       : { kind: 'pass' };
   }
   const names = screen.screenName(parties.accountName);
