@@ -348,7 +348,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
 
   // Sanctions screening (docs/decisions.md § Screening): in memory, reloaded in the background.
   const screening = buildScreening(config, em, {
-    uow, payments, clock, ids, environments: tenantSettings, onPaymentMoved: advanceDeps.onPaymentMoved, onCleared: () => payoutWorker.wake(),
+    uow, payments, clock, ids, environments: tenantSettings, onPaymentMoved: advanceDeps.onPaymentMoved,
+    // A cleared payment is due for the payout worker, a cleared customer for the KYC worker; a rejected customer or deposit has an event to deliver.
+    onCleared: (kind) => (kind === 'payment' ? payoutWorker.wake() : kycWorker.wake()),
+    onRejected: () => webhookWorker.wake(),
   }, logger);
 
   const ratePins = new RatePinRepository(em);
@@ -382,6 +385,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
     fingerprintOf: (canonical) => personalData.keyedHash('idempotency-fingerprint', canonical),
     screening: screening.moneyOut,
+    customerScreening: screening.customers,
     onPaymentCreated: (_paymentId, corridor) => {
       metrics.paymentCreated(corridor);
       payoutWorker.wake();

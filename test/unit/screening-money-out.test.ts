@@ -5,7 +5,7 @@ import { SanctionsIndex } from '../../src/adapters/providers/sanctions/sanctions
 import { createMoneyOut, type MoneyOutScreening } from '../../src/core/payments/create-money-out';
 import { processDuePayments } from '../../src/core/payments/advance-payment';
 import type { ProviderRouting } from '../../src/core/routing/provider-routing';
-import { clearReview, rejectReview, type ReviewDeps } from '../../src/core/screening/review-payments';
+import { clearReview, rejectReview, type ReviewDeps } from '../../src/core/screening/review-decisions';
 import { command, fakeWorld, LIVE_TENANT, TENANT, type FakeWorld } from '../support/fake-world';
 
 const sdn = parseOfacSdn(readFileSync(path.join(__dirname, '../fixtures/screening/ofac-sdn.xml'), 'utf8'));

@@ -1027,8 +1027,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments held by sanctions screening, oldest first
-         * @description Platform admin key. The review queue: each held payment with its hits (list, entry id, matched name and score, or listed address).
+         * Payments, customers and deposits held by sanctions screening, oldest first
+         * @description Platform admin key. The one review queue: each held payment, customer or deposit with its hits (list, entry id, matched name and score, or listed address).
          */
         get: operations["listComplianceReviews"];
         put?: never;
@@ -1039,7 +1039,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/compliance-reviews/{paymentId}/clear": {
+    "/v1/admin/compliance-reviews/{subjectId}/clear": {
         parameters: {
             query?: never;
             header?: never;
@@ -1049,8 +1049,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Clear a payment held by screening: it is sent to its provider
-         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A payment held for an exact listed address cannot be cleared (409 invalid_state): reject it.
+         * Clear a payment or customer held by screening: the payment is sent to its provider, the customer goes to its KYC check
+         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A subject held for an exact listed address (a refund address, any deposit sender) cannot be cleared (409 invalid_state): reject it.
          */
         post: operations["clearComplianceReview"];
         delete?: never;
@@ -1059,7 +1059,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/compliance-reviews/{paymentId}/reject": {
+    "/v1/admin/compliance-reviews/{subjectId}/reject": {
         parameters: {
             query?: never;
             header?: never;
@@ -1069,8 +1069,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a payment held by screening: it fails as compliance_rejected and its hold is released
-         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). The payment fails with failureCode compliance_rejected before anything was sent; its amount returns to the available balance.
+         * Reject a subject held by screening: a payment fails as compliance_rejected, a customer is rejected, a deposit stays uncredited
+         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A payment fails with failureCode compliance_rejected before anything was sent (its amount returns to the available balance); a customer becomes rejected with kycReason compliance_rejected (customer.kyc.updated); a deposit is marked rejected, never credited.
          */
         post: operations["rejectComplianceReview"];
         delete?: never;
@@ -5612,7 +5612,8 @@ export interface components {
         };
         /**
          * @example {
-         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "kind": "payment",
+         *       "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
          *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
          *       "status": "pending",
          *       "hits": [
@@ -5635,23 +5636,28 @@ export interface components {
          */
         ComplianceReview: {
             /**
-             * @description The held payment (pay_...)
+             * @description What is held: payment (a money-out, before submission), customer (its KYC check), deposit (its credit)
+             * @enum {string}
+             */
+            kind: "payment" | "customer" | "deposit";
+            /**
+             * @description The held payment (pay_...), customer (cus_...) or deposit (dep_...)
              * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
              */
-            paymentId: string;
+            subjectId: string;
             /**
              * @description Its tenant
              * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
              */
             tenantId: string;
             /**
-             * @description pending: the payment waits, unsent; cleared: it was released to its provider; rejected: it failed as compliance_rejected
+             * @description pending: the subject waits (a payment unsent, a customer unchecked, a deposit uncredited); cleared: a payment was released to its provider, a customer to its KYC check; rejected: a payment failed as compliance_rejected, a customer is rejected (kycReason compliance_rejected), a deposit stays uncredited for good
              * @enum {string}
              */
             status: "pending" | "cleared" | "rejected";
             /** @description Why it was held */
             hits: components["schemas"]["ScreeningHit"][];
-            /** @description false when a hit is an exact listed address: such a payment can only be rejected */
+            /** @description false when a hit is an exact listed address (every deposit review): such a subject can only be rejected */
             clearable: boolean;
             /**
              * Format: date-time
@@ -5688,7 +5694,7 @@ export interface components {
          */
         ScreeningHit: {
             /**
-             * @description name: the recipient name resembles a listed name; address: the refund address is a listed digital currency address
+             * @description name: the recipient's or customer's name resembles a listed name; address: the refund address or deposit sender is a listed digital currency address
              * @enum {string}
              */
             kind: "name" | "address";
@@ -10143,12 +10149,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: no KYC provider serves this tenant (live tenants until real rails exist); nothing is written */
+            /** @description provider_unavailable: no KYC provider serves this tenant or country; screening_unavailable: a live tenant while no sanctions list is loaded (with Retry-After). Nothing is written either way */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14183,6 +14190,8 @@ export interface operations {
             query?: {
                 /** @description Only reviews in this status; all when absent */
                 status?: "pending" | "cleared" | "rejected";
+                /** @description Only reviews of this kind of subject; all when absent */
+                kind?: "payment" | "customer" | "deposit";
                 /** @description Most reviews to return, 1 to 500 */
                 limit?: number;
             };
@@ -14204,7 +14213,8 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "kind": "payment",
+                     *         "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *         "status": "pending",
                      *         "hits": [
@@ -14351,8 +14361,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The held payment (pay_...) */
-                paymentId: string;
+                /** @description The held payment (pay_...), customer (cus_...) or deposit (dep_...) */
+                subjectId: string;
             };
             cookie?: never;
         };
@@ -14378,7 +14388,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "kind": "payment",
+                     *       "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *       "status": "pending",
                      *       "hits": [
@@ -14472,7 +14483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA403"];
                 };
             };
-            /** @description not_found: no review for this payment */
+            /** @description not_found: no review for this id */
             404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14494,7 +14505,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description invalid_state: already decided, the payment moved, or (clear) an exact address match */
+            /** @description invalid_state: already decided, the subject moved, or (clear) an exact address match */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14546,8 +14557,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The held payment (pay_...) */
-                paymentId: string;
+                /** @description The held payment (pay_...), customer (cus_...) or deposit (dep_...) */
+                subjectId: string;
             };
             cookie?: never;
         };
@@ -14573,7 +14584,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "kind": "payment",
+                     *       "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *       "status": "pending",
                      *       "hits": [
@@ -14667,7 +14679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA403"];
                 };
             };
-            /** @description not_found: no review for this payment */
+            /** @description not_found: no review for this id */
             404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14689,7 +14701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description invalid_state: already decided, the payment moved, or (clear) an exact address match */
+            /** @description invalid_state: already decided, the subject moved, or (clear) an exact address match */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
