@@ -213,6 +213,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const holder = watcherHolderId();
   const watchers = chainWatchers(chains, {
     uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder,
+    // Deposit senders are screened with the one in-memory screen, built further down (a pass runs only once the service started).
+    screen: { screenAddress: (address) => screening.screen.screenAddress(address) },
     lease: chainWatch, leaseMs: config.CHAIN_WATCH_LEASE_MS, intervalMs: config.CHAIN_WATCH_INTERVAL_MS, metrics: chainMetrics, logger,
   });
   // Onchain refunds (docs/decisions.md § Refunds): one worker per configured hot wallet (and a test's senders).

@@ -1,6 +1,8 @@
 import { err, ok, type Result } from '../shared/result';
 import { applyMove, type AdvanceDeps } from '../payments/payment-moves';
 import { toCustomerView } from '../customers/customer';
+import { DEPOSIT_MOVES, toDepositView } from '../deposits/deposit';
+import type { IdGenerator } from '../shared/clock';
 import type { TransactionContext } from '../shared/unit-of-work';
 import {
   hasAddressHit, reviewTransition, type ComplianceReview, type ComplianceReviewStore, type ReviewStatus, type ReviewSubject,
@@ -46,6 +48,27 @@ const RELEASE: Record<ReviewSubject, (tx: TransactionContext, subjectId: string,
 };
 
 /**
+ * What rejecting does to a customer or a deposit, inside the transaction that records the decision,
+ * with the subject's event: false when the subject moved. Payments take their own path (rejectPayment).
+ */
+const REJECT: Record<Exclude<ReviewSubject, 'payment'>, (tx: TransactionContext, ids: IdGenerator, subjectId: string, at: Date) => Promise<boolean>> = {
+  customer: async (tx, ids, id, at) => {
+    const customer = await tx.customers.decide(id, 'rejected', CUSTOMER_COMPLIANCE_REJECTED, at);
+    if (!customer) return false;
+    await tx.outbox.append({ id: ids.uuid(), tenantId: customer.tenantId, type: 'customer.kyc.updated', entityId: id, payload: { ...toCustomerView(customer) }, createdAt: at });
+    return true;
+  },
+  deposit: async (tx, ids, id, at) => {
+    const move = DEPOSIT_MOVES.reject;
+    const deposit = await tx.deposits.move(id, move.from, { status: move.to });
+    if (!deposit) return false;
+    // No head at hand here: confirmations are null in the event, as for any deposit no longer counted.
+    await tx.outbox.append({ id: ids.uuid(), tenantId: deposit.tenantId, type: move.event, entityId: id, payload: { ...toDepositView(deposit, undefined) }, createdAt: at });
+    return true;
+  },
+};
+
+/**
  * Clears a pending review (docs/decisions.md § Screening): in one transaction the review records
  * who cleared it and why, and its subject proceeds: a payment (still `initiated`) becomes due for
  * the payout worker, a customer (still `pending`) due for its KYC check. Errors:
@@ -75,7 +98,8 @@ export async function clearReview(deps: ReviewDeps, subjectId: string, decidedBy
  * `compliance_rejected` through the move every failure before submission takes (its hold is
  * released; a reject interrupted between the two steps is completed by asking again); a customer
  * becomes `rejected` with `kycReason` `compliance_rejected` and its `customer.kyc.updated` event, in
- * the review's transaction. Errors: `validation_error`, `not_found`, `invalid_state` (already
+ * the review's transaction; a deposit becomes `rejected` (never credited; the funds stay in our
+ * deposit address for the operator's procedure) with its `deposit.rejected` event. Errors: `validation_error`, `not_found`, `invalid_state` (already
  * cleared, or the subject already moved).
  */
 export async function rejectReview(deps: ReviewDeps, subjectId: string, decidedBy: string, reason: string): Promise<Result<ComplianceReview, ReviewErrorCode>> {
@@ -83,20 +107,16 @@ export async function rejectReview(deps: ReviewDeps, subjectId: string, decidedB
   if (!why.ok) return why;
   const review = await deps.reviews.find(subjectId);
   if (!review) return err('not_found', `no compliance review for ${subjectId}`);
-  if (review.subjectKind === 'payment') return rejectPayment(deps, review, decidedBy, why.value);
-  if (review.subjectKind === 'deposit') return err('invalid_state', 'deposit reviews are not decided here yet');
+  const kind = review.subjectKind;
+  if (kind === 'payment') return rejectPayment(deps, review, decidedBy, why.value);
   const to = reviewTransition(review.status, 'reject');
   if (!to.ok) return to;
   const rejected = await deps.uow.transact<ComplianceReview, 'invalid_state'>(async (tx) => {
     const at = deps.clock.now();
     const decided = await tx.reviews.decide(subjectId, 'pending', to.value, decidedBy, why.value, at);
     if (!decided) return err('invalid_state', 'the review was decided meanwhile');
-    const customer = await tx.customers.decide(subjectId, 'rejected', CUSTOMER_COMPLIANCE_REJECTED, at);
-    if (!customer) return err('invalid_state', `customer ${subjectId} is no longer pending`);
-    await tx.outbox.append({
-      id: deps.ids.uuid(), tenantId: customer.tenantId, type: 'customer.kyc.updated', entityId: customer.id, payload: { ...toCustomerView(customer) }, createdAt: at,
-    });
-    return ok(decided);
+    const applied = await REJECT[kind](tx, deps.ids, subjectId, at);
+    return applied ? ok(decided) : err('invalid_state', `${subjectId} is no longer held`);
   });
   if (rejected.ok) deps.onRejected?.(review.subjectKind, subjectId);
   return rejected;
