@@ -1241,6 +1241,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "deposit.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.held
+         * @description The deposit is final but its sender is on a sanctions list (an exact listed address): status held, not credited; our compliance team reviews it. Sent to each active registration whose events list is empty or names deposit.held, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_deposit_held"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.rejected
+         * @description The compliance review of a held deposit rejected it: status rejected (final), never credited; our operators contact you about the funds. Sent to each active registration whose events list is empty or names deposit.rejected, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_deposit_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "refund.pending": {
         parameters: {
             query?: never;
@@ -1585,7 +1625,7 @@ export interface components {
              * @example https://issuer.example/hooks/payouts
              */
             url: string;
-            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, refund.pending, refund.confirmed, refund.failed); empty or absent subscribes to all */
+            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, deposit.held, deposit.rejected, refund.pending, refund.confirmed, refund.failed); empty or absent subscribes to all */
             events?: string[];
         };
         /**
@@ -2378,11 +2418,11 @@ export interface components {
              */
             confirmations: number | null;
             /**
-             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)
+             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved); held when final but its sender is an OFAC-listed address (not credited, under compliance review), then rejected (never credited)
              * @example credited
              * @enum {string}
              */
-            status: "detected" | "credited" | "dropped";
+            status: "detected" | "credited" | "dropped" | "held" | "rejected";
             /**
              * @description chain: read by the chain watcher; operator: an audited correction
              * @example chain
@@ -2499,6 +2539,102 @@ export interface components {
              * @constant
              */
             type: "deposit.dropped";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description Body of a deposit.held delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.held",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": 3,
+         *         "status": "held",
+         *         "source": "chain",
+         *         "ledgerTransactionId": null,
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": null,
+         *         "droppedAt": null
+         *       }
+         *     }
+         */
+        Event_deposit_held: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.held";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description Body of a deposit.rejected delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.rejected",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": null,
+         *         "status": "rejected",
+         *         "source": "chain",
+         *         "ledgerTransactionId": null,
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": null,
+         *         "droppedAt": null
+         *       }
+         *     }
+         */
+        Event_deposit_rejected: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.rejected";
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601 UTC)
@@ -3932,7 +4068,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "deposit.held" | "deposit.rejected" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
             /**
              * @description whsec_<base64>: HMAC signing secret, returned once only
              * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE=
@@ -3971,7 +4107,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "deposit.held" | "deposit.rejected" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
             /**
              * @description disabled after the endpoint answered 410
              * @enum {string}
@@ -4287,11 +4423,11 @@ export interface components {
              */
             confirmations: number | null;
             /**
-             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)
+             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved); held when final but its sender is an OFAC-listed address (not credited, under compliance review), then rejected (never credited)
              * @example credited
              * @enum {string}
              */
-            status: "detected" | "credited" | "dropped";
+            status: "detected" | "credited" | "dropped" | "held" | "rejected";
             /**
              * @description chain: read by the chain watcher; operator: an audited correction
              * @example chain
@@ -9396,7 +9532,7 @@ export interface operations {
                 /** @description Only deposits of one of these stablecoins */
                 currency?: ("USDC" | "USDT")[];
                 /** @description Only deposits in one of these statuses */
-                status?: ("detected" | "credited" | "dropped")[];
+                status?: ("detected" | "credited" | "dropped" | "held" | "rejected")[];
                 /** @description Only deposits detected at or after this instant (inclusive, ISO 8601) */
                 createdFrom?: string;
                 /** @description Only deposits detected before this instant (exclusive, ISO 8601) */
@@ -15280,6 +15416,150 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["Event_deposit_dropped"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_held: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.held",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": 3,
+                 *         "status": "held",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": null,
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": null,
+                 *         "droppedAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_held"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.rejected",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": null,
+                 *         "status": "rejected",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": null,
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": null,
+                 *         "droppedAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_rejected"];
             };
         };
         responses: {
