@@ -73,7 +73,7 @@ export function buildScreening(config: Config, em: EntityManager, deps: Omit<Rev
     readiness: () => {
       const loaded = screen.loaded();
       const warnings = [
-        ...(loaded.length === 0 ? [`no sanctions list is loaded${policy.required ? ': live money-outs are refused' : ''}`] : []),
+        ...(loaded.length === 0 ? [`no sanctions list is loaded${policy.required ? ': live money-outs and customers are refused' : ''}`] : []),
         ...staleLists(loaded, policy.maxAgeDays, deps.clock.now()).map((l) => `${l.source} list ${l.version} is older than ${policy.maxAgeDays} days`),
       ];
       return { lists: [...loaded], warnings };
