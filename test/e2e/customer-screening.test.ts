@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gql } from '../support/graphql-client';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { eventually, startTestService, type TestService } from '../support/test-service';
+import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 const CREATE_CUSTOMER = 'mutation C($input: CreateCustomerInput!) { createCustomer(input: $input) { id kycStatus kycReason } }';
 
@@ -89,12 +90,16 @@ describe('sanctions screening of customers', () => {
   });
 
   it('the one queue lists payments and customers; kind filters', async () => {
-    const all = await service.call('GET', '/v1/admin/compliance-reviews?limit=500', { apiKey: adminKey });
-    expect(all.status).toBe(200);
-    const kinds = new Set((all.body as { kind: string }[]).map((r) => r.kind));
-    expect(kinds.has('customer')).toBe(true);
-    const payments = await service.call('GET', '/v1/admin/compliance-reviews?kind=payment&limit=500', { apiKey: adminKey });
-    expect((payments.body as { kind: string }[]).every((r) => r.kind === 'payment')).toBe(true);
+    const funded = await service.newTenant();
+    const payment = await service.call('POST', '/v1/payments/moneyout', {
+      apiKey: funded.apiKey, body: moneyOutBody({ accountName: 'Vladimir Petrovsky' }), headers: { 'idempotency-key': randomUUID() },
+    });
+    const customerId = (await service.call('POST', '/v1/customers', { apiKey, body: body('Vladimir', 'Petrovsky') })).body.id as string;
+    const queue = async (query: string) => ((await service.call('GET', `/v1/admin/compliance-reviews?limit=500${query}`, { apiKey: adminKey })).body as { kind: string; subjectId: string }[])
+      .filter((r) => r.subjectId === payment.body.id || r.subjectId === customerId).map((r) => r.kind).sort();
+    expect(await queue('')).toEqual(['customer', 'payment']);
+    expect(await queue('&kind=payment')).toEqual(['payment']);
+    expect(await queue('&kind=customer&status=pending')).toEqual(['customer']);
     const bad = await service.call('GET', '/v1/admin/compliance-reviews?kind=refund', { apiKey: adminKey });
     expect(bad.status).toBe(400);
   });
