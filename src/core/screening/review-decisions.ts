@@ -99,8 +99,8 @@ export async function clearReview(deps: ReviewDeps, subjectId: string, decidedBy
  * released; a reject interrupted between the two steps is completed by asking again); a customer
  * becomes `rejected` with `kycReason` `compliance_rejected` and its `customer.kyc.updated` event, in
  * the review's transaction; a deposit becomes `rejected` (never credited; the funds stay in our
- * deposit address for the operator's procedure) with its `deposit.rejected` event. Errors: `validation_error`, `not_found`, `invalid_state` (already
- * cleared, or the subject already moved).
+ * deposit address for the operator's procedure) with its `deposit.rejected` event. Errors:
+ * `validation_error`, `not_found`, `invalid_state` (already cleared, or the subject already moved).
  */
 export async function rejectReview(deps: ReviewDeps, subjectId: string, decidedBy: string, reason: string): Promise<Result<ComplianceReview, ReviewErrorCode>> {
   const why = checkReason(reason);
