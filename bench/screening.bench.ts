@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   console.log(`list: ${ENTRIES} entries, ${index.names} names and aliases, ${(document.length / 1e6).toFixed(1)} MB XML`);
   console.log(`  generate ${(t1 - t0).toFixed(0)} ms, parse ${(t2 - t1).toFixed(0)} ms, index ${(t3 - t2).toFixed(0)} ms`);
 
-  const policy = { required: true, maxAgeDays: 7 };
+  const policy = { required: true, maxAgeDays: 7, retryAfterS: 60 };
   const names = Array.from({ length: 20_000 }, recipient);
   const sorted = new SanctionsIndex([{ ...parsed.value, loadedAt: new Date() }], THRESHOLD, sortedJaroWinkler);
   for (const [label, screen] of [['token by token (chosen)', index], ['token-sorted', sorted]] as const) {

@@ -4,7 +4,7 @@
  * running), 429 `rate_limited` and 503. Each waits for `Retry-After` when the answer has one, else
  * for a jittered exponential backoff. Every 503 the service answers is refused before anything is
  * written (`service_unavailable` while starting or stopping, `provider_unavailable`,
- * `rate_unavailable`), and a money-out carries its idempotency key on every attempt, so a retry never
+ * `rate_unavailable`, `screening_unavailable`), and a money-out carries its idempotency key on every attempt, so a retry never
  * makes a second payout.
  */
 

@@ -179,12 +179,16 @@ export function chainWatchers(chains: ChainDeposits, deps: WatcherDeps): ChainWa
     pass: (r) => scanChain({
       ...scan, tokens, keyId,
       onLedgerRefused: (d) => logger.error({ depositId: d.id, chain: d.blockchain, tenantId: d.tenantId }, 'final deposit not credited: its ledger reference is already posted; left detected for an operator'),
+      // The list entry only: the sender address itself is on the deposit, for operators (docs/decisions.md § Screening: deposits).
+      onHeld: (d, hits) => logger.warn({
+        depositId: d.id, chain: d.blockchain, tenantId: d.tenantId, screening: hits.map((h) => ({ kind: h.kind, source: h.source, entryId: h.entryId })),
+      }, 'deposit held for compliance review: its sender is a listed address'),
     }, r),
     onReport: (report) => {
       metrics.passed(report);
-      if (report.credited.length + report.dropped.length + report.findings.length > 0) {
+      if (report.credited.length + report.dropped.length + report.held.length + report.findings.length > 0) {
         logger.info({
-          chain: report.chain, credited: report.credited.length, dropped: report.dropped.length, findings: report.findings.map((f) => f.kind),
+          chain: report.chain, credited: report.credited.length, dropped: report.dropped.length, held: report.held.length, findings: report.findings.map((f) => f.kind),
         }, 'chain watcher pass');
       }
     },

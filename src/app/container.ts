@@ -217,6 +217,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const holder = watcherHolderId();
   const watchers = chainWatchers(chains, {
     uow, clock, ids, deposits: depositReads, addresses: depositAddresses, holder,
+    // Deposit senders are screened with the one in-memory screen, built further down (a pass runs only once the service started).
+    screen: { screenAddress: (address) => screening.screen.screenAddress(address) },
     lease: chainWatch, leaseMs: config.CHAIN_WATCH_LEASE_MS, intervalMs: config.CHAIN_WATCH_INTERVAL_MS, metrics: chainMetrics, logger,
   });
   // Onchain refunds (docs/decisions.md § Refunds): one worker per configured hot wallet (and a test's senders).
@@ -368,7 +370,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
 
   // Sanctions screening (docs/decisions.md § Screening): in memory, reloaded in the background.
   const screening = buildScreening(config, em, {
-    uow, payments, clock, ids, environments: tenantSettings, onPaymentMoved: advanceDeps.onPaymentMoved, onCleared: () => payoutWorker.wake(),
+    uow, payments, clock, ids, environments: tenantSettings, onPaymentMoved: advanceDeps.onPaymentMoved,
+    // A cleared payment is due for the payout worker, a cleared customer for the KYC worker; a rejected customer or deposit has an event to deliver.
+    onCleared: (kind) => (kind === 'payment' ? payoutWorker.wake() : kycWorker.wake()),
+    onRejected: () => webhookWorker.wake(),
   }, logger);
 
   const ratePins = new RatePinRepository(em);
@@ -402,6 +407,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     idempotencyTtlHours: config.IDEMPOTENCY_TTL_HOURS,
     fingerprintOf: (canonical) => personalData.keyedHash('idempotency-fingerprint', canonical),
     screening: screening.moneyOut,
+    customerScreening: screening.customers,
     onPaymentCreated: (_paymentId, corridor) => {
       metrics.paymentCreated(corridor);
       payoutWorker.wake();

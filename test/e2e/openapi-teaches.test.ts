@@ -87,7 +87,7 @@ describe('an OpenAPI document that teaches', () => {
     expect(doc.tags[0]).toMatchObject({ name: 'Payments', description: expect.any(String) });
     for (const tag of doc.tags) expect(tag.description).toEqual(expect.any(String));
     expect(Object.keys(doc.webhooks).sort()).toEqual([
-      'customer.kyc.updated', 'deposit.credited', 'deposit.detected', 'deposit.dropped', 'payment.failed', 'payment.processing', 'payment.refunded', 'payment.succeeded',
+      'customer.kyc.updated', 'deposit.credited', 'deposit.detected', 'deposit.dropped', 'deposit.held', 'deposit.rejected', 'payment.failed', 'payment.processing', 'payment.refunded', 'payment.succeeded',
       'refund.confirmed', 'refund.failed', 'refund.pending',
     ]);
     const succeeded = doc.webhooks['payment.succeeded'].post;

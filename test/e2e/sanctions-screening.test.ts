@@ -58,7 +58,7 @@ describe('sanctions screening of money-outs', () => {
   };
   const review = async (paymentId: string) => {
     const res = await service.call('GET', '/v1/admin/compliance-reviews?status=pending&limit=500', { apiKey: adminKey });
-    return (res.body as { paymentId: string }[]).find((r) => r.paymentId === paymentId) as Record<string, any> | undefined;
+    return (res.body as { subjectId: string }[]).find((r) => r.subjectId === paymentId) as Record<string, any> | undefined;
   };
   const final = (paymentId: string) => eventually(async () => {
     const res = await service.call('GET', `/v1/payments/${paymentId}`, { apiKey });

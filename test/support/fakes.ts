@@ -118,7 +118,7 @@ export class MemoryStore implements UnitOfWork {
     return (this.balances.get(`${tenantId}|${currency}|${kind}`) ?? new Decimal(0)).toFixed(6);
   }
 
-  /** Compliance reviews written in transactions, by payment id (docs/decisions.md § Screening). */
+  /** Compliance reviews written in transactions, by subject id (docs/decisions.md § Screening). */
   readonly reviews = new Map<string, ComplianceReview>();
 
   /** Adds a payment as it would be stored (for tests that start from a given state). */
@@ -279,6 +279,13 @@ export class MemoryStore implements UnitOfWork {
       },
     };
     const customers: CustomerTxStore = {
+      release: async (customerId, at) => {
+        const c = this.customers.get(customerId);
+        if (!c || c.kycStatus !== 'pending' || c.nextCheckAt !== null) return false;
+        this.customers.set(customerId, new Customer({ ...c, nextCheckAt: at }));
+        record(() => this.customers.set(customerId, c));
+        return true;
+      },
       decide: async (customerId, status, reason, at) => {
         const c = this.customers.get(customerId);
         if (!c || c.kycStatus !== 'pending') return undefined;
@@ -346,8 +353,8 @@ export class MemoryStore implements UnitOfWork {
     };
     const reviews: ComplianceReviewTxStore = {
       create: async (review) => {
-        this.reviews.set(review.paymentId, review);
-        record(() => this.reviews.delete(review.paymentId));
+        this.reviews.set(review.subjectId, review);
+        record(() => this.reviews.delete(review.subjectId));
       },
       decide: async (paymentId, from, to, decidedBy, reason, at) => {
         const before = this.reviews.get(paymentId);

@@ -1,45 +1,10 @@
 import { isCountryCode } from '../../src/core/customers/countries';
-import { Customer, type CustomerStore, type KycOutcome, type KycProvider } from '../../src/core/customers/customer';
+import type { KycOutcome, KycProvider } from '../../src/core/customers/customer';
 import { createCustomer, getCustomer, listCustomers, processDueKyc, type CreateCustomerCommand, type KycWorkerDeps } from '../../src/core/customers/manage-customers';
 import { UNROUTED_RECHECK_MS } from '../../src/core/routing/provider-routing';
 import { err, ok } from '../../src/core/shared/result';
 import { FakeRouting, FixedClock, MemoryStore, ScriptedProvider, SequentialIds } from '../support/fakes';
-
-/** Customers in memory, sharing the unit of work's customer map (its `decide` writes there). */
-class MemoryCustomers implements CustomerStore {
-  readonly rescheduled: Array<[string, Date]> = [];
-  readonly claims: Array<[Date, number, Date]> = [];
-  constructor(private readonly store: MemoryStore) {}
-  async insert(customer: Customer) {
-    const clash = [...this.store.customers.values()].some((c) => c.tenantId === customer.tenantId && c.externalId === customer.externalId);
-    if (clash) return 'duplicate_external_id' as const;
-    this.store.customers.set(customer.id, customer);
-    return 'inserted' as const;
-  }
-  async findForTenant(tenantId: string, customerId: string) {
-    const c = this.store.customers.get(customerId);
-    return c?.tenantId === tenantId ? c : undefined;
-  }
-  async list(tenantId: string, limit: number, cursor?: string) {
-    if (cursor === 'bad') return 'bad_cursor' as const;
-    const mine = [...this.store.customers.values()].filter((c) => c.tenantId === tenantId).reverse();
-    const from = cursor ? Number(cursor) : 0;
-    const entries = mine.slice(from, from + limit);
-    const cursors = entries.map((_, i) => String(from + i + 1));
-    return from + limit < mine.length ? { entries, cursors, nextCursor: String(from + limit) } : { entries, cursors };
-  }
-  async claimDue(now: Date, limit: number, leaseUntil: Date) {
-    this.claims.push([now, limit, leaseUntil]);
-    const due = [...this.store.customers.values()].filter((c) => c.kycStatus === 'pending' && c.nextCheckAt !== null && c.nextCheckAt <= now).slice(0, limit);
-    for (const c of due) this.store.customers.set(c.id, new Customer({ ...c, nextCheckAt: leaseUntil }));
-    return due;
-  }
-  async reschedule(customerId: string, at: Date, reason?: string) {
-    this.rescheduled.push([customerId, at]);
-    const c = this.store.customers.get(customerId)!;
-    this.store.customers.set(customerId, new Customer({ ...c, nextCheckAt: at, ...(reason !== undefined ? { kycReason: reason } : {}) }));
-  }
-}
+import { MemoryCustomers } from '../support/memory-customers';
 
 const command = (o: Partial<CreateCustomerCommand> = {}): CreateCustomerCommand => ({
   externalId: 'u-1', firstName: 'Amina', lastName: 'Otieno', country: 'KE', dateOfBirth: '1990-05-17', idType: 'NATIONAL_ID', idNumber: 'AB123456', ...o,
@@ -198,7 +163,7 @@ describe('customers on fakes', () => {
 
     it('writes nothing when another worker decided first', async () => {
       answers.push({ kind: 'approved' });
-      const decideFirst = { ...deps, uow: { transact: (work: Parameters<MemoryStore['transact']>[0]) => store.transact((tx) => work({ ...tx, customers: { decide: async () => undefined } })) } };
+      const decideFirst = { ...deps, uow: { transact: (work: Parameters<MemoryStore['transact']>[0]) => store.transact((tx) => work({ ...tx, customers: { release: async () => false, decide: async () => undefined } })) } };
       await processDueKyc(decideFirst as KycWorkerDeps, 5);
       expect(store.outbox).toEqual([]);
       expect(events).toEqual([]);

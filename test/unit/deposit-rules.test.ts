@@ -43,15 +43,17 @@ describe('creditedAmount', () => {
 
 /** The deposit states as data (docs/decisions.md § Onchain deposits). */
 describe('deposit transition', () => {
-  it('moves detected to credited or dropped, and a dropped deposit back to detected; nothing else', () => {
+  it('moves detected to credited, dropped or held, a dropped deposit back to detected, a held one to rejected; nothing else', () => {
     const table = DEPOSIT_STATUSES.flatMap((from) => (Object.keys(DEPOSIT_MOVES) as (keyof typeof DEPOSIT_MOVES)[]).map((move) => [from, move, transition(from, move) ?? null]));
-    expect(table).toEqual([
-      ['detected', 'credit', 'credited'], ['detected', 'drop', 'dropped'], ['detected', 'reappear', null],
-      ['credited', 'credit', null], ['credited', 'drop', null], ['credited', 'reappear', null],
-      ['dropped', 'credit', null], ['dropped', 'drop', null], ['dropped', 'reappear', 'detected'],
+    expect(table.filter(([, , to]) => to !== null)).toEqual([
+      ['detected', 'credit', 'credited'], ['detected', 'drop', 'dropped'], ['detected', 'hold', 'held'],
+      ['dropped', 'reappear', 'detected'], ['held', 'reject', 'rejected'],
     ]);
-    expect(Object.fromEntries(Object.entries(DEPOSIT_MOVES).map(([m, r]) => [m, r.event])))
-      .toEqual({ credit: 'deposit.credited', drop: 'deposit.dropped', reappear: 'deposit.detected' });
+    // Credited and rejected are final: no move starts there.
+    expect(table.filter(([from, , to]) => (from === 'credited' || from === 'rejected') && to !== null)).toEqual([]);
+    expect(Object.fromEntries(Object.entries(DEPOSIT_MOVES).map(([m, r]) => [m, r.event]))).toEqual({
+      credit: 'deposit.credited', drop: 'deposit.dropped', reappear: 'deposit.detected', hold: 'deposit.held', reject: 'deposit.rejected',
+    });
   });
 });
 

@@ -100,7 +100,7 @@ describe('webhook management on fakes', () => {
   it('refuses unknown event types, naming them and the known ones', async () => {
     expect(await registerWebhook(deps, 'ten_A', { url: 'https://hooks.example/in', events: ['payment.succeeded', 'payment.lost', 'x'] })).toEqual(err(
       'validation_error',
-      'Unknown event types: payment.lost, x; known: payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, refund.pending, refund.confirmed, refund.failed',
+      'Unknown event types: payment.lost, x; known: payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, deposit.held, deposit.rejected, refund.pending, refund.confirmed, refund.failed',
       { field: 'events' },
     ));
   });

@@ -89,10 +89,10 @@ describe('sanctions lists: parsing and matching', () => {
   it('without a list: a live money-out is refused when screening is required; sandbox and not-required pass', () => {
     const empty = new SanctionsIndex([], 0.9);
     const parties = { accountName: 'Vladimir Petrovsky', refundAddress: 'x' };
-    expect(screenMoneyOut(empty, { required: true, maxAgeDays: 7 }, 'live', parties).kind).toBe('unavailable');
-    expect(screenMoneyOut(empty, { required: true, maxAgeDays: 7 }, 'sandbox', parties).kind).toBe('pass');
-    expect(screenMoneyOut(empty, { required: false, maxAgeDays: 7 }, 'live', parties).kind).toBe('pass');
-    expect(screenMoneyOut(index, { required: true, maxAgeDays: 7 }, 'live', parties).kind).toBe('hold');
+    expect(screenMoneyOut(empty, { required: true, maxAgeDays: 7, retryAfterS: 60 }, 'live', parties).kind).toBe('unavailable');
+    expect(screenMoneyOut(empty, { required: true, maxAgeDays: 7, retryAfterS: 60 }, 'sandbox', parties).kind).toBe('pass');
+    expect(screenMoneyOut(empty, { required: false, maxAgeDays: 7, retryAfterS: 60 }, 'live', parties).kind).toBe('pass');
+    expect(screenMoneyOut(index, { required: true, maxAgeDays: 7, retryAfterS: 60 }, 'live', parties).kind).toBe('hold');
   });
 
   it('a list published more than SCREENING_MAX_AGE_DAYS ago is stale', () => {

@@ -5,7 +5,7 @@ import { SanctionsIndex } from '../../src/adapters/providers/sanctions/sanctions
 import { createMoneyOut, type MoneyOutScreening } from '../../src/core/payments/create-money-out';
 import { processDuePayments } from '../../src/core/payments/advance-payment';
 import type { ProviderRouting } from '../../src/core/routing/provider-routing';
-import { clearReview, rejectReview, type ReviewDeps } from '../../src/core/screening/review-payments';
+import { clearReview, rejectReview, type ReviewDeps } from '../../src/core/screening/review-decisions';
 import { command, fakeWorld, LIVE_TENANT, TENANT, type FakeWorld } from '../support/fake-world';
 
 const sdn = parseOfacSdn(readFileSync(path.join(__dirname, '../fixtures/screening/ofac-sdn.xml'), 'utf8'));
@@ -21,7 +21,7 @@ const KEY = '2f1c1a52-6a7e-4d8e-9a55-0c1f3e4b5a69';
  */
 describe('money-out screening in the core', () => {
   let world: FakeWorld;
-  const screened = (screen: SanctionsIndex, required = true): MoneyOutScreening => ({ screen, policy: { required, maxAgeDays: 7 } });
+  const screened = (screen: SanctionsIndex, required = true): MoneyOutScreening => ({ screen, policy: { required, maxAgeDays: 7, retryAfterS: 60 } });
   const reviewDeps = (): ReviewDeps => ({
     ...world.advance,
     reviews: { find: async (id) => world.store.reviews.get(id), list: async () => [...world.store.reviews.values()] },
@@ -41,7 +41,7 @@ describe('money-out screening in the core', () => {
     };
     const live = { ...world.moneyOut, routing };
     const refused = await createMoneyOut({ ...live, screening: screened(empty) }, LIVE_TENANT, KEY, command());
-    expect(refused).toMatchObject({ ok: false, code: 'provider_unavailable', message: expect.stringMatching(/screening/) });
+    expect(refused).toMatchObject({ ok: false, code: 'screening_unavailable', message: expect.stringMatching(/screening/), details: { retryAfterS: 60 } });
     expect(world.store.payments.size).toBe(0);
     expect(world.store.balance(LIVE_TENANT, 'USDC', 'available')).toBe('100.000000');
     const sandbox = await createMoneyOut({ ...world.moneyOut, screening: screened(empty) }, TENANT, KEY, command());

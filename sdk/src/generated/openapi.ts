@@ -1047,8 +1047,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments held by sanctions screening, oldest first
-         * @description Platform admin key. The review queue: each held payment with its hits (list, entry id, matched name and score, or listed address).
+         * Payments, customers and deposits held by sanctions screening, oldest first
+         * @description Platform admin key. The one review queue: each held payment, customer or deposit with its hits (list, entry id, matched name and score, or listed address).
          */
         get: operations["listComplianceReviews"];
         put?: never;
@@ -1059,7 +1059,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/compliance-reviews/{paymentId}/clear": {
+    "/v1/admin/compliance-reviews/{subjectId}/clear": {
         parameters: {
             query?: never;
             header?: never;
@@ -1069,8 +1069,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Clear a payment held by screening: it is sent to its provider
-         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A payment held for an exact listed address cannot be cleared (409 invalid_state): reject it.
+         * Clear a payment or customer held by screening: the payment is sent to its provider, the customer goes to its KYC check
+         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A subject held for an exact listed address (a refund address, any deposit sender) cannot be cleared (409 invalid_state): reject it.
          */
         post: operations["clearComplianceReview"];
         delete?: never;
@@ -1079,7 +1079,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/admin/compliance-reviews/{paymentId}/reject": {
+    "/v1/admin/compliance-reviews/{subjectId}/reject": {
         parameters: {
             query?: never;
             header?: never;
@@ -1089,8 +1089,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a payment held by screening: it fails as compliance_rejected and its hold is released
-         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). The payment fails with failureCode compliance_rejected before anything was sent; its amount returns to the available balance.
+         * Reject a subject held by screening: a payment fails as compliance_rejected, a customer is rejected, a deposit stays uncredited
+         * @description Platform admin key. Recorded with the admin key and the reason (the audit record). A payment fails with failureCode compliance_rejected before anything was sent (its amount returns to the available balance); a customer becomes rejected with kycReason compliance_rejected (customer.kyc.updated); a deposit is marked rejected, never credited.
          */
         post: operations["rejectComplianceReview"];
         delete?: never;
@@ -1255,6 +1255,46 @@ export interface webhooks {
          * @description A reorganisation removed the detected deposit before it was final: status dropped; the balance never moved. Sent to each active registration whose events list is empty or names deposit.dropped, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
          */
         post: operations["webhook_deposit_dropped"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.held
+         * @description The deposit is final but its sender is on a sanctions list (an exact listed address): status held, not credited; our compliance team reviews it. Sent to each active registration whose events list is empty or names deposit.held, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_deposit_held"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deposit.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deposit.rejected
+         * @description The compliance review of a held deposit rejected it: status rejected (final), never credited; our operators contact you about the funds. Sent to each active registration whose events list is empty or names deposit.rejected, signed both ways; verify a signature on the raw body before trusting it. Delivery is at least once, in order per payment (or deposit, or refund) and endpoint.
+         */
+        post: operations["webhook_deposit_rejected"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1605,7 +1645,7 @@ export interface components {
              * @example https://issuer.example/hooks/payouts
              */
             url: string;
-            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, refund.pending, refund.confirmed, refund.failed); empty or absent subscribes to all */
+            /** @description Event types (payment.processing, payment.succeeded, payment.failed, payment.refunded, customer.kyc.updated, deposit.detected, deposit.credited, deposit.dropped, deposit.held, deposit.rejected, refund.pending, refund.confirmed, refund.failed); empty or absent subscribes to all */
             events?: string[];
         };
         /**
@@ -2398,11 +2438,11 @@ export interface components {
              */
             confirmations: number | null;
             /**
-             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)
+             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved); held when final but its sender is an OFAC-listed address (not credited, under compliance review), then rejected (never credited)
              * @example credited
              * @enum {string}
              */
-            status: "detected" | "credited" | "dropped";
+            status: "detected" | "credited" | "dropped" | "held" | "rejected";
             /**
              * @description chain: read by the chain watcher; operator: an audited correction
              * @example chain
@@ -2519,6 +2559,102 @@ export interface components {
              * @constant
              */
             type: "deposit.dropped";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description Body of a deposit.held delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.held",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": 3,
+         *         "status": "held",
+         *         "source": "chain",
+         *         "ledgerTransactionId": null,
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": null,
+         *         "droppedAt": null
+         *       }
+         *     }
+         */
+        Event_deposit_held: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.held";
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601 UTC)
+             * @example 2026-11-23T09:41:09.204Z
+             */
+            timestamp: string;
+            data: components["schemas"]["DepositEventData"];
+        };
+        /**
+         * @description Body of a deposit.rejected delivery
+         * @example {
+         *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+         *       "type": "deposit.rejected",
+         *       "timestamp": "2026-11-23T09:41:09.204Z",
+         *       "data": {
+         *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+         *         "blockchain": "BSC",
+         *         "currency": "USDT",
+         *         "token": "0x55d398326f99059ff775485246999027b3197955",
+         *         "amount": "250.123456",
+         *         "remainderUnits": "789000000000",
+         *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+         *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+         *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *         "index": 3,
+         *         "height": 44218571,
+         *         "confirmations": null,
+         *         "status": "rejected",
+         *         "source": "chain",
+         *         "ledgerTransactionId": null,
+         *         "createdAt": "2026-11-27T10:15:02.118Z",
+         *         "creditedAt": null,
+         *         "droppedAt": null
+         *       }
+         *     }
+         */
+        Event_deposit_rejected: {
+            /**
+             * Format: uuid
+             * @description Event id: the same on every attempt and for every registration
+             * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "deposit.rejected";
             /**
              * Format: date-time
              * @description When the event happened (ISO 8601 UTC)
@@ -2770,7 +2906,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final" | "tx_does_not_pay_refund" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final" | "tx_does_not_pay_refund" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -3358,7 +3494,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorA as answered with status 503: code provider_unavailable, rate_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 503: code provider_unavailable, rate_unavailable, screening_unavailable, service_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 503,
          *       "message": "No payout provider is available for this tenant: every payout provider is failing",
@@ -3373,7 +3509,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable" | "rate_unavailable" | "service_unavailable";
+            code: "provider_unavailable" | "rate_unavailable" | "screening_unavailable" | "service_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -3459,7 +3595,7 @@ export interface components {
                  * @description What went wrong, for a program
                  * @enum {string}
                  */
-                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
+                code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable";
             };
             /**
              * @description What went wrong, for a person
@@ -3479,7 +3615,7 @@ export interface components {
              * @description error.code again, so every error shape has a code to branch on
              * @enum {string}
              */
-            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable";
+            code: "unsupported_corridor" | "insufficient_balance" | "quote_expired" | "quote_already_used" | "tenant_not_configured" | "corridor_not_available" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "duplicate_reference" | "payout_in_progress" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable";
         };
         /**
          * @description ErrorB as answered with status 422: code unsupported_corridor, insufficient_balance, quote_expired, quote_already_used, tenant_not_configured, corridor_not_available, refund_address_invalid, refund_address_bad_checksum, refund_address_is_ours (docs/decisions.md § Errors: shapes per route family)
@@ -3505,7 +3641,7 @@ export interface components {
             [key: string]: unknown;
         });
         /**
-         * @description ErrorB as answered with status 503: code provider_unavailable, rate_unavailable (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorB as answered with status 503: code provider_unavailable, rate_unavailable, screening_unavailable (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "error": {
          *         "code": "provider_unavailable"
@@ -3523,7 +3659,7 @@ export interface components {
              * @description With status 503, one of these
              * @enum {string}
              */
-            code: "provider_unavailable" | "rate_unavailable";
+            code: "provider_unavailable" | "rate_unavailable" | "screening_unavailable";
         } & {
             [key: string]: unknown;
         });
@@ -4029,7 +4165,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "deposit.held" | "deposit.rejected" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
             /**
              * @description whsec_<base64>: HMAC signing secret, returned once only
              * @example whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD/Qq7XzBhfRE=
@@ -4068,7 +4204,7 @@ export interface components {
              *       "payment.failed"
              *     ]
              */
-            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
+            events: ("payment.processing" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "customer.kyc.updated" | "deposit.detected" | "deposit.credited" | "deposit.dropped" | "deposit.held" | "deposit.rejected" | "refund.pending" | "refund.confirmed" | "refund.failed")[];
             /**
              * @description disabled after the endpoint answered 410
              * @enum {string}
@@ -4384,11 +4520,11 @@ export interface components {
              */
             confirmations: number | null;
             /**
-             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)
+             * @description detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved); held when final but its sender is an OFAC-listed address (not credited, under compliance review), then rejected (never credited)
              * @example credited
              * @enum {string}
              */
-            status: "detected" | "credited" | "dropped";
+            status: "detected" | "credited" | "dropped" | "held" | "rejected";
             /**
              * @description chain: read by the chain watcher; operator: an audited correction
              * @example chain
@@ -5786,7 +5922,8 @@ export interface components {
         };
         /**
          * @example {
-         *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+         *       "kind": "payment",
+         *       "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
          *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
          *       "status": "pending",
          *       "hits": [
@@ -5809,23 +5946,28 @@ export interface components {
          */
         ComplianceReview: {
             /**
-             * @description The held payment (pay_...)
+             * @description What is held: payment (a money-out, before submission), customer (its KYC check), deposit (its credit)
+             * @enum {string}
+             */
+            kind: "payment" | "customer" | "deposit";
+            /**
+             * @description The held payment (pay_...), customer (cus_...) or deposit (dep_...)
              * @example pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ
              */
-            paymentId: string;
+            subjectId: string;
             /**
              * @description Its tenant
              * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
              */
             tenantId: string;
             /**
-             * @description pending: the payment waits, unsent; cleared: it was released to its provider; rejected: it failed as compliance_rejected
+             * @description pending: the subject waits (a payment unsent, a customer unchecked, a deposit uncredited); cleared: a payment was released to its provider, a customer to its KYC check; rejected: a payment failed as compliance_rejected, a customer is rejected (kycReason compliance_rejected), a deposit stays uncredited for good
              * @enum {string}
              */
             status: "pending" | "cleared" | "rejected";
             /** @description Why it was held */
             hits: components["schemas"]["ScreeningHit"][];
-            /** @description false when a hit is an exact listed address: such a payment can only be rejected */
+            /** @description false when a hit is an exact listed address (every deposit review): such a subject can only be rejected */
             clearable: boolean;
             /**
              * Format: date-time
@@ -5862,7 +6004,7 @@ export interface components {
          */
         ScreeningHit: {
             /**
-             * @description name: the recipient name resembles a listed name; address: the refund address is a listed digital currency address
+             * @description name: the recipient's or customer's name resembles a listed name; address: the refund address or deposit sender is a listed digital currency address
              * @enum {string}
              */
             kind: "name" | "address";
@@ -6699,7 +6841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After). Nothing is written either way: retry with the same Idempotency-Key */
+            /** @description provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After); screening_unavailable: a live tenant's money-out while no sanctions list is loaded (with Retry-After: an operator must load the lists). Nothing is written in any case: retry with the same Idempotency-Key */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7366,7 +7508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); nothing is written */
+            /** @description provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); screening_unavailable (shape B): a live tenant's payout while no sanctions list is loaded (with Retry-After and details.retryAfterS); nothing is written */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9705,7 +9847,7 @@ export interface operations {
                 /** @description Only deposits of one of these stablecoins */
                 currency?: ("USDC" | "USDT")[];
                 /** @description Only deposits in one of these statuses */
-                status?: ("detected" | "credited" | "dropped")[];
+                status?: ("detected" | "credited" | "dropped" | "held" | "rejected")[];
                 /** @description Only deposits detected at or after this instant (inclusive, ISO 8601) */
                 createdFrom?: string;
                 /** @description Only deposits detected before this instant (exclusive, ISO 8601) */
@@ -10458,12 +10600,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA429"];
                 };
             };
-            /** @description provider_unavailable: no KYC provider serves this tenant (live tenants until real rails exist); nothing is written */
+            /** @description provider_unavailable: no KYC provider serves this tenant or country; screening_unavailable: a live tenant while no sanctions list is loaded (with Retry-After). Nothing is written either way */
             503: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14541,6 +14684,8 @@ export interface operations {
             query?: {
                 /** @description Only reviews in this status; all when absent */
                 status?: "pending" | "cleared" | "rejected";
+                /** @description Only reviews of this kind of subject; all when absent */
+                kind?: "payment" | "customer" | "deposit";
                 /** @description Most reviews to return, 1 to 500 */
                 limit?: number;
             };
@@ -14562,7 +14707,8 @@ export interface operations {
                     /**
                      * @example [
                      *       {
-                     *         "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *         "kind": "payment",
+                     *         "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *         "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *         "status": "pending",
                      *         "hits": [
@@ -14709,8 +14855,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The held payment (pay_...) */
-                paymentId: string;
+                /** @description The held payment (pay_...), customer (cus_...) or deposit (dep_...) */
+                subjectId: string;
             };
             cookie?: never;
         };
@@ -14736,7 +14882,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "kind": "payment",
+                     *       "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *       "status": "pending",
                      *       "hits": [
@@ -14830,7 +14977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA403"];
                 };
             };
-            /** @description not_found: no review for this payment */
+            /** @description not_found: no review for this id */
             404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14852,7 +14999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description invalid_state: already decided, the payment moved, or (clear) an exact address match */
+            /** @description invalid_state: already decided, the subject moved, or (clear) an exact address match */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14904,8 +15051,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The held payment (pay_...) */
-                paymentId: string;
+                /** @description The held payment (pay_...), customer (cus_...) or deposit (dep_...) */
+                subjectId: string;
             };
             cookie?: never;
         };
@@ -14931,7 +15078,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "paymentId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
+                     *       "kind": "payment",
+                     *       "subjectId": "pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ",
                      *       "tenantId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
                      *       "status": "pending",
                      *       "hits": [
@@ -15025,7 +15173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA403"];
                 };
             };
-            /** @description not_found: no review for this payment */
+            /** @description not_found: no review for this id */
             404: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15047,7 +15195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA404"];
                 };
             };
-            /** @description invalid_state: already decided, the payment moved, or (clear) an exact address match */
+            /** @description invalid_state: already decided, the subject moved, or (clear) an exact address match */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15626,6 +15774,150 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["Event_deposit_dropped"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_held: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.held",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": 3,
+                 *         "status": "held",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": null,
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": null,
+                 *         "droppedAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_held"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer quickly and process later */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Disables this registration: no further deliveries */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Retried later, honouring Retry-After; so is any other non-2xx answer or a timeout (15 s), up to 10 attempts over about 3 days */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deposit_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under your webhook secret (the whole whsec_ string as the key)>. Refuse it when t is more than 5 minutes from now, in either direction: a replayed request */
+                "service-signature": string;
+                /** @description Standard Webhooks: the delivery id, the same on every attempt; drop duplicates by it */
+                "webhook-id": string;
+                /** @description Standard Webhooks: Unix seconds of this attempt, the same as Service-Signature's t; refuse it when more than 5 minutes from now */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "id.timestamp.body"> */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f",
+                 *       "type": "deposit.rejected",
+                 *       "timestamp": "2026-11-23T09:41:09.204Z",
+                 *       "data": {
+                 *         "id": "dep_01JD6M3Q5S7U9W1Y3A5C7E9G1J",
+                 *         "blockchain": "BSC",
+                 *         "currency": "USDT",
+                 *         "token": "0x55d398326f99059ff775485246999027b3197955",
+                 *         "amount": "250.123456",
+                 *         "remainderUnits": "789000000000",
+                 *         "sender": "0x4B16c5dE96EB2117bBE5fd171E4d203624B014aa",
+                 *         "depositAddress": "0x8C8d35429F74ec245F8Ef2f4Fd1e551cFF97d650",
+                 *         "txHash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *         "index": 3,
+                 *         "height": 44218571,
+                 *         "confirmations": null,
+                 *         "status": "rejected",
+                 *         "source": "chain",
+                 *         "ledgerTransactionId": null,
+                 *         "createdAt": "2026-11-27T10:15:02.118Z",
+                 *         "creditedAt": null,
+                 *         "droppedAt": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event_deposit_rejected"];
             };
         };
         responses: {

@@ -24,6 +24,7 @@ export const CustomerParams = z.object({ customerId: z.string().max(64).meta({ d
 /** Every customer failure mapped to its shape A code, for REST and GraphQL alike; exhaustive by type. */
 export const CUSTOMER_ERRORS: Record<CustomerErrorCode, ShapeACode> = {
   validation_error: 'validation_error', duplicate_customer: 'duplicate_customer', not_found: 'not_found', provider_unavailable: 'provider_unavailable',
+  screening_unavailable: 'screening_unavailable',
 };
 
 /** The parsed body carries exactly the fields of the core's CreateCustomerCommand: a field added to one side only fails `tsc`. */

@@ -29,7 +29,7 @@ export const DepositResponse = z
     index: z.number().int().meta({ description: 'Log index (BSC) or instruction position (SOLANA) of the transfer in its transaction: two transfers of one transaction are two deposits', example: 3 }),
     height: z.number().int().nullable().meta({ description: 'Block (BSC) or slot (SOLANA) including it; null for a correction', example: 44218571 }),
     confirmations: z.number().int().nullable().meta({ description: 'Blocks or slots from its own to the newest the watcher read, its own counted; null when dropped or for a correction', example: 3 }),
-    status: z.enum(DEPOSIT_STATUSES).meta({ description: 'detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved)', example: 'credited' }),
+    status: z.enum(DEPOSIT_STATUSES).meta({ description: 'detected → credited once final, or dropped when a reorganisation removed it before it was final (the balance never moved); held when final but its sender is an OFAC-listed address (not credited, under compliance review), then rejected (never credited)', example: 'credited' }),
     source: z.enum(DEPOSIT_SOURCES).meta({ description: 'chain: read by the chain watcher; operator: an audited correction', example: 'chain' }),
     ledgerTransactionId: z.string().nullable().meta({ description: 'The ledger transaction that credited it (GET /v1/balances/transactions); null unless credited', example: 'ldg_01JD6M3R7T9V1X3Z5B7D9F1H3K' }),
     createdAt: z.iso.datetime().meta({ description: 'When it was detected (a correction: recorded)', example: '2026-11-27T10:15:02.118Z' }),

@@ -40,6 +40,8 @@ export const SHAPE_A_STATUS = {
   provider_unavailable: 503,
   // No trustworthy live exchange rate for the pair now (docs/decisions.md § FX quotes: live rates).
   rate_unavailable: 503,
+  // A live money-out or customer while no sanctions list is loaded and screening is required (docs/decisions.md § Screening).
+  screening_unavailable: 503,
   // Starting (the port is bound before the service is built) or shutting down (docs/decisions.md § Running it).
   service_unavailable: 503,
 } as const;
@@ -61,6 +63,7 @@ export const SHAPE_B_STATUS = {
   payout_in_progress: 409,
   provider_unavailable: 503,
   rate_unavailable: 503,
+  screening_unavailable: 503,
 } as const;
 /** A code of error shape B. */
 export type ShapeBCode = keyof typeof SHAPE_B_STATUS;

@@ -41,6 +41,7 @@ export const LEGACY_ERRORS: Record<Exclude<LegacyPayoutErrorCode, 'validation_er
   idempotency_key_in_use: 'payout_in_progress',
   provider_unavailable: 'provider_unavailable',
   rate_unavailable: 'rate_unavailable',
+  screening_unavailable: 'screening_unavailable',
   corridor_not_available: 'corridor_not_available',
   // The tenant's payoutRefundAddress, checked like a money-out's refundAddress (docs/decisions.md § Refunds: refund addresses).
   refund_address_invalid: 'refund_address_invalid',

@@ -57,6 +57,7 @@ export const MONEY_OUT_ERRORS: Record<MoneyOutErrorCode, ShapeACode> = {
   idempotency_key_reused: 'idempotency_key_reused',
   provider_unavailable: 'provider_unavailable',
   rate_unavailable: 'rate_unavailable',
+  screening_unavailable: 'screening_unavailable',
   corridor_not_available: 'corridor_not_available',
   insufficient_balance: 'insufficient_balance',
   refund_address_invalid: 'refund_address_invalid',

@@ -12,10 +12,12 @@ import { BlockchainEnum, enumOf, StablecoinEnum } from './enums.type';
 import { NodeInterface } from './node.type';
 
 /** Deposit states (docs/decisions.md § Onchain deposits), the core's strings. */
-export const DepositStatusEnum = enumOf(DEPOSIT_STATUSES, 'DepositStatus', 'Deposit state: detected, then credited once final, or dropped by a reorganisation before', {
+export const DepositStatusEnum = enumOf(DEPOSIT_STATUSES, 'DepositStatus', 'Deposit state: detected, then credited once final, or dropped by a reorganisation before; held (then rejected) when its sender is a sanctioned address', {
   detected: 'Read from the chain, not yet final; the balance not yet credited',
   credited: 'Final; the balance was credited once',
   dropped: 'Removed by a reorganisation before it was final; the balance never moved',
+  held: 'Final, but its sender is an OFAC-listed address: not credited, held for compliance review',
+  rejected: 'Rejected by compliance review (a sanctioned sender): never credited',
 });
 /** Where a deposit came from. */
 export const DepositSourceEnum = enumOf(DEPOSIT_SOURCES, 'DepositSource', 'Where a deposit came from', {

@@ -20,6 +20,8 @@ export const WebhookEventTypeEnum = enumOf(WEBHOOK_EVENT_TYPES, 'WebhookEventTyp
   'deposit.detected': 'An onchain deposit to one of your addresses was seen (not yet final), or seen again after a reorganisation',
   'deposit.credited': 'An onchain deposit became final and your balance was credited',
   'deposit.dropped': 'A detected deposit was removed by a reorganisation before it was final; the balance never moved',
+  'deposit.held': 'A final deposit from a sanctioned sender address is held for compliance review; not credited',
+  'deposit.rejected': 'A held deposit was rejected by compliance review: never credited',
   'refund.pending': 'A live payment\'s stablecoin is owed back to its refundAddress (it failed after its funds were held, or was reversed)',
   'refund.confirmed': 'A refund\'s transaction is final onchain; refund_pending moved to refunded',
   'refund.failed': 'A refund\'s transaction reverted: it waits for an operator',

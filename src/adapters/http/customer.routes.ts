@@ -7,11 +7,15 @@ import { CreateCustomerBody, CUSTOMER_ERRORS, CustomerParams } from '../contract
 import { PageQuery } from '../contract/page.schema';
 import { CustomerResponse } from './customer.schema';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
-import { fieldsOf, sendShapeA, type RequestParts } from './http-errors';
+import { fieldsOf, sendShapeA, setRetryAfter, type RequestParts } from './http-errors';
+import { RetryAfterHeader } from './openapi-headers';
 import { nextPageLink } from './pagination';
 import { defineRoute, type RouteSpec } from './route';
 
-const fail = (res: Response, e: Err<CustomerErrorCode>, req: RequestParts) => sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message, fieldsOf(e, req));
+const fail = (res: Response, e: Err<CustomerErrorCode>, req: RequestParts) => {
+  setRetryAfter(res, e);
+  return sendShapeA(res, CUSTOMER_ERRORS[e.code], e.message, fieldsOf(e, req));
+};
 
 /** Routes of the Customers tag (docs/decisions.md § Customers and KYC). */
 export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
@@ -24,7 +28,10 @@ export function customerRoutes(app: Application): RouteSpec<any, any, any>[] {
       body: CreateCustomerBody,
       responses: {
         '201': { description: 'Created, kycStatus pending', schema: CustomerResponse }, ...AUTH_ERRORS, '409': { description: 'duplicate_customer', schema: ErrorA },
-        '503': { description: 'provider_unavailable: no KYC provider serves this tenant (live tenants until real rails exist); nothing is written', schema: ErrorA },
+        '503': {
+          description: 'provider_unavailable: no KYC provider serves this tenant or country; screening_unavailable: a live tenant while no sanctions list is loaded (with Retry-After). Nothing is written either way',
+          schema: ErrorA, headers: { 'Retry-After': RetryAfterHeader },
+        },
       },
       handler: async (req, res) => {
         const result = await app.createCustomer(req.tenantId, req.body);

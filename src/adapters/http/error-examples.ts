@@ -42,6 +42,7 @@ export const EXAMPLE_MESSAGES: Readonly<Record<ShapeACode | ShapeBCode | ShapeCC
   internal_error: 'Internal error',
   provider_unavailable: 'No payout provider is available for this tenant: every payout provider is failing',
   rate_unavailable: 'No live exchange rate for KES/USDC now; retry later',
+  screening_unavailable: 'Sanctions screening is unavailable (no sanctions list is loaded); live money-outs are refused until an operator loads the lists',
   service_unavailable: 'The service is starting; retry shortly',
   tenant_not_configured: 'Payout settings (refund address) are not configured for this tenant',
   payout_in_progress: 'A payout with reference order-10045 is still being processed',

@@ -29,7 +29,7 @@ export function legacyPayoutRoutes(app: Application): RouteSpec<any, any, any>[]
         '409': { description: 'The reference was used with another body (shape B)', schema: ErrorB },
         '422': { description: 'Payout refused (shape B), e.g. corridor_not_available: no payout provider is configured for this corridor here (permanent)', schema: ErrorB },
         '503': {
-          description: "provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); nothing is written",
+          description: "provider_unavailable (shape B): the corridor's payout providers all refuse calls for now (then with Retry-After and details.retryAfterS); rate_unavailable (shape B): no trustworthy live exchange rate for the pair now (with Retry-After and details.retryAfterS); screening_unavailable (shape B): a live tenant's payout while no sanctions list is loaded (with Retry-After and details.retryAfterS); nothing is written",
           schema: ErrorB, headers: { 'Retry-After': RetryAfterHeader },
         },
       },

@@ -59,6 +59,14 @@ const EVENTS = {
     what: 'A reorganisation removed the detected deposit before it was final: status dropped; the balance never moved.',
     data: DepositEventData, status: 'dropped', example: { confirmations: null, ledgerTransactionId: null, creditedAt: null, droppedAt: '2026-11-27T10:15:04.530Z' },
   },
+  'deposit.held': {
+    what: 'The deposit is final but its sender is on a sanctions list (an exact listed address): status held, not credited; our compliance team reviews it.',
+    data: DepositEventData, status: 'held', example: { ledgerTransactionId: null, creditedAt: null },
+  },
+  'deposit.rejected': {
+    what: 'The compliance review of a held deposit rejected it: status rejected (final), never credited; our operators contact you about the funds.',
+    data: DepositEventData, status: 'rejected', example: { confirmations: null, ledgerTransactionId: null, creditedAt: null },
+  },
   'refund.pending': {
     what: "A live payment failed after its funds were held, or was reversed: its whole stablecoin amount is owed back to the payment's refundAddress and waits in refund_pending. Status pending; sent from the hot wallet when one is configured, else by an operator.",
     data: RefundEventData, status: 'pending',

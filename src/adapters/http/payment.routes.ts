@@ -80,7 +80,7 @@ export function paymentRoutes(app: Application): RouteSpec<any, any, any>[] {
           schema: ErrorA,
         },
         '503': {
-          description: "provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After). Nothing is written either way: retry with the same Idempotency-Key",
+          description: "provider_unavailable: the corridor's payout providers all refuse calls for now (then with Retry-After); rate_unavailable: no trustworthy live exchange rate for the pair now (too few fresh sources, or a sudden move awaiting confirmation; with Retry-After); screening_unavailable: a live tenant's money-out while no sanctions list is loaded (with Retry-After: an operator must load the lists). Nothing is written in any case: retry with the same Idempotency-Key",
           schema: ErrorA, headers: { 'Retry-After': RetryAfterHeader },
         },
       },

@@ -1,5 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { Customer, CustomerStore, CustomerTxStore, KycStatus } from '../../core/customers/customer';
+import type { ComplianceReview } from '../../core/screening/compliance-review';
+import { ComplianceReviewTxRepository } from './compliance-review.repository';
 import { decodeCursor, encodeCursor } from './keyset-cursor';
 import { idNumberHashInput, type PersonalDataBox } from '../providers/personal-data-box';
 import { CustomerSchema } from './schemas/customer.schema';
@@ -12,13 +14,15 @@ import { WORK_DUE_CHANNEL } from './notify-channels';
 export class CustomerRepository implements CustomerStore {
   constructor(private readonly em: EntityManager, private readonly box: PersonalDataBox) {}
 
-  async insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'> {
+  async insert(customer: Customer, review?: ComplianceReview): Promise<'inserted' | 'duplicate_external_id'> {
     const idNumberHash = this.box.keyedHash('id-number', idNumberHashInput(customer.idType, customer.idNumber));
     try {
       await this.em.fork().transactional(async (tem) => {
         await tem.insert(CustomerSchema, { ...customer, idNumberHash });
+        // A held customer and its review commit together (docs/decisions.md § Screening); it is not due.
+        if (review) await new ComplianceReviewTxRepository(tem).create(review);
         // Its KYC check is due now: wake the KYC workers of every replica at commit (docs/decisions.md § Performance).
-        await tem.execute(`select pg_notify(?, 'kyc')`, [WORK_DUE_CHANNEL]);
+        else await tem.execute(`select pg_notify(?, 'kyc')`, [WORK_DUE_CHANNEL]);
       });
       return 'inserted';
     } catch (error) {
@@ -72,6 +76,16 @@ export class CustomerRepository implements CustomerStore {
 /** The KYC decision inside a transaction (CustomerTxStore port): applies only while still pending. */
 export class CustomerTxRepository implements CustomerTxStore {
   constructor(private readonly em: EntityManager) {}
+
+  async release(customerId: string, at: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ id: string }[]>(
+      `update customers set next_check_at = ?, updated_at = ? where id = ? and kyc_status = 'pending' and next_check_at is null returning id`,
+      [at, at, customerId],
+    );
+    // Due at commit: wake the KYC workers of every replica (docs/decisions.md § Performance).
+    if (rows.length > 0) await this.em.execute(`select pg_notify(?, 'kyc')`, [WORK_DUE_CHANNEL]);
+    return rows.length > 0;
+  }
 
   async decide(customerId: string, status: Exclude<KycStatus, 'pending'>, reason: string | null, at: Date): Promise<Customer | undefined> {
     const rows = await this.em.execute<Record<string, unknown>[]>(

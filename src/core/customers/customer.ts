@@ -1,4 +1,5 @@
 import type { KeysetPage } from '../shared/keyset-page';
+import type { ComplianceReview } from '../screening/compliance-review';
 /** KYC states of a customer (docs/decisions.md § Customers and KYC). */
 export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
@@ -15,7 +16,8 @@ export type IdType = (typeof ID_TYPES)[number];
  * A wallet user of an issuer, with a KYC status a KYC provider decides (docs/decisions.md § Customers and KYC).
  * `cus_<ULID>`;
  * `externalId` is the issuer's own id, unique per tenant; `dateOfBirth` is YYYY-MM-DD.
- * `nextCheckAt` is when the KYC worker looks again (null once decided).
+ * `nextCheckAt` is when the KYC worker looks again (null once decided, and while a compliance
+ * review holds the customer: docs/decisions.md § Screening).
  */
 export class Customer {
   id!: string;
@@ -80,7 +82,11 @@ export interface KycProvider {
 
 /** Port: customer storage outside transactions. Tenant-scoped reads. */
 export interface CustomerStore {
-  insert(customer: Customer): Promise<'inserted' | 'duplicate_external_id'>;
+  /**
+   * Inserts a customer; with `review` (a sanctions hit: docs/decisions.md § Screening), its
+   * pending compliance review in the same transaction, so a held customer always has one.
+   */
+  insert(customer: Customer, review?: ComplianceReview): Promise<'inserted' | 'duplicate_external_id'>;
   findForTenant(tenantId: string, customerId: string): Promise<Customer | undefined>;
   /** Newest first; 'bad_cursor' for a cursor this store did not issue. */
   list(tenantId: string, limit: number, cursor?: string): Promise<KeysetPage<Customer> | 'bad_cursor'>;
@@ -92,5 +98,10 @@ export interface CustomerStore {
 
 /** Port: the KYC decision inside a transaction, guarded on the customer still being pending. */
 export interface CustomerTxStore {
+  /**
+   * Makes a customer held by a compliance review due for its KYC check at `at` (only while it is
+   * still pending and held, i.e. not yet due); returns false when it was not.
+   */
+  release(customerId: string, at: Date): Promise<boolean>;
   decide(customerId: string, status: Exclude<KycStatus, 'pending'>, reason: string | null, at: Date): Promise<Customer | undefined>;
 }

@@ -4,16 +4,20 @@ import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
 import { kycRoute, UNROUTED_RECHECK_MS, type RoutingDeps } from '../routing/provider-routing';
 import { isCountryCode } from './countries';
+import { pendingReview } from '../screening/compliance-review';
+import { screenCustomer, type ScreeningVerdict, type SubjectScreening } from '../screening/screening-rules';
 import { Customer, ID_TYPES, toCustomerView, type CustomerStore, type CustomerView, type IdType, type KycOutcome, type KycStatus } from './customer';
 
 /** Closed set of expected failures of the customer operations. */
-export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found' | 'provider_unavailable';
+export type CustomerErrorCode = 'validation_error' | 'duplicate_customer' | 'not_found' | 'provider_unavailable' | 'screening_unavailable';
 
 /** Ports of the customer use cases. */
 export interface CustomerDeps {
   readonly customers: CustomerStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Sanctions screening of new customers' names (docs/decisions.md § Screening); absent: nothing is screened. */
+  readonly customerScreening?: SubjectScreening;
 }
 
 /** Body of POST /v1/customers after transport parsing. */
@@ -42,7 +46,11 @@ const PROVIDER_RETRY_MS = 5000;
  * ISO 3166-1 alpha-2 code, a date of birth that is not a real date from 1900 on of someone 18 or
  * older, id number not 4-32 letters, digits or dashes), `duplicate_customer` (externalId already
  * used by the tenant), `provider_unavailable` (no KYC provider serves the tenant: a live tenant
- * until real rails exist; nothing is written).
+ * until real rails exist; nothing is written), `screening_unavailable` (a live tenant while no
+ * sanctions list is loaded and screening is required; `details.retryAfterS`; nothing is written).
+ * Sanctions screening (docs/decisions.md § Screening): a name that hits a loaded list is created
+ * `pending` but held (no next check) with its compliance review, in one transaction: the KYC
+ * provider is not asked until an operator clears it; a reject makes it `rejected`.
  */
 export async function createCustomer(deps: CustomerDeps & RoutingDeps, tenantId: string, command: CreateCustomerCommand): Promise<Result<CustomerView, CustomerErrorCode>> {
   for (const field of ['externalId', 'firstName', 'lastName'] as const) {
@@ -62,14 +70,30 @@ export async function createCustomer(deps: CustomerDeps & RoutingDeps, tenantId:
   // Never decided by a provider that does not serve the tenant (docs/decisions.md § Customers and KYC).
   const route = await kycRoute(deps, tenantId, command.country);
   if (route.kind === 'unavailable') return err('provider_unavailable', `No KYC provider is available for this tenant: ${route.reason}`);
+  const verdict = await customerVerdict(deps, tenantId, command);
+  if (verdict.kind === 'unavailable') {
+    return err('screening_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live customers are refused until an operator loads the lists`, { retryAfterS: verdict.retryAfterS });
+  }
+  const held = verdict.kind === 'hold';
   const customer = new Customer({
     id: deps.ids.next('cus'), tenantId, ...command, externalId: command.externalId.trim(), kycStatus: 'pending', kycReason: null,
-    nextCheckAt: now, createdAt: now, updatedAt: now,
+    // Held: no next check, so the KYC worker (which claims due rows only) never asks the provider.
+    nextCheckAt: held ? null : now, createdAt: now, updatedAt: now,
   });
-  if ((await deps.customers.insert(customer)) === 'duplicate_external_id') {
+  const review = held ? pendingReview('customer', customer.id, tenantId, verdict.hits, now) : undefined;
+  if ((await deps.customers.insert(customer, review)) === 'duplicate_external_id') {
     return err('duplicate_customer', `A customer with externalId ${command.externalId} already exists`);
   }
+  if (held) deps.customerScreening?.onHeld?.(customer.id, verdict.hits);
   return ok(toCustomerView(customer));
+}
+
+/** Screens the new customer's name in memory; the tenant's environment is read only when no list is loaded. */
+async function customerVerdict(deps: CustomerDeps & RoutingDeps, tenantId: string, command: CreateCustomerCommand): Promise<ScreeningVerdict> {
+  const screening = deps.customerScreening;
+  if (!screening) return { kind: 'pass' };
+  const environment = screening.screen.loaded().length === 0 ? await deps.environments.environmentOf(tenantId) : undefined;
+  return screenCustomer(screening.screen, screening.policy, environment, command, screening.onNearMiss);
 }
 
 /** One customer of the tenant. Errors: `not_found` (also another tenant's). */

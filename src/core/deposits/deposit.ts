@@ -5,9 +5,11 @@ import type { Stablecoin } from '../shared/money';
 /**
  * States of an onchain deposit (docs/decisions.md § Onchain deposits): `detected` when the watcher
  * first reads the transfer, `credited` once the chain made it final and the balance moved,
- * `dropped` when a reorganisation removed it before it was final (the balance never moved).
+ * `dropped` when a reorganisation removed it before it was final (the balance never moved),
+ * `held` when it is final but its sender is an OFAC-listed address (a compliance review decides;
+ * not credited), `rejected` once the review rejected it (never credited: docs/decisions.md § Screening).
  */
-export const DEPOSIT_STATUSES = ['detected', 'credited', 'dropped'] as const;
+export const DEPOSIT_STATUSES = ['detected', 'credited', 'dropped', 'held', 'rejected'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 /** Where a deposit came from: the chain watcher, or an operator's audited correction (POST /v1/admin/tenants/{id}/deposits). */
@@ -21,12 +23,17 @@ export type DepositEventType = Extract<WebhookEventType, `deposit.${string}`>;
  * The moves of a deposit, as data (docs/decisions.md § Onchain deposits): `credit` and `drop`
  * decide a detected deposit at finality; `reappear` brings a dropped deposit back when the chain
  * includes the same transfer again at another place (same key: transaction and index), since a
- * new row under that key could never be written. Each move's event is sent in its transaction.
+ * new row under that key could never be written; `hold` replaces `credit` for a final deposit from a
+ * sanctioned sender and `reject` is the only decision on it. Each move's event is sent in its transaction.
  */
 export const DEPOSIT_MOVES = {
   credit: { from: 'detected', to: 'credited', event: 'deposit.credited' },
   drop: { from: 'detected', to: 'dropped', event: 'deposit.dropped' },
   reappear: { from: 'dropped', to: 'detected', event: 'deposit.detected' },
+  // At finality, instead of credit, when the sender is a listed address (docs/decisions.md § Screening: deposits).
+  hold: { from: 'detected', to: 'held', event: 'deposit.held' },
+  // An operator's compliance decision; the funds stay in our deposit address, uncredited.
+  reject: { from: 'held', to: 'rejected', event: 'deposit.rejected' },
 } as const satisfies Record<string, { from: DepositStatus; to: DepositStatus; event: DepositEventType }>;
 export type DepositMove = keyof typeof DEPOSIT_MOVES;
 

@@ -4,6 +4,8 @@ import { canonicalTxHash } from '../ledger/tx-hash';
 import type { Clock, IdGenerator } from '../shared/clock';
 import { err, ok, type Result } from '../shared/result';
 import type { UnitOfWork } from '../shared/unit-of-work';
+import { pendingReview } from '../screening/compliance-review';
+import type { AddressHit, SanctionsScreen } from '../screening/sanctions-screen';
 import type { ChainHeights, ChainReader, ChainTransfer, WatchedToken } from './chain-ports';
 import {
   depositExternalRef, DEPOSIT_MOVES, toDepositView, transition,
@@ -32,6 +34,13 @@ export interface ScanChainDeps {
    * posted for the tenant): left detected and reported, never credited twice.
    */
   readonly onLedgerRefused?: (deposit: Deposit) => void;
+  /**
+   * Screens a final deposit's sender against the listed digital currency addresses
+   * (docs/decisions.md § Screening: deposits); absent: nothing is screened.
+   */
+  readonly screen?: Pick<SanctionsScreen, 'screenAddress'>;
+  /** A final deposit held for its sender, with its hits (logged: entry ids, never the sender). */
+  readonly onHeld?: (deposit: Deposit, hits: readonly AddressHit[]) => void;
 }
 
 /** What one pass did. */
@@ -49,6 +58,8 @@ export interface ScanReport {
   readonly findings: readonly DepositFinding[];
   readonly credited: readonly Deposit[];
   readonly dropped: readonly Deposit[];
+  /** Final deposits from a listed sender address: held for compliance review, not credited. */
+  readonly held: readonly Deposit[];
 }
 
 /** Closed set of expected failures of a pass. */
@@ -72,7 +83,9 @@ export function chainKey(chain: Blockchain, value: string): string {
  *    transfer is still there: present → credited (funding → available, one ledger transaction
  *    naming the deposit, `deposit.credited`), absent → dropped (`deposit.dropped`, the balance
  *    never moved). Each in its own transaction, guarded by the deposit's status and position, so
- *    a rescan, two watchers or a repeated answer credit once.
+ *    a rescan, two watchers or a repeated answer credit once. A present deposit whose sender is an
+ *    OFAC-listed address (exact match) is held instead (`deposit.held`, a compliance review of kind
+ *    `deposit` in the same transaction), never credited (docs/decisions.md § Screening: deposits).
  * Reader faults throw (the worker retries the pass from the stored cursor).
  */
 export async function scanChain(deps: ScanChainDeps, reader: ChainReader): Promise<Result<ScanReport, ScanChainErrorCode>> {
@@ -117,7 +130,7 @@ export async function scanChain(deps: ScanChainDeps, reader: ChainReader): Promi
   const settled = await settleFinal(deps, reader, heights);
   return ok({
     chain, heights, scannedTo, caughtUp, detected: written.value.detected, repositioned: plan.repositioned.length,
-    findings: written.value.findings, credited: settled.credited, dropped: settled.dropped,
+    findings: written.value.findings, credited: settled.credited, dropped: settled.dropped, held: settled.held,
   });
 }
 
@@ -199,10 +212,11 @@ function eventOf(deps: Pick<ScanChainDeps, 'ids'>, head: bigint) {
 }
 
 /** Step 3 of a pass: every detected deposit whose height is final is credited or dropped, by the reader's answer. */
-async function settleFinal(deps: ScanChainDeps, reader: ChainReader, heights: ChainHeights): Promise<{ credited: Deposit[]; dropped: Deposit[] }> {
+async function settleFinal(deps: ScanChainDeps, reader: ChainReader, heights: ChainHeights): Promise<{ credited: Deposit[]; dropped: Deposit[]; held: Deposit[] }> {
   const batch = deps.finalityBatch ?? 100;
   const credited: Deposit[] = [];
   const dropped: Deposit[] = [];
+  const held: Deposit[] = [];
   const event = eventOf(deps, heights.head);
   let after: { height: bigint; id: string } | undefined;
   for (;;) {
@@ -210,16 +224,21 @@ async function settleFinal(deps: ScanChainDeps, reader: ChainReader, heights: Ch
     for (const deposit of due) {
       if (deposit.height === null || deposit.blockHash === null) continue;
       const at = { height: deposit.height, blockHash: deposit.blockHash };
-      const move = (await reader.presence({ txHash: deposit.txHash, index: deposit.index, ...at })) === 'present' ? 'credit' : 'drop';
+      const present = (await reader.presence({ txHash: deposit.txHash, index: deposit.index, ...at })) === 'present';
+      // Screened at finality, with the lists loaded now: the funds are final, and nothing is credited before this point.
+      const hits = present && deposit.sender !== null ? deps.screen?.screenAddress(deposit.sender) ?? [] : [];
+      const move = !present ? 'drop' : hits.length > 0 ? 'hold' : 'credit';
       const status = transition(deposit.status, move);
       if (!status) continue;
       const decided = await deps.uow.transact<Deposit, 'moved_concurrently' | 'ledger_refused'>(async (tx) => {
         const now = deps.clock.now();
-        if (move === 'drop') {
-          const gone = await tx.deposits.move(deposit.id, deposit.status, { status, droppedAt: now }, at);
-          if (!gone) return err('moved_concurrently', `deposit ${deposit.id} is no longer detected at ${at.height}`);
-          await tx.outbox.append(event(DEPOSIT_MOVES.drop.event, gone, now));
-          return ok(gone);
+        if (move === 'drop' || move === 'hold') {
+          const moved = await tx.deposits.move(deposit.id, deposit.status, move === 'drop' ? { status, droppedAt: now } : { status }, at);
+          if (!moved) return err('moved_concurrently', `deposit ${deposit.id} is no longer detected at ${at.height}`);
+          // Held: its review commits with it, so a held deposit always has one.
+          if (move === 'hold') await tx.reviews.create(pendingReview('deposit', moved.id, moved.tenantId, hits, now));
+          await tx.outbox.append(event(DEPOSIT_MOVES[move].event, moved, now));
+          return ok(moved);
         }
         const ledgerTransactionId = deps.ids.next('ldg');
         const done = await tx.deposits.move(deposit.id, deposit.status, { status, creditedAt: now, ledgerTransactionId }, at);
@@ -232,12 +251,13 @@ async function settleFinal(deps: ScanChainDeps, reader: ChainReader, heights: Ch
         });
         return posted === 'posted' ? ok(done) : err('ledger_refused', `deposit ${done.id} could not be posted: ${posted}`);
       });
-      if (decided.ok) (decided.value.status === 'credited' ? credited : dropped).push(decided.value);
+      if (decided.ok && decided.value.status === 'held') deps.onHeld?.(decided.value, hits);
+      if (decided.ok) (move === 'credit' ? credited : move === 'hold' ? held : dropped).push(decided.value);
       else if (decided.code === 'ledger_refused') deps.onLedgerRefused?.(deposit);
     }
     if (due.length < batch) break;
     const last = due[due.length - 1]!;
     after = { height: last.height!, id: last.id };
   }
-  return { credited, dropped };
+  return { credited, dropped, held };
 }

@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'deposit.detected',
   'deposit.credited',
   'deposit.dropped',
+  'deposit.held',
+  'deposit.rejected',
   'refund.pending',
   'refund.confirmed',
   'refund.failed',

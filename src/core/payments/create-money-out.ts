@@ -14,8 +14,9 @@ import type { Payment } from './payment';
 import type { OneTripPaymentWriter } from './payment-ports';
 import type { PaymentView } from './payment-view';
 import { MONEY_OUT_OPERATION, newPaymentWrite } from './new-payment';
-import type { SanctionsScreen, ScreeningHit } from '../screening/sanctions-screen';
-import { screenMoneyOut, type ScreeningPolicy, type ScreeningVerdict } from '../screening/screening-rules';
+import type { ScreeningHit } from '../screening/sanctions-screen';
+import { screenMoneyOut, type SubjectScreening, type ScreeningVerdict } from '../screening/screening-rules';
+import { pendingReview } from '../screening/compliance-review';
 
 /** Closed set of expected failures of a money-out (docs/decisions.md § Idempotency and § Errors: shapes per route family). */
 export type MoneyOutErrorCode =
@@ -30,6 +31,7 @@ export type MoneyOutErrorCode =
   | 'rate_unavailable'
   | 'corridor_not_available'
   | 'insufficient_balance'
+  | 'screening_unavailable'
   | RefundAddressErrorCode;
 
 /**
@@ -74,14 +76,7 @@ export interface MoneyOutDeps extends RoutingDeps {
 }
 
 /** The screen a money-out asks, its policy, and what is logged (entry ids and scores only, never a name). */
-export interface MoneyOutScreening {
-  readonly screen: SanctionsScreen;
-  readonly policy: ScreeningPolicy;
-  /** A name that came close under the threshold: it passes, logged with its best entry id and score. */
-  readonly onNearMiss?: (nearest: { source: string; entryId: string; score: number }) => void;
-  /** A new payment held for review, with its hits. */
-  readonly onHeld?: (paymentId: string, hits: readonly ScreeningHit[]) => void;
-}
+export type MoneyOutScreening = SubjectScreening;
 
 
 /**
@@ -108,7 +103,8 @@ export interface MoneyOutScreening {
  * Sanctions screening (docs/decisions.md § Screening): a recipient name or refund address that
  * hits a loaded list is created as usual but held (no next look, with its compliance review, in the
  * same transaction), never sent until cleared; a live tenant's money-out while no list is loaded
- * and screening is required is `provider_unavailable`, nothing written.
+ * and screening is required is `screening_unavailable` (`details.retryAfterS`: seconds until the
+ * replicas look for a new list again), nothing written.
  */
 export async function createMoneyOut(
   deps: MoneyOutDeps,
@@ -154,7 +150,7 @@ export async function createMoneyOut(
     if (route.kind !== 'providers') return unrouted(route);
     // A live tenant's money-out is never created unscreened (docs/decisions.md § Screening): nothing is written.
     if (verdict.kind === 'unavailable') {
-      return err('provider_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live money-outs are refused until an operator loads the lists`);
+      return err('screening_unavailable', `Sanctions screening is unavailable (${verdict.reason}); live money-outs are refused until an operator loads the lists`, { retryAfterS: verdict.retryAfterS });
     }
     return insertPayment(deps, tx, tenantId, key, fingerprint, valid.value, verdict.kind === 'hold' ? verdict.hits : undefined);
   });
@@ -194,7 +190,7 @@ async function insertPayment(
   }
   // Held: its review commits with it, so a held payment always has one (docs/decisions.md § Screening).
   if (hits) {
-    await tx.reviews.create({ paymentId, tenantId, status: 'pending', hits, createdAt: now, decidedBy: null, decidedAt: null, reason: null });
+    await tx.reviews.create(pendingReview('payment', paymentId, tenantId, hits, now));
   }
   return ok({ payment: view, replayed: false });
 }

@@ -1,7 +1,7 @@
 import type { Result } from '../shared/result';
-import type { ComplianceReview, ReviewStatus } from './compliance-review';
+import type { ComplianceReview, ReviewStatus, ReviewSubject } from './compliance-review';
 import { loadList, type LoadListDeps } from './load-list';
-import { clearReview, listReviews, rejectReview, type ReviewDeps, type ReviewErrorCode } from './review-payments';
+import { clearReview, listReviews, rejectReview, type ReviewDeps, type ReviewErrorCode } from './review-decisions';
 import type { LoadedList, SanctionsScreen } from './sanctions-screen';
 import { staleLists, type ScreeningPolicy } from './screening-rules';
 
@@ -22,11 +22,12 @@ export interface ScreeningAdmin {
   /** Parses, validates and stores a list file. Errors: `validation_error` (nothing stored). */
   loadList(source: string, document: string): Promise<Result<LoadedList, 'validation_error'>>;
   status(): Promise<ScreeningStatus>;
-  listReviews(status: ReviewStatus | undefined, limit: number): Promise<ComplianceReview[]>;
-  /** Clears a held payment, recorded with the admin key and reason. Errors: `validation_error`, `not_found`, `invalid_state`. */
-  clearReview(paymentId: string, keyId: string, reason: string): Promise<Result<ComplianceReview, ReviewErrorCode>>;
-  /** Rejects a held payment (fails as compliance_rejected), recorded with the admin key and reason. Errors as clearReview. */
-  rejectReview(paymentId: string, keyId: string, reason: string): Promise<Result<ComplianceReview, ReviewErrorCode>>;
+  /** The one queue of every kind (`kind` filters), oldest first. */
+  listReviews(status: ReviewStatus | undefined, limit: number, kind?: ReviewSubject): Promise<ComplianceReview[]>;
+  /** Clears a held payment or customer, recorded with the admin key and reason. Errors: `validation_error`, `not_found`, `invalid_state`. */
+  clearReview(subjectId: string, keyId: string, reason: string): Promise<Result<ComplianceReview, ReviewErrorCode>>;
+  /** Rejects a held subject (payment fails as compliance_rejected, customer rejected), recorded with the admin key and reason. Errors as clearReview. */
+  rejectReview(subjectId: string, keyId: string, reason: string): Promise<Result<ComplianceReview, ReviewErrorCode>>;
 }
 
 /** Binds the screening admin use cases to their ports. */
@@ -39,8 +40,8 @@ export function createScreeningAdmin(deps: LoadListDeps & ReviewDeps & { readonl
       stale: staleLists(deps.screen.loaded(), deps.policy.maxAgeDays, deps.clock.now()),
       required: deps.policy.required,
     }),
-    listReviews: (status, limit) => listReviews(deps, status, limit),
-    clearReview: (paymentId, keyId, reason) => clearReview(deps, paymentId, keyId, reason),
-    rejectReview: (paymentId, keyId, reason) => rejectReview(deps, paymentId, keyId, reason),
+    listReviews: (status, limit, kind) => listReviews(deps, status, limit, kind),
+    clearReview: (subjectId, keyId, reason) => clearReview(deps, subjectId, keyId, reason),
+    rejectReview: (subjectId, keyId, reason) => rejectReview(deps, subjectId, keyId, reason),
   };
 }

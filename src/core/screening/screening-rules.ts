@@ -7,13 +7,29 @@ export interface ScreeningPolicy {
   readonly required: boolean;
   /** A list published longer ago than this, in days, is a readiness warning (it still screens). */
   readonly maxAgeDays: number;
+  /**
+   * Seconds a refused caller is told to wait (`Retry-After` of `screening_unavailable`): how often
+   * each replica looks for a newly loaded list (SCREENING_RELOAD_SECONDS), so a retry after it
+   * meets the list once an operator loaded one.
+   */
+  readonly retryAfterS: number;
+}
+
+/** The screen a use case asks, its policy, and what is logged (entry ids and scores only, never a name). */
+export interface SubjectScreening {
+  readonly screen: SanctionsScreen;
+  readonly policy: ScreeningPolicy;
+  /** A name that came close under the threshold: it passes, logged with its best entry id and score. */
+  readonly onNearMiss?: (nearest: { source: string; entryId: string; score: number }) => void;
+  /** A new subject (payment or customer) held for review, with its hits. */
+  readonly onHeld?: (subjectId: string, hits: readonly ScreeningHit[]) => void;
 }
 
 /** What screening decided about a money-out: pass, hold for review (with its hits), or refuse (no list, live tenant). */
 export type ScreeningVerdict =
   | { readonly kind: 'pass' }
   | { readonly kind: 'hold'; readonly hits: readonly ScreeningHit[] }
-  | { readonly kind: 'unavailable'; readonly reason: string };
+  | { readonly kind: 'unavailable'; readonly reason: string; readonly retryAfterS: number };
 
 /** What a money-out carries that is screened: the recipient's name and the refund address. */
 export interface ScreenedParties {
@@ -34,15 +50,40 @@ export function screenMoneyOut(
   parties: ScreenedParties,
   onNearMiss?: (nearest: { source: string; entryId: string; score: number }) => void,
 ): ScreeningVerdict {
-  if (screen.loaded().length === 0) {
-    return policy.required && environment === 'live'
-      ? { kind: 'unavailable', reason: 'no sanctions list is loaded' }
-      : { kind: 'pass' };
-  }
+  const none = noList(screen, policy, environment);
+  if (none) return none;
   const names = screen.screenName(parties.accountName);
   if (names.hits.length === 0 && names.nearest) onNearMiss?.(names.nearest);
   const hits: ScreeningHit[] = [...screen.screenAddress(parties.refundAddress), ...names.hits];
   return hits.length > 0 ? { kind: 'hold', hits } : { kind: 'pass' };
+}
+
+/**
+ * Screens a new customer's name (first and last name, in that order: the matcher ignores token
+ * order) with the same screen and threshold as a money-out's recipient (docs/decisions.md §
+ * Screening: customers). Same policy for a missing list: a live tenant is refused when screening
+ * is required, a sandbox tenant never. Pure but for the screen's memory and the callback.
+ */
+export function screenCustomer(
+  screen: SanctionsScreen,
+  policy: ScreeningPolicy,
+  environment: TenantEnvironment | undefined,
+  person: { readonly firstName: string; readonly lastName: string },
+  onNearMiss?: (nearest: { source: string; entryId: string; score: number }) => void,
+): ScreeningVerdict {
+  const none = noList(screen, policy, environment);
+  if (none) return none;
+  const names = screen.screenName(`${person.firstName} ${person.lastName}`);
+  if (names.hits.length === 0 && names.nearest) onNearMiss?.(names.nearest);
+  return names.hits.length > 0 ? { kind: 'hold', hits: names.hits } : { kind: 'pass' };
+}
+
+/** The verdict while no list is loaded (refuse a live tenant when required, else pass), or undefined when lists are loaded. */
+function noList(screen: SanctionsScreen, policy: ScreeningPolicy, environment: TenantEnvironment | undefined): ScreeningVerdict | undefined {
+  if (screen.loaded().length > 0) return undefined;
+  return policy.required && environment === 'live'
+    ? { kind: 'unavailable', reason: 'no sanctions list is loaded', retryAfterS: policy.retryAfterS }
+    : { kind: 'pass' };
 }
 
 /** Lists published more than `maxAgeDays` before `now`: each is a readiness warning. Pure. */

@@ -47,7 +47,7 @@ export const DepositSchema = new EntitySchema<DepositRow>({
       name: 'deposits_tx_hash_canonical_check',
       expression: "(blockchain = 'BSC' and tx_hash ~ '^0x[0-9a-f]{64}$') or (blockchain = 'SOLANA' and base58_byte_length(tx_hash) = 64)",
     },
-    { name: 'deposits_status_check', expression: "status in ('detected', 'credited', 'dropped')" },
+    { name: 'deposits_status_check', expression: "status in ('detected', 'credited', 'dropped', 'held', 'rejected')" },
     { name: 'deposits_source_check', expression: "source in ('chain', 'operator')" },
     { name: 'deposits_transfer_index_check', expression: 'transfer_index >= 0' },
     { name: 'deposits_remainder_check', expression: 'remainder_units >= 0' },
