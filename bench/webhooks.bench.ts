@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   Object.assign(queue, {
     claimDue: async (request: Parameters<typeof claimDue>[0]) => {
       const t = performance.now();
-      const jobs = await claimDue(request);
+      const jobs = await claimDue(request); if (process.env.BENCH_DEBUG) console.log(JSON.stringify([...request.room.values()]), request.limit, jobs.length);
       stats.claim.calls++; stats.claim.rows += jobs.length; stats.claim.ms += performance.now() - t;
       return jobs;
     },
@@ -109,10 +109,13 @@ async function main(): Promise<void> {
   /** Starts the worker, waits until `received` holds `count` requests, stops it; deliveries per second. */
   const drain = async (count: number) => {
     const started = Date.now();
+    const cpu = process.cpuUsage();
     c.webhookWorker.start();
     while (received.length < count) await new Promise((r) => setTimeout(r, 5));
     const seconds = (Date.now() - started) / 1000;
-    return { seconds, perSecond: count / seconds };
+    const used = process.cpuUsage(cpu);
+    // CPU of this process (worker, receiver and pg client together) per delivery, in ms.
+    return { seconds, perSecond: count / seconds, cpuMs: (used.user + used.system) / 1000 / count, cpuShare: (used.user + used.system) / 1e6 / seconds };
   };
   await backlog(tenant.id, registered.value.webhookId, url, 'pay_bench_');
   const alone = await drain(EVENTS);
@@ -158,8 +161,8 @@ async function main(): Promise<void> {
   console.log(`settings: WEBHOOK_ENDPOINT_CONCURRENCY ${config.WEBHOOK_ENDPOINT_CONCURRENCY}, WEBHOOK_BATCH_SIZE ${config.WEBHOOK_BATCH_SIZE}, WEBHOOK_MAX_IN_FLIGHT ${config.WEBHOOK_MAX_IN_FLIGHT}`);
   console.log(`throughput, one endpoint: ${EVENTS} deliveries in ${alone.seconds.toFixed(2)} s = ${alone.perSecond.toFixed(0)} deliveries/s (${verdict(alone.perSecond)})`);
   console.log(`throughput beside a hanging endpoint: ${EVENTS} deliveries in ${beside.seconds.toFixed(2)} s = ${beside.perSecond.toFixed(0)} deliveries/s (${verdict(beside.perSecond)}); the hanging endpoint held ${hangingHeld} requests open at most at once (cap ${config.WEBHOOK_ENDPOINT_CONCURRENCY})`);
-  console.log(`  one endpoint: ${aloneStatements}`);
-  console.log(`  beside the hanging one: ${besideStatements}`);
+  console.log(`  one endpoint: ${aloneStatements}; this process ${alone.cpuMs.toFixed(2)} ms CPU per delivery, ${(alone.cpuShare * 100).toFixed(0)} % of a core`);
+  console.log(`  beside the hanging one: ${besideStatements}; this process ${beside.cpuMs.toFixed(2)} ms CPU per delivery, ${(beside.cpuShare * 100).toFixed(0)} % of a core`);
   console.log(`latency (transition commit -> receipt, ${latencies.length} events): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms (target p50 < 50 ms: ${percentile(latencies, 50) < 50 ? 'PASS' : 'MISS'})`);
   await c.stop();
   receiver.close();

@@ -11,33 +11,43 @@ interface ClaimRow {
 
 /**
  * The claim (DeliveryQueue.claimDue), a named prepared statement: PostgreSQL plans it once per
- * connection instead of on every pass (planning cost several times its execution). $1 the lanes'
+ * connection instead of on every pass (planning cost more than its execution). $1 the lanes'
  * room as JSON [{registration_id, room}], $2 now, $3 the order rule's deadline, $4 the limit,
  * $5 the room of a lane not in $1, $6 the lease's end.
- * `due` picks the oldest due rows that may go now, in the order of webhook_deliveries_due_idx so
- * the scan stops at `limit` rows; `ranked` keeps, per registration, only the room its lane has left;
- * only those rows are locked (SKIP LOCKED: another worker's are left to it). `= any(array(...))`
- * makes the lock and the update look rows up by primary key (an IN join chose a full scan).
+ * It works lane by lane on `webhook_deliveries_lane_idx` (registration, due time; pending rows):
+ * `lanes` lists the registrations with pending rows by skipping through the index (one probe per
+ * registration, however many rows each has); a lane with no room costs nothing more, so a hanging
+ * endpoint's backlog is never walked; `due` takes from each other lane its oldest due rows that
+ * may go now (the order rule read on `webhook_deliveries_order_idx`), at most its room, and keeps
+ * the `limit` oldest of all. Only those rows are locked (SKIP LOCKED: another worker's are left to
+ * it). `= any(array(...))` makes the lock and the update look rows up by primary key (an IN join
+ * chose a full scan).
  */
-const CLAIM_DUE = `with busy as (
+const CLAIM_DUE = `with recursive busy as (
          select * from jsonb_to_recordset($1::jsonb) as b(registration_id uuid, room int)),
+       lanes as (
+         (select d.registration_id from webhook_deliveries d where d.status = 'pending' order by d.registration_id limit 1)
+         union all
+         select (select d.registration_id from webhook_deliveries d
+                  where d.status = 'pending' and d.registration_id > l.registration_id order by d.registration_id limit 1)
+           from lanes l where l.registration_id is not null),
        due as (
-         select d.id, d.registration_id, d.next_retry_at
-           from webhook_deliveries d
-          where d.status = 'pending' and d.next_retry_at <= $2
-            and not exists (select 1 from busy b where b.registration_id = d.registration_id and b.room <= 0)
-            and (d.created_at <= $3 or not exists (
-                  select 1 from webhook_deliveries p
-                   where p.registration_id = d.registration_id and p.entity_id = d.entity_id
-                     and p.status = 'pending' and p.created_at < d.created_at))
-          order by d.next_retry_at limit $4),
-       ranked as (
-         select due.id, coalesce(b.room, $5) as slots,
-                row_number() over (partition by due.registration_id order by due.next_retry_at) as n
-           from due left join busy b on b.registration_id = due.registration_id),
+         select x.id, x.next_retry_at
+           from lanes l
+           left join busy b on b.registration_id = l.registration_id
+           cross join lateral (
+             select d.id, d.next_retry_at from webhook_deliveries d
+              where d.registration_id = l.registration_id and d.status = 'pending' and d.next_retry_at <= $2
+                and (d.created_at <= $3 or not exists (
+                      select 1 from webhook_deliveries p
+                       where p.registration_id = d.registration_id and p.entity_id = d.entity_id
+                         and p.status = 'pending' and p.created_at < d.created_at))
+              order by d.next_retry_at limit coalesce(b.room, $5)) x
+          where l.registration_id is not null and coalesce(b.room, $5) > 0
+          order by x.next_retry_at limit $4),
        picked as (
          select d.id from webhook_deliveries d
-          where d.id = any(array(select id from ranked where n <= slots)) and d.status = 'pending' and d.next_retry_at <= $2
+          where d.id = any(array(select id from due)) and d.status = 'pending' and d.next_retry_at <= $2
             for update skip locked),
        claimed as (
          update webhook_deliveries set next_retry_at = $6, attempt = attempt + 1, updated_at = $2
@@ -64,7 +74,7 @@ const RECORD_ATTEMPTS = `update webhook_deliveries d
  * The webhook delivery queue (docs/decisions.md § Webhooks): one statement claims due rows FOR
  * UPDATE SKIP LOCKED, leases them and returns what sending needs, so any number of workers and
  * replicas can share it. The claim also applies the per-endpoint cap and the per-entity order
- * (DeliveryQueue.claimDue states both rules); the order check reads `webhook_deliveries_order_idx`.
+ * (DeliveryQueue.claimDue states both rules).
  */
 export class DeliveryMikroQueue implements DeliveryQueue {
   constructor(private readonly em: EntityManager) {}

@@ -47,11 +47,19 @@ export function webhookBody(event: DeliveryJob['event']): string {
 export const ANSWERING_WITHIN_MS = 1_000;
 
 /**
- * How many deliveries an answering lane holds beyond its `perEndpoint` sends, as a multiple of
- * `perEndpoint`. With a lease of four send timeouts, a waiting delivery starts within two
- * timeouts even if the endpoint starts hanging, and ends before its lease does.
+ * How many claimed deliveries an answering lane holds waiting for a slot, as a multiple of
+ * `perEndpoint`. Even if the endpoint starts hanging, its lane falls back to `perEndpoint` slots
+ * once the sends in flight time out, so a waiting delivery starts within two send timeouts and
+ * ends within three, before its lease (four) does.
  */
 export const WAITING_PER_SLOT = 2;
+
+/**
+ * Most sends an answering lane may have in flight, as a multiple of `perEndpoint`: its slots grow
+ * by one per fast answer while deliveries wait, up to this, and fall back to `perEndpoint` at the
+ * first slow answer or transport error.
+ */
+export const MAX_SLOTS_PER_ENDPOINT = 4;
 
 /** One registration's deliveries in this process: sends in flight and claimed ones waiting for a slot. */
 interface Lane {
@@ -59,16 +67,21 @@ interface Lane {
   readonly waiting: DeliveryJob[];
   /** The last answer came within ANSWERING_WITHIN_MS (a transport error or a slow answer clears it). */
   answering: boolean;
+  /** Sends it may have in flight: `perEndpoint`, more while it answers fast and has deliveries waiting. */
+  slots: number;
 }
 
 /**
  * The delivery worker's passes (docs/decisions.md § Webhooks and § Performance). A pass claims what
  * is due and starts each attempt WITHOUT waiting for it, so the next pass can claim for other
- * endpoints while a slow one is still answering. Each registration is a lane: at most
- * `perEndpoint` sends in flight, and, while its endpoint answers within ANSWERING_WITHIN_MS, up to
- * WAITING_PER_SLOT × `perEndpoint` claimed deliveries waiting, in claim order, to start the moment
- * a slot frees, so a fast endpoint is not held up by the claim's round trip. A lane that does not
- * answer (new, hanging, failing) holds only its sends. The process holds at most `maxInFlight`
+ * endpoints while a slow one is still answering. Each registration is a lane with `perEndpoint`
+ * sends in flight at most. While its endpoint answers within ANSWERING_WITHIN_MS, the lane also
+ * holds up to WAITING_PER_SLOT × `perEndpoint` claimed deliveries waiting, in claim order, to start
+ * the moment a slot frees, and its slots grow with each fast answer while deliveries wait (up to
+ * MAX_SLOTS_PER_ENDPOINT × `perEndpoint`): one claim then feeds an endpoint for as long as the next
+ * claim takes, so a fast endpoint is paced by its own answers rather than by the claim's round
+ * trip. The first slow answer or transport error puts the lane back to `perEndpoint` sends and no
+ * waiting ones; a lane that never answered fast (new, hanging, failing) holds only its sends. The process holds at most `maxInFlight`
  * deliveries, sending or waiting. Results are written in batches (AttemptRecorder). What a pass
  * may claim is decided by the queue's claim (DeliveryQueue.claimDue): each lane's room, and events
  * of one entity to one registration in order (a later one waits for an earlier pending one, at
@@ -116,13 +129,13 @@ export class DeliveryDispatcher {
   }
 
   private depth(lane: Lane): number {
-    return lane.answering ? this.deps.perEndpoint * (1 + WAITING_PER_SLOT) : this.deps.perEndpoint;
+    return lane.answering ? lane.slots + this.deps.perEndpoint * WAITING_PER_SLOT : this.deps.perEndpoint;
   }
 
   private enqueue(job: DeliveryJob): void {
     let lane = this.lanes.get(job.registrationId);
     if (!lane) {
-      lane = { sending: 0, waiting: [], answering: false };
+      lane = { sending: 0, waiting: [], answering: false, slots: this.deps.perEndpoint };
       this.lanes.set(job.registrationId, lane);
     }
     this.held++;
@@ -132,7 +145,7 @@ export class DeliveryDispatcher {
 
   /** Starts the lane's waiting deliveries while it has free slots; forgets a lane that holds nothing. */
   private pump(id: string, lane: Lane): void {
-    while (lane.sending < this.deps.perEndpoint && lane.waiting.length > 0) {
+    while (lane.sending < lane.slots && lane.waiting.length > 0) {
       lane.sending++;
       this.start(id, lane, lane.waiting.shift()!);
     }
@@ -145,7 +158,13 @@ export class DeliveryDispatcher {
     const freeSlot = (answering?: boolean) => {
       if (!holding) return;
       holding = false;
-      if (answering !== undefined) lane.answering = answering;
+      if (answering === true) {
+        lane.answering = true;
+        if (lane.waiting.length > 0) lane.slots = Math.min(lane.slots + 1, this.deps.perEndpoint * MAX_SLOTS_PER_ENDPOINT);
+      } else if (answering === false) {
+        lane.answering = false;
+        lane.slots = this.deps.perEndpoint;
+      }
       lane.sending--;
       this.pump(id, lane);
       this.deps.onSettled?.();
