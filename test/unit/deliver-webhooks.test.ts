@@ -152,7 +152,8 @@ describe('DeliveryDispatcher on fakes', () => {
     expect(dispatcher.inFlight).toBe(0);
     expect(await dispatcher.pass(1)).toBe(1);
     await dispatcher.idle();
-    expect(queue.claims[1]).toMatchObject({ limit: 1, room: new Map() });
+    // Both endpoints answered at once: their lanes are remembered with room for 2 sending and 2 x 2 waiting.
+    expect(queue.claims[1]).toMatchObject({ limit: 1, room: new Map([['reg-a', 6], ['reg-b', 6]]) });
     expect(queue.records.map((r) => r.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     // Each attempt settles twice: its endpoint slot freed, then its outcome recorded.
     expect(settled).toBe(8);
@@ -170,7 +171,7 @@ describe('DeliveryDispatcher on fakes', () => {
     transport.release();
     await dispatcher.idle();
     await dispatcher.pass(1);
-    expect(queue.claims[2]!.room).toEqual(new Map());
+    expect(queue.claims[2]!.room).toEqual(new Map([['reg-a', 6], ['reg-b', 6]]));
   });
 
   it('reports an attempt whose recording throws, and frees its slot', async () => {
@@ -184,3 +185,4 @@ describe('DeliveryDispatcher on fakes', () => {
     expect(dispatcher.inFlight).toBe(0);
   });
 });
+

@@ -69,7 +69,12 @@ interface Lane {
   answering: boolean;
   /** Sends it may have in flight: `perEndpoint`, more while it answers fast and has deliveries waiting. */
   slots: number;
+  /** When its last answer came (ms since the epoch, the deps' clock); an idle lane is forgotten LANE_MEMORY_MS after it. */
+  lastAnswerAt: number;
 }
+
+/** How long an idle lane's answering state is kept after its last answer, in ms (the next burst starts where the last ended). */
+export const LANE_MEMORY_MS = 60_000;
 
 /**
  * The delivery worker's passes (docs/decisions.md § Webhooks and § Performance). A pass claims what
@@ -112,9 +117,12 @@ export class DeliveryDispatcher {
   async pass(batchSize: number): Promise<number> {
     const limit = Math.min(batchSize, this.deps.maxInFlight - this.held);
     if (limit <= 0) return 0;
-    const room = new Map<string, number>();
-    for (const [id, lane] of this.lanes) room.set(id, this.depth(lane) - lane.sending - lane.waiting.length);
     const now = this.deps.clock.now();
+    const room = new Map<string, number>();
+    for (const [id, lane] of this.lanes) {
+      if (lane.sending === 0 && lane.waiting.length === 0 && now.getTime() - lane.lastAnswerAt > LANE_MEMORY_MS) this.lanes.delete(id);
+      else room.set(id, this.depth(lane) - lane.sending - lane.waiting.length);
+    }
     const jobs = await this.deps.queue.claimDue({
       now, limit, leaseUntil: new Date(now.getTime() + this.deps.leaseMs),
       perRegistration: this.deps.perEndpoint, room, orderWaitMs: this.deps.orderWaitMs,
@@ -135,7 +143,7 @@ export class DeliveryDispatcher {
   private enqueue(job: DeliveryJob): void {
     let lane = this.lanes.get(job.registrationId);
     if (!lane) {
-      lane = { sending: 0, waiting: [], answering: false, slots: this.deps.perEndpoint };
+      lane = { sending: 0, waiting: [], answering: false, slots: this.deps.perEndpoint, lastAnswerAt: 0 };
       this.lanes.set(job.registrationId, lane);
     }
     this.held++;
@@ -143,13 +151,13 @@ export class DeliveryDispatcher {
     this.pump(job.registrationId, lane);
   }
 
-  /** Starts the lane's waiting deliveries while it has free slots; forgets a lane that holds nothing. */
+  /** Starts the lane's waiting deliveries while it has free slots; forgets an idle lane that does not answer fast. */
   private pump(id: string, lane: Lane): void {
     while (lane.sending < lane.slots && lane.waiting.length > 0) {
       lane.sending++;
       this.start(id, lane, lane.waiting.shift()!);
     }
-    if (lane.sending === 0 && lane.waiting.length === 0) this.lanes.delete(id);
+    if (lane.sending === 0 && lane.waiting.length === 0 && !lane.answering) this.lanes.delete(id);
   }
 
   private start(id: string, lane: Lane, job: DeliveryJob): void {
@@ -158,6 +166,7 @@ export class DeliveryDispatcher {
     const freeSlot = (answering?: boolean) => {
       if (!holding) return;
       holding = false;
+      if (answering !== undefined) lane.lastAnswerAt = this.deps.clock.now().getTime();
       if (answering === true) {
         lane.answering = true;
         if (lane.waiting.length > 0) lane.slots = Math.min(lane.slots + 1, this.deps.perEndpoint * MAX_SLOTS_PER_ENDPOINT);
