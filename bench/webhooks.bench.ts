@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   Object.assign(queue, {
     claimDue: async (request: Parameters<typeof claimDue>[0]) => {
       const t = performance.now();
-      const jobs = await claimDue(request); if (process.env.BENCH_DEBUG) console.log(JSON.stringify([...request.room.values()]), request.limit, jobs.length);
+      const jobs = await claimDue(request);
       stats.claim.calls++; stats.claim.rows += jobs.length; stats.claim.ms += performance.now() - t;
       return jobs;
     },
