@@ -265,14 +265,14 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     transport,
     clock,
     schedule: config.WEBHOOK_RETRY_SCHEDULE_MS?.split(',').map(Number) ?? DEFAULT_RETRY_SCHEDULE_MS,
-    // The lease must outlast a send that runs into its timeout.
+    // The lease must outlast a delivery that waits for its lane's slot and then runs into its timeout (three timeouts at most).
     leaseMs: config.WEBHOOK_TIMEOUT_MS * 4,
     random: Math.random,
     perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
     orderWaitMs: config.WEBHOOK_ORDER_WAIT_MS,
     onAttempt: (outcome) => metrics.deliveryAttempted(outcome),
-    // A settled send frees a slot: claim again at once rather than after the idle poll.
+    // A send that answered frees room in its lane: claim again at once rather than after the idle poll.
     onSettled: () => webhookWorker.wake(),
     onFault: (error, deliveryId) => logger.error({ err: error, deliveryId }, 'webhook attempt failed; its lease brings it back'),
   };

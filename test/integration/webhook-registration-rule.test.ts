@@ -66,7 +66,7 @@ describe('webhook registration rule: the SQL agrees with the core', () => {
         [tenantId, appended.id, r.id, 'payment.succeeded', appended.entityId, r.url, new Date('2001-01-01T00:00:00Z'), now, now]);
     }
     const claimed = (await new DeliveryMikroQueue(orm.em).claimDue({
-      now, limit: 1000, leaseUntil: new Date(now.getTime() + 60_000), perRegistration: 10, inFlight: new Map(), orderWaitMs: 0,
+      now, limit: 1000, leaseUntil: new Date(now.getTime() + 60_000), perRegistration: 10, room: new Map(), orderWaitMs: 0,
     })).filter((job) => job.event.id === appended.id);
     expect(claimed).toHaveLength(registrations.length);
     const active = new Map(claimed.map((job) => [job.registrationId, job.registrationActive]));

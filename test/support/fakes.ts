@@ -24,7 +24,7 @@ import { Customer, type CustomerTxStore, type KycProvider } from '../../src/core
 import type { PayoutRouted, ProviderRouting, Routed, TenantEnvironment, TenantEnvironments } from '../../src/core/routing/provider-routing';
 import type { OnchainRefund, RefundAction, RefundStore } from '../../src/core/refunds/onchain-refund';
 import type { RefundAttempt } from '../../src/core/refunds/refund-sender';
-import type { ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
+import type { AttemptRecord, ClaimRequest, DeliveryJob, DeliveryQueue, DeliveryRecord, SendResult, WebhookTransport } from '../../src/core/webhooks/webhook-ports';
 
 /** A clock that moves only when told to. Starts at 2026-01-01T00:00:00Z unless given a start. */
 export class FixedClock implements Clock {
@@ -543,7 +543,7 @@ export class FakeTransport implements WebhookTransport {
   }
 }
 
-/** One `record` call the fake delivery queue received. */
+/** One attempt result the fake delivery queue was given (by `recordAll`). */
 export interface RecordedAttempt extends DeliveryRecord {
   readonly id: string;
   readonly attempt: number;
@@ -551,8 +551,8 @@ export interface RecordedAttempt extends DeliveryRecord {
 
 /**
  * A delivery queue holding pending jobs: `claimDue` hands out due jobs up to the request's limit
- * and per-registration cap (counting what is in flight), and records every claim request,
- * `record` and `disableRegistration` call for assertions. The SQL claim's ordering rule is tested
+ * and each registration's room (`room`, else `perRegistration`), and records every claim request,
+ * every `recordAll` batch and `disableRegistration` call for assertions. The SQL claim's ordering rule is tested
  * against PostgreSQL in test/e2e.
  */
 export class FakeDeliveryQueue implements DeliveryQueue {
@@ -567,22 +567,26 @@ export class FakeDeliveryQueue implements DeliveryQueue {
   }
 
   async claimDue(request: ClaimRequest): Promise<DeliveryJob[]> {
-    this.claims.push({ ...request, inFlight: new Map(request.inFlight) });
+    this.claims.push({ ...request, room: new Map(request.room) });
     const taken: DeliveryJob[] = [];
-    const perLane = new Map(request.inFlight);
+    const left = new Map(request.room);
     for (const job of this.pending) {
       if (taken.length >= request.limit) break;
-      const lane = perLane.get(job.registrationId) ?? 0;
-      if (lane >= request.perRegistration) continue;
-      perLane.set(job.registrationId, lane + 1);
+      const room = left.get(job.registrationId) ?? request.perRegistration;
+      if (room <= 0) continue;
+      left.set(job.registrationId, room - 1);
       taken.push(job);
     }
     this.pending = this.pending.filter((job) => !taken.includes(job));
     return taken;
   }
 
-  async record(id: string, attempt: number, result: DeliveryRecord): Promise<void> {
-    this.records.push({ id, attempt, ...result });
+  /** Batches written, each as the ids it carried. */
+  readonly writes: string[][] = [];
+
+  async recordAll(records: readonly AttemptRecord[]): Promise<void> {
+    this.writes.push(records.map((r) => r.id));
+    this.records.push(...records);
   }
 
   async disableRegistration(registrationId: string): Promise<void> {

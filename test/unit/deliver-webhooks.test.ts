@@ -55,7 +55,7 @@ describe('DeliveryDispatcher on fakes', () => {
     queue.add(job());
     expect(await passAndSettle(undefined, 5)).toBe(1);
     const now = clock.now();
-    expect(queue.claims).toEqual([{ now, limit: 3, leaseUntil: new Date(now.getTime() + 20_000), perRegistration: 2, inFlight: new Map(), orderWaitMs: 7_000 }]);
+    expect(queue.claims).toEqual([{ now, limit: 3, leaseUntil: new Date(now.getTime() + 20_000), perRegistration: 2, room: new Map(), orderWaitMs: 7_000 }]);
   });
 
   it('records a 2xx as delivered, sending the event body signed by the transport', async () => {
@@ -152,30 +152,32 @@ describe('DeliveryDispatcher on fakes', () => {
     expect(dispatcher.inFlight).toBe(0);
     expect(await dispatcher.pass(1)).toBe(1);
     await dispatcher.idle();
-    expect(queue.claims[1]).toMatchObject({ limit: 1, inFlight: new Map() });
+    // Both endpoints answered at once: their lanes are remembered with room for 2 sending and 2 x 2 waiting.
+    expect(queue.claims[1]).toMatchObject({ limit: 1, room: new Map([['reg-a', 6], ['reg-b', 6]]) });
     expect(queue.records.map((r) => r.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     // Each attempt settles twice: its endpoint slot freed, then its outcome recorded.
     expect(settled).toBe(8);
   });
 
-  it('tells the in-flight count per registration to the claim while sends are out', async () => {
+  it('tells the claim the room left in each lane while sends are out', async () => {
     queue.add(job(), job({ registrationId: 'reg-b', url: URL_B }));
     transport.hold();
     const dispatcher = new DeliveryDispatcher({ ...deps, maxInFlight: 10 });
     await dispatcher.pass(1);
     await dispatcher.pass(1);
-    expect(queue.claims.map((c) => c.inFlight)).toEqual([new Map(), new Map([['reg-a', 1]])]);
+    // reg-a has not answered yet: its lane holds perEndpoint (2) deliveries, one of them sending.
+    expect(queue.claims.map((c) => c.room)).toEqual([new Map(), new Map([['reg-a', 1]])]);
     expect(queue.claims.map((c) => c.limit)).toEqual([1, 1]);
     transport.release();
     await dispatcher.idle();
     await dispatcher.pass(1);
-    expect(queue.claims[2]!.inFlight).toEqual(new Map());
+    expect(queue.claims[2]!.room).toEqual(new Map([['reg-a', 6], ['reg-b', 6]]));
   });
 
   it('reports an attempt whose recording throws, and frees its slot', async () => {
     const j = job();
     const faults: Array<[string, string]> = [];
-    const failing = Object.assign(new FakeDeliveryQueue().add(j), { record: async () => { throw new Error('db down'); } });
+    const failing = Object.assign(new FakeDeliveryQueue().add(j), { recordAll: async () => { throw new Error('db down'); } });
     const dispatcher = new DeliveryDispatcher({ ...deps, queue: failing, onFault: (e, id) => faults.push([(e as Error).message, id]) });
     await dispatcher.pass(10);
     await dispatcher.idle();
@@ -183,3 +185,4 @@ describe('DeliveryDispatcher on fakes', () => {
     expect(dispatcher.inFlight).toBe(0);
   });
 });
+

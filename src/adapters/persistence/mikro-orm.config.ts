@@ -40,6 +40,10 @@ export function ormOptions(clientUrl: string, poolMax = 10, logger?: Logger, sna
     ...(logger ? { loggerFactory: (options) => new PinoOrmLogger(options, logger) } : {}),
     entities: ENTITIES,
     pool: { min: 0, max: poolMax },
+    // No JIT compilation: every statement here is short, and PostgreSQL compiles whenever a plan's
+    // estimated cost passes jit_above_cost, which the webhook claim's per-lane plan does while it
+    // runs in a few ms (docs/decisions.md § Performance).
+    driverOptions: { connection: { options: '-c jit=off' } },
     discovery: { warnWhenNoEntities: false },
     preferTs: __filename.endsWith('.ts'),
     allowGlobalContext: false,

@@ -75,12 +75,22 @@ export interface ClaimRequest {
   readonly limit: number;
   /** Until when the claimed rows are leased to this worker (a crashed worker's rows come due again then). */
   readonly leaseUntil: Date;
-  /** Most deliveries of one registration in flight at once in this process (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  /** Most deliveries of a registration not listed in `room` this claim may take (WEBHOOK_ENDPOINT_CONCURRENCY). */
   readonly perRegistration: number;
-  /** Deliveries this process already has in flight, by registration id: they use up that registration's slots. */
-  readonly inFlight: ReadonlyMap<string, number>;
+  /**
+   * Room left, by registration id, in the lanes this process already holds deliveries for (sending
+   * or waiting for a slot): at most that many rows of the registration, none when it is 0 or less.
+   */
+  readonly room: ReadonlyMap<string, number>;
   /** WEBHOOK_ORDER_WAIT_MS: how long a later event of an entity waits for an earlier one, in ms (see claimDue). */
   readonly orderWaitMs: number;
+}
+
+/** One attempt's result, for the attempt it belongs to (see DeliveryQueue.recordAll). */
+export interface AttemptRecord extends DeliveryRecord {
+  readonly id: string;
+  /** The attempt number the row was claimed at; a row that moved on since (its lease ran out and another worker claimed it) is left alone. */
+  readonly attempt: number;
 }
 
 /** Port: the delivery queue (transactional outbox rows, claimed FOR UPDATE SKIP LOCKED). */
@@ -88,16 +98,22 @@ export interface DeliveryQueue {
   /**
    * Claims due pending deliveries, oldest due first, leasing them until `leaseUntil` and counting
    * the attempt. Two rules decide what is claimable (docs/decisions.md § Webhooks):
-   * - per endpoint: at most `perRegistration - inFlight[registration]` rows of one registration,
-   *   none for a registration already at its cap, so a hanging endpoint holds only its own lane;
+   * - per endpoint: at most `room[registration]` rows of a registration this process already
+   *   holds deliveries for (none when that is 0 or less), at most `perRegistration` of any other,
+   *   so a hanging endpoint holds only its own lane;
    * - in order: a delivery waits while an earlier event (older `createdAt`) of the same entity to
    *   the same registration is still pending (scheduled for a retry or in flight), unless the
    *   delivery was created `orderWaitMs` or more before `now`: then it goes anyway, so one dead
    *   delivery delays the stream by at most that long and never blocks it for good.
    */
   claimDue(request: ClaimRequest): Promise<DeliveryJob[]>;
-  /** Records an attempt's result, only if the row is still at `attempt` (a lease that ran out lost it). A null lastError keeps the previous one, so a delivered entry still shows why earlier attempts failed. */
-  record(id: string, attempt: number, result: DeliveryRecord): Promise<void>;
+  /**
+   * Records the results of several attempts in one write, each only if its row is still at its
+   * `attempt` (a lease that ran out lost it). A null lastError keeps the previous one, so a
+   * delivered entry still shows why earlier attempts failed. Throws when the write fails (none of
+   * the batch is recorded then; the leases bring the rows back).
+   */
+  recordAll(records: readonly AttemptRecord[]): Promise<void>;
   disableRegistration(registrationId: string, now: Date): Promise<void>;
 }
 

@@ -52,6 +52,11 @@ export const WebhookDeliverySchema = new EntitySchema<WebhookDeliveryRow>({
       name: 'webhook_deliveries_order_idx', properties: ['registrationId', 'entityId', 'createdAt'],
       expression: `create index "webhook_deliveries_order_idx" on "webhook_deliveries" ("registration_id", "entity_id", "created_at") where "status" = 'pending'`,
     },
+    // The claim's lanes: the registrations with pending rows, then each one's due rows in order.
+    {
+      name: 'webhook_deliveries_lane_idx', properties: ['registrationId', 'nextRetryAt'],
+      expression: `create index "webhook_deliveries_lane_idx" on "webhook_deliveries" ("registration_id", "next_retry_at") where "status" = 'pending'`,
+    },
   ],
   checks: [{ name: 'webhook_deliveries_status_check', expression: "status in ('pending', 'delivered', 'failed')" }],
   properties: {
