@@ -65,7 +65,7 @@ const UNCONFIGURED = 'sanctions screening is not configured in this process';
 export function screeningAdminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[] {
   const common = { tags: ['Admin'], auth: 'admin' } as const;
   const decision = (move: 'clear' | 'reject') => defineRoute<{ reason: string }, undefined, { paymentId: string }>({
-    ...common, method: 'post', path: `/v1/admin/compliance-reviews/{paymentId}/${move}`, operationId: move === 'clear' ? 'clearComplianceReview' : 'rejectComplianceReview',
+    ...common, method: 'post', path: `/v1/admin/compliance-reviews/{paymentId}/${move}`, operationId: move === 'clear' ? 'clearComplianceReview' : 'rejectComplianceReview', role: 'operator',
     summary: move === 'clear' ? 'Clear a payment held by screening: it is sent to its provider' : 'Reject a payment held by screening: it fails as compliance_rejected and its hold is released',
     description: `Platform admin key. Recorded with the admin key and the reason (the audit record). ${move === 'clear'
       ? 'A payment held for an exact listed address cannot be cleared (409 invalid_state): reject it.'
