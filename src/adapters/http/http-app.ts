@@ -122,7 +122,7 @@ const NO_SESSIONS: RequestHandler = (_req, res) => sendShapeA(res, 'not_found', 
 function routeGate(deps: HttpAppDeps, route: RouteSpec<any, any, any>): RequestHandler {
   const need = route.auth;
   if (need === 'none') return (_req, _res, next) => next();
-  const role = route.role ?? (route.method === 'get' ? 'viewer' : 'admin');
+  const role = route.role ?? (route.method === 'get' || need === 'operator' ? 'viewer' : 'admin');
   const session = deps.operators ? sessionGate(deps.operators, role) : NO_SESSIONS;
   if (need === 'operator') return session;
   const bearer = httpAccessGate(deps.access, deps.trustProxy, NEEDS[need], (res, _status, code, message) => sendShapeA(res, code, message));

@@ -5,7 +5,7 @@ import type { IssuedSession } from '../../core/operators/operator-sessions';
 import { clientAddressOf } from '../access/client-address';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { responseRequestId, sendShapeA } from './http-errors';
-import { CSRF_HEADER, auditActorOf, cookieHeader, liveSessionOf, sessionCookieName, type OperatorHttp } from './operator-gate';
+import { CSRF_HEADER, auditActorOf, cookieHeader, cookieOf, liveSessionOf, sessionCookieName, type OperatorHttp } from './operator-gate';
 import { defineRoute, type RouteSpec } from './route';
 
 /** What the API shows of an operator (never a password hash or TOTP secret). */
@@ -21,7 +21,7 @@ export const OperatorViewSchema = z.object({
 
 const SessionView = z.object({
   operator: OperatorViewSchema,
-  csrfToken: z.string().meta({ description: `Send it in the ${CSRF_HEADER} header of every write made with this session`, example: 'q1yJ9v0m2d3XwS8aQe7HcZr4LkTn6bPo5UfGiA1sYxw' }),
+  csrfToken: z.string().meta({ description: `Send it in the ${CSRF_HEADER} header of every write made with this session`, example: '3f7c0a9e5d1b4c2a8e6f0d3b7a9c1e5f2d4b6a8c0e1f3a5b7c9d2e4f6a8b0c1d' }),
   expiresAt: z.iso.datetime().meta({ description: "The session's absolute end (an idle session ends sooner)", example: '2026-11-27T21:41:07.512Z' }),
 }).meta({ id: 'OperatorSession' });
 
@@ -80,11 +80,11 @@ export function operatorRoutes(http: OperatorHttp): RouteSpec<any, any, any>[] {
     defineRoute({
       tags, auth: 'operator', method: 'get', path: '/v1/operator/session', operationId: 'operatorSession',
       summary: 'The signed-in operator and a CSRF token for this session',
-      description: `Who the session cookie belongs to. Answers a new CSRF token each time (the previous one stops working), for a page that reloaded and lost it.`,
+      description: `Who the session cookie belongs to, and the session's CSRF token (the same one sign-in answered), for a page that reloaded and lost it.`,
       responses: { '200': { description: 'The session', schema: SessionView }, '401': SESSION_ERRORS['401'] },
-      handler: async (_req, res) => {
+      handler: async (req, res) => {
         const live = liveSessionOf(res)!;
-        const csrfToken = await http.operators.renewCsrf(live);
+        const csrfToken = http.operators.csrfTokenOf(cookieOf(req.raw, sessionCookieName(http.secureCookies))!);
         res.json({ operator: toOperatorView(live.operator), csrfToken, expiresAt: live.session.expiresAt.toISOString() });
       },
     }),

@@ -53,7 +53,7 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly auth: RouteAuth;
   /**
    * The least operator role a session needs on an `admin` or `operator` route (docs/decisions.md §
-   * Operators: roles); admin keys act as `admin`. Default: `viewer` on GET, `admin` on writes.
+   * Operators: roles); admin keys act as `admin`. Default: `viewer` on GET and on `operator` routes, `admin` on other writes.
    */
   readonly role?: OperatorRole;
   readonly body?: z.ZodType<B>;

@@ -115,10 +115,6 @@ export class OperatorSessionRepository implements SessionStore {
     await this.em.getConnection().execute('update operator_sessions set last_seen_at = greatest(last_seen_at, ?) where id_hash = ?', [at, idHash]);
   }
 
-  async setCsrf(idHash: string, csrfHash: string): Promise<void> {
-    await this.em.getConnection().execute('update operator_sessions set csrf_hash = ? where id_hash = ?', [csrfHash, idHash]);
-  }
-
   async revoke(idHash: string, at: Date): Promise<void> {
     await this.em.getConnection().execute('update operator_sessions set revoked_at = ? where id_hash = ? and revoked_at is null', [at, idHash]);
   }

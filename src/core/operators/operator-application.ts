@@ -3,7 +3,7 @@ import type { AuditActor, AuditCursor, AuditEntry, AuditFilter } from './audit-l
 import type { OperatorRole, OperatorStatus, OperatorView } from './operator';
 import { createOperator, listOperators, updateOperator, type CreatedOperator, type OperatorAdminErrorCode } from './operator-admin';
 import {
-  csrfMatches, renewCsrf, resolveSession, signInWithIdentity, signInWithPassword, signOut, signOutEverywhere,
+  csrfMatches, csrfTokenOf, resolveSession, signInWithIdentity, signInWithPassword, signOut, signOutEverywhere,
   type IssuedSession, type LiveSession, type ProvenIdentity, type SessionDeps, type SessionPolicy,
 } from './operator-sessions';
 
@@ -21,8 +21,8 @@ export interface OperatorApplication {
   signInWithIdentity(identity: ProvenIdentity, requestId: string | null): Promise<Result<IssuedSession, 'forbidden'>>;
   resolveSession(sessionToken: string): Promise<Result<LiveSession, 'unauthorized'>>;
   csrfMatches(live: LiveSession, presented: string | undefined): boolean;
-  /** A new CSRF token for the session (the previous one stops working). */
-  renewCsrf(live: LiveSession): Promise<string>;
+  /** The CSRF token of the session whose cookie holds `sessionToken` (the same at every call). */
+  csrfTokenOf(sessionToken: string): string;
   signOut(live: LiveSession, requestId: string | null): Promise<void>;
   /** Ends every session of `operatorId`; returns how many were live. */
   signOutEverywhere(operatorId: string, actor: AuditActor, requestId: string | null): Promise<number>;
@@ -46,7 +46,7 @@ export function createOperatorApplication(deps: SessionDeps): OperatorApplicatio
     signInWithIdentity: (identity, requestId) => signInWithIdentity(deps, identity, requestId),
     resolveSession: (token) => resolveSession(deps, token),
     csrfMatches: (live, presented) => csrfMatches(deps, live, presented),
-    renewCsrf: (live) => renewCsrf(deps, live),
+    csrfTokenOf: (sessionToken) => csrfTokenOf(deps, sessionToken),
     signOut: (live, requestId) => signOut(deps, live, requestId),
     signOutEverywhere: (operatorId, actor, requestId) => signOutEverywhere(deps, operatorId, actor, requestId),
     createOperator: (input, actor, requestId) => createOperator(deps, input, actor, requestId),

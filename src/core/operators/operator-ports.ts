@@ -37,8 +37,6 @@ export interface SessionStore {
   find(idHash: string): Promise<OperatorSession | undefined>;
   /** Moves `lastSeenAt` forward (idle timeout). */
   touch(idHash: string, at: Date): Promise<void>;
-  /** Replaces the session's CSRF token hash. */
-  setCsrf(idHash: string, csrfHash: string): Promise<void>;
   /** Revokes one session; idempotent. */
   revoke(idHash: string, at: Date): Promise<void>;
   /** Revokes every live session of an operator; returns how many. */

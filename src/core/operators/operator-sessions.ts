@@ -112,7 +112,7 @@ export async function signInWithIdentity(deps: SessionDeps, identity: ProvenIden
 async function openSession(deps: SessionDeps, operator: Operator, method: OperatorSession['method'], requestId: string | null): Promise<IssuedSession> {
   const now = deps.clock.now();
   const sessionToken = deps.tokens.next();
-  const csrfToken = deps.tokens.next();
+  const csrfToken = csrfTokenOf(deps, sessionToken);
   const expiresAt = new Date(now.getTime() + deps.policy.absoluteS * 1000);
   await deps.sessions.insert({
     idHash: deps.tokens.hash(sessionToken), operatorId: operator.id, csrfHash: deps.tokens.hash(csrfToken), method,
@@ -146,11 +146,13 @@ export function csrfMatches(deps: Pick<SessionDeps, 'tokens'>, live: LiveSession
   return presented !== undefined && presented.length > 0 && deps.tokens.hash(presented) === live.session.csrfHash;
 }
 
-/** A new CSRF token for the session; the previous one stops working. */
-export async function renewCsrf(deps: Pick<SessionDeps, 'sessions' | 'tokens'>, live: LiveSession): Promise<string> {
-  const csrfToken = deps.tokens.next();
-  await deps.sessions.setCsrf(live.session.idHash, deps.tokens.hash(csrfToken));
-  return csrfToken;
+/**
+ * The session's CSRF token: a hash of its (secret, HttpOnly) session token, so a page that lost it
+ * can ask again and get the same one, and another site, which cannot read the cookie, cannot make
+ * it (docs/decisions.md § Operators: CSRF).
+ */
+export function csrfTokenOf(deps: Pick<SessionDeps, 'tokens'>, sessionToken: string): string {
+  return deps.tokens.hash(`csrf\0${sessionToken}`);
 }
 
 /** Ends one session (sign out); writes a `signOut` audit row. */
