@@ -124,7 +124,22 @@ export class OidcSignIn {
       return ok({ issuer: claims.iss, subject: claims.sub, email, role: roleFromClaim(claims[this.settings.roleClaim], this.settings.roleMap) });
     } catch (error) {
       const e = error as { code?: string; message?: string; error?: string };
-      return err('unauthorized', `The identity provider's answer was refused: ${e.error ?? e.code ?? 'error'}: ${e.message ?? ''}`.slice(0, 300));
+      const claim = failingClaim(error);
+      return err('unauthorized', `The identity provider's answer was refused: ${e.error ?? e.code ?? 'error'}: ${e.message ?? ''}${claim ? ` (claim ${claim})` : ''}`.slice(0, 300));
     }
   }
+}
+
+/**
+ * The ID token claim a refusal is about (aud, exp, iss, nonce...): oauth4webapi puts it in its
+ * error's `cause.claim`, and openid-client wraps that error as its own `cause`.
+ */
+function failingClaim(error: unknown): string | undefined {
+  let current = error as { cause?: unknown; claim?: unknown } | undefined;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const cause = current.cause as { claim?: unknown; cause?: unknown } | undefined;
+    if (typeof cause?.claim === 'string') return cause.claim;
+    current = cause;
+  }
+  return undefined;
 }
