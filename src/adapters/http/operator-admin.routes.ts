@@ -158,7 +158,7 @@ export function operatorAdminRoutes(operators: OperatorApplication): RouteSpec<a
       query: AuditListQuery,
       responses: {
         '200': { description: 'A page', schema: z.object({
-          data: z.array(AuditEntrySchema),
+          data: z.array(AuditEntrySchema).meta({ description: 'Rows, newest first' }),
           nextCursor: z.string().nullable().meta({ description: 'Pass as cursor for the next page; null on the last', example: null }),
         }).meta({ id: 'AuditLogPage' }) },
         ...AUTH_ERRORS,
