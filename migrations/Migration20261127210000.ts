@@ -55,7 +55,7 @@ export class Migration20261127210000 extends Migration {
       for each row execute function audit_log_append_only();`);
     this.addSql(`create trigger audit_log_no_truncate before truncate on "audit_log"
       for each statement execute function audit_log_append_only();`);
-    // A deployment that runs the service under its own role (PAYOUT_APP_ROLE in docs/operations.md) loses the rights too.
+    // A deployment that runs the service under its own role (the `payout_app` role, docs/operations.md § Operators) loses the rights too.
     this.addSql(`do $$ begin
       if exists (select 1 from pg_roles where rolname = 'payout_app') then
         execute 'revoke update, delete, truncate on audit_log from payout_app';
