@@ -74,7 +74,7 @@ const CSV_COLUMNS = ['id', 'at', 'actorKind', 'actorId', 'actorRole', 'action', 
  * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; a leading =, +, - or @
  * is prefixed with ' so a spreadsheet never runs it as a formula (OWASP CSV injection).
  */
-function csvField(value: unknown): string {
+export function csvField(value: unknown): string {
   let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
