@@ -52,6 +52,14 @@ describe('audit log', () => {
     expect((await asBrowser(service, admin)('GET', `/v1/admin/audit-log?targetId=${tenantId}&action=updateTenant`)).body.data).toHaveLength(3);
   });
 
+  it('records a name with a lone surrogate (jsonb refuses the escape) as U+FFFD, as the tenant row stores it', async () => {
+    const key = await service.newAdminKey();
+    const created = await service.call('POST', '/v1/admin/tenants', { apiKey: key, body: { name: 'a\ud800b' } });
+    expect(created.status).toBe(201);
+    const [row] = await service.container.operators.listAuditLog({ targetId: created.body.tenantId, action: 'createTenant' }, undefined, 1);
+    expect((row?.after as { name: string }).name).toBe('a\uFFFDb');
+  });
+
   it('exports the filtered log as CSV (RFC 4180 quoting)', async () => {
     const key = await service.newAdminKey();
     const created = await service.call('POST', '/v1/admin/tenants', { apiKey: key, body: { name: '=HYPERLINK("http://evil")' } });

@@ -12,6 +12,17 @@ const entryOf = (row: AuditRow): AuditEntry => ({
   targetType: row.target_type, targetId: row.target_id, before: row.before, after: row.after, reason: row.reason, requestId: row.request_id,
 });
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `value` as JSON for a jsonb column: strings made well-formed first (a lone surrogate becomes
+ * U+FFFD, as PostgreSQL's UTF-8 text columns store it), since jsonb refuses the `\ud800` escape.
+ */
+function jsonOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replace(LONE_SURROGATE, '\uFFFD') : v));
+}
+
 /** The WHERE clause and parameters of `filter`, keyset `cursor` included (newest first). */
 function whereOf(filter: AuditFilter, cursor: AuditCursor | undefined): [string, unknown[]] {
   const parts: string[] = [];
@@ -42,8 +53,7 @@ export class AuditLogRepository implements AuditLog {
       `insert into audit_log (id, at, actor_kind, actor_id, actor_role, action, target_type, target_id, before, after, reason, request_id)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?)`,
       [e.id, e.at, e.actor.kind, e.actor.id, e.actor.role, e.action, e.targetType, e.targetId,
-        e.before === null || e.before === undefined ? null : JSON.stringify(e.before),
-        e.after === null || e.after === undefined ? null : JSON.stringify(e.after), e.reason, e.requestId],
+        jsonOf(e.before), jsonOf(e.after), e.reason, e.requestId],
     );
   }
 
