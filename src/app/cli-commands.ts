@@ -244,7 +244,7 @@ const NO_CALLS = {
   },
 };
 const ROUTES: ReadonlyMap<string, RouteSpec<any, any, any>> = new Map(
-  [...adminRoutes(new Proxy({} as AdminApplication, NO_CALLS)), ...operatorAdminRoutes(new Proxy({} as OperatorApplication, NO_CALLS))]
+  [...adminRoutes(new Proxy({} as AdminApplication, NO_CALLS)), ...operatorAdminRoutes(new Proxy({} as OperatorApplication, NO_CALLS), () => Promise.reject(new Error('unused')))]
     .map((route) => [route.operationId, route]),
 );
 

@@ -62,6 +62,8 @@ export const configSchema = z.object({
   // Operator sessions (docs/decisions.md § Operators: sign-in, sessions, roles, audit log): idle and absolute timeouts, seconds.
   OPERATOR_SESSION_IDLE_S: int(60).default(1800),
   OPERATOR_SESSION_ABSOLUTE_S: int(300).default(43_200),
+  // A payment at provider_accepted longer than this (minutes) is counted stuck on the operator console.
+  OPERATOR_STUCK_PAYMENT_MINUTES: int(1).default(60),
   // Operator sign-in with the company's identity provider (docs/operations.md § Operators); all four or none.
   OIDC_ISSUER_URL: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),

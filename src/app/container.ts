@@ -65,6 +65,8 @@ import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
 import { oidcRoutes, operatorServices } from './operators';
 import { auditedAdmin } from '../core/operators/audited-admin';
+import { queueCounts } from '../core/operators/operator-queues';
+import { OperatorQueuesRepository } from '../adapters/persistence/operator-queues.repository';
 import type { OperatorApplication } from '../core/operators/operator-application';
 import type { AuditLog } from '../core/operators/audit-log';
 import { currentAuditContext } from '../adapters/access/audit-context';
@@ -444,6 +446,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const trustProxy = compileProxyTrust(config.TRUST_PROXY);
   const operatorHttp: OperatorHttp = {
     operators, failures: new AuthFailures(counters, config.AUTH_FAILURES_PER_MINUTE), rateLimits: access.rateLimits,
+    queues: () => queueCounts({ reader: new OperatorQueuesRepository(em), clock }, config.OPERATOR_STUCK_PAYMENT_MINUTES),
     secureCookies: config.NODE_ENV === 'production', trustProxy,
   };
   const graphql = new GraphqlGateway({

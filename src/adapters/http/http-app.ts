@@ -34,6 +34,7 @@ import { providerCallbackRouter, type CallbackEndpoint } from './provider-callba
 import { auditActorOf, sessionGate, type OperatorHttp } from './operator-gate';
 import { operatorRoutes } from './operator.routes';
 import { operatorAdminRoutes } from './operator-admin.routes';
+import { operatorConsoleRouter } from './console.router';
 import { auditContexts } from '../access/audit-context';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
@@ -70,7 +71,7 @@ export interface HttpAppDeps {
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
   const metrics = deps.metrics ? [metricsRoute(deps.metrics)] : [];
   return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...tenantRefundRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin),
-    ...(deps.operators ? [...operatorRoutes(deps.operators), ...operatorAdminRoutes(deps.operators.operators)] : [])];
+    ...(deps.operators ? [...operatorRoutes(deps.operators), ...operatorAdminRoutes(deps.operators.operators, deps.operators.queues)] : [])];
 }
 
 /**
@@ -104,6 +105,7 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   app.get('/openapi.json', (_req, res) => void res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
   if (deps.graphql) app.use('/dashboard', deps.graphql.dashboard);
+  if (deps.operators) app.use('/console', operatorConsoleRouter({ oidc: deps.browserRoutes !== undefined }));
 
   app.use((req, res) => sendShapeA(res, 'not_found', `No route for ${req.method} ${req.path}`));
   app.use(errorHandler(deps.logger));

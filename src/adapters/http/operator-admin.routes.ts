@@ -4,6 +4,7 @@ import type { AuditCursor, AuditEntry, AuditFilter } from '../../core/operators/
 import { OPERATOR_ROLES, OPERATOR_STATUSES, type OperatorRole, type OperatorStatus } from '../../core/operators/operator';
 import type { OperatorAdminErrorCode } from '../../core/operators/operator-admin';
 import { MAX_AUDIT_PAGE, type OperatorApplication } from '../../core/operators/operator-application';
+import type { QueueCounts } from '../../core/operators/operator-queues';
 import type { ShapeACode } from '../contract/error-codes';
 import { AUTH_ERRORS, ErrorA } from './common.schema';
 import { responseRequestId, sendShapeA } from './http-errors';
@@ -89,11 +90,26 @@ async function writeChunk(res: Response, chunk: string): Promise<void> {
  * Operator management and the audit log (docs/decisions.md § Operators: sign-in, sessions, roles,
  * audit log), for admin keys and admin operators.
  */
-export function operatorAdminRoutes(operators: OperatorApplication): RouteSpec<any, any, any>[] {
+export function operatorAdminRoutes(operators: OperatorApplication, queues: () => Promise<QueueCounts>): RouteSpec<any, any, any>[] {
   const common = { tags: ['Operators'], auth: 'admin', role: 'admin' } as const;
   const actorIn = (res: Response) => auditActorOf(res)!;
   const requestIdIn = (res: Response) => responseRequestId(res) || null;
   return [
+    defineRoute({
+      ...common, role: 'viewer', method: 'get', path: '/v1/admin/queues', operationId: 'operatorQueues',
+      summary: 'How many items each queue that needs a person holds now', description: "The console's front page: refunds pending and failed, reconciliation findings on open payments, "
+        + 'deposit findings, compliance reviews pending, and payments stuck at provider_accepted (past OPERATOR_STUCK_PAYMENT_MINUTES). Any role.',
+      responses: { '200': { description: 'The counts', schema: z.object({
+        refundsPending: z.number().int().meta({ description: 'Onchain refunds owed, not sent yet (GET /v1/admin/refunds?status=pending)', example: 2 }),
+        refundsFailed: z.number().int().meta({ description: 'Onchain refunds that failed: retry or record (GET /v1/admin/refunds?status=failed)', example: 1 }),
+        reconciliationFindings: z.number().int().meta({ description: 'Mismatches on open payments (GET /v1/admin/reconciliation/findings)', example: 0 }),
+        depositFindings: z.number().int().meta({ description: 'Transfers to deposit addresses never credited, all time (GET /v1/admin/deposit-findings)', example: 0 }),
+        complianceReviewsPending: z.number().int().meta({ description: 'Payments held by screening (GET /v1/admin/compliance-reviews?status=pending)', example: 0 }),
+        stuckPayments: z.number().int().meta({ description: 'Payments at provider_accepted for longer than stuckAfterMinutes', example: 3 }),
+        stuckAfterMinutes: z.number().int().meta({ description: 'OPERATOR_STUCK_PAYMENT_MINUTES', example: 60 }),
+      }).meta({ id: 'OperatorQueues' }) }, ...AUTH_ERRORS },
+      handler: async (_req, res) => void res.json(await queues()),
+    }),
     defineRoute<{ email: string; role: OperatorRole; password: string }>({
       ...common, method: 'post', path: '/v1/admin/operators', operationId: 'createOperator',
       summary: 'Create a local operator account; its TOTP secret is in this answer only',

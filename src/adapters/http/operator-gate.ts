@@ -6,12 +6,15 @@ import { rateLimitHeaders, rateLimitedMessage } from '../access/rate-limits';
 import type { AuditActor } from '../../core/operators/audit-log';
 import { roleAllows, type OperatorRole } from '../../core/operators/operator';
 import type { OperatorApplication } from '../../core/operators/operator-application';
+import type { QueueCounts } from '../../core/operators/operator-queues';
 import type { LiveSession } from '../../core/operators/operator-sessions';
 import { sendShapeA } from './http-errors';
 
 /** What operator sessions need on REST (docs/decisions.md § Operators: sign-in, sessions, roles, audit log). */
 export interface OperatorHttp {
   readonly operators: OperatorApplication;
+  /** The console's queue counts. */
+  readonly queues: () => Promise<QueueCounts>;
   /** Failed sign-ins count against the address like failed key authentications. */
   readonly failures: AuthFailures;
   readonly rateLimits: RateLimits;
