@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 let csrfToken = null;
 let auditCursor = null;
 let queueTimer = null;
+// Each audit read has a number; an answer to an older read than the last one sent is dropped.
+let auditRead = 0;
 
 function status(text) {
   $('status').textContent = text;
@@ -89,7 +91,9 @@ async function loadAudit(fresh) {
   $('audit-export').href = `/v1/admin/audit-log/export?${params}`;
   params.set('limit', '50');
   if (!fresh && auditCursor) params.set('cursor', auditCursor);
+  const read = ++auditRead;
   const res = await api('GET', `/v1/admin/audit-log?${params}`);
+  if (read !== auditRead) return;
   if (res.status === 401) return signedOut('Your session has ended; sign in again.');
   if (res.status !== 200) return status(res.data?.message ?? `The audit log could not be read (${res.status}).`);
   if (fresh) $('audit-rows').replaceChildren();

@@ -104,7 +104,7 @@ jest.setTimeout(90_000);
     const writes = await page.evaluate(async () => {
       const tenants = await fetch('/v1/admin/tenants', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
       const signOut = await fetch('/v1/operator/sign-out', { method: 'POST' });
-      return [(await tenants.json()).code, (await signOut.json()).code];
+      return [((await tenants.json()) as { code: string }).code, ((await signOut.json()) as { code: string }).code];
     });
     expect(writes).toEqual(['forbidden', 'csrf_failed']);
     expect(problems).toEqual([]);

@@ -41,7 +41,12 @@ function world() {
     revoke: async (h, at) => void sessions.set(h, { ...sessions.get(h)!, revokedAt: at }),
     revokeAll: async (id, at) => {
       let n = 0;
-      for (const [h, s] of sessions) if (s.operatorId === id && s.revokedAt === null) (sessions.set(h, { ...s, revokedAt: at }), n++);
+      for (const [h, s] of sessions) {
+        if (s.operatorId === id && s.revokedAt === null) {
+          sessions.set(h, { ...s, revokedAt: at });
+          n++;
+        }
+      }
       return n;
     },
   };
