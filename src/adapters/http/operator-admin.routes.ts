@@ -31,8 +31,8 @@ const AuditEntrySchema = z.object({
   action: z.string().meta({ description: "The operation, by its operationId (e.g. updateTenant, retryRefund) or signIn, signOut, signOutEverywhere", example: 'updateTenant' }),
   targetType: z.string().meta({ description: 'tenant, api_key, deposit, payment, refund, rate_pin, rate_spread, compliance_review, screening_list, operator', example: 'tenant' }),
   targetId: z.string().nullable().meta({ description: 'The target id', example: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
-  before: z.unknown().meta({ description: 'The target before the action (JSON; null when not recorded)' }),
-  after: z.unknown().meta({ description: 'The target after the action (JSON); never a secret' }),
+  before: z.unknown().meta({ description: 'The target before the action (JSON; null when not recorded)', example: { name: 'Acme Wallet', rateLimitPerMinute: null } }),
+  after: z.unknown().meta({ description: 'The target after the action (JSON); never a secret', example: { name: 'Acme Wallet', rateLimitPerMinute: 1200 } }),
   reason: z.string().nullable().meta({ description: 'The reason the actor gave', example: null }),
   requestId: z.string().nullable().meta({ description: 'Request-Id of the API call; null from the CLI', example: 'req_01JD4Y9R3T6V8X0Z2B4D6F8H0K' }),
 }).meta({ id: 'AuditEntry' });
