@@ -6,6 +6,7 @@ import { createOperatorApplication } from '../../src/core/operators/operator-app
 import { SYSTEM_ACTOR } from '../../src/core/operators/audited-admin';
 import { parseRoleMap, roleFromClaim } from '../../src/adapters/access/oidc-sign-in';
 import { csvField } from '../../src/adapters/http/operator-admin.routes';
+import { loggedUrl } from '../../src/adapters/http/request-log';
 
 /** In-memory ports at the core's edge; the password "hash" is the password reversed, codes are "<step>". */
 function world() {
@@ -177,5 +178,11 @@ describe('audit CSV fields', () => {
     expect(csvField('=HYPERLINK("http://evil")')).toBe('"\'=HYPERLINK(""http://evil"")"');
     for (const lead of ['+', '-', '@']) expect(csvField(`${lead}1`)).toBe(`'${lead}1`);
     expect(csvField({ a: 1 })).toBe('"{""a"":1}"');
+  });
+});
+
+describe('the OpenID Connect callback in the request log', () => {
+  it('redacts the authorization code and state', () => {
+    expect(loggedUrl('/v1/operator/oidc/callback?code=abc123&state=xyz&iss=https%3A%2F%2Fidp')).toBe('/v1/operator/oidc/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp');
   });
 });
