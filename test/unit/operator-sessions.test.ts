@@ -151,6 +151,22 @@ describe('operator sessions (docs/decisions.md § Operators: sign-in, sessions, 
   });
 });
 
+describe('audit pages', () => {
+  it('lets a page reader ask one row more than the largest page, to know a next page exists', async () => {
+    const asked: number[] = [];
+    const app = createOperatorApplication({
+      ...({} as Parameters<typeof createOperatorApplication>[0]),
+      audit: { append: async () => undefined, list: async (_f, _c, limit) => {
+        asked.push(limit);
+        return [];
+      }, stream: async function* () { /* none */ } },
+      policy: { idleS: 1, absoluteS: 1 },
+    });
+    for (const limit of [0, 51, 201, 500]) await app.listAuditLog({}, undefined, limit);
+    expect(asked).toEqual([1, 51, 201, 201]);
+  });
+});
+
 describe('identity-provider role mapping', () => {
   const map = parseRoleMap('payout-admins=admin, payout-ops=operator,support=viewer');
   it('parses the map and refuses a pair without a known role', () => {

@@ -32,7 +32,9 @@ export function oidcRouter(http: OperatorHttp, oidc: OidcSignIn): Router {
   });
   router.get(`${ATTEMPT_PATH}/callback`, async (req, res) => {
     res.append('Set-Cookie', cookieHeader(attemptCookie, '', { secure: http.secureCookies, maxAgeS: 0, path: ATTEMPT_PATH, sameSite: 'Lax' }));
-    const callbackUrl = new URL(req.originalUrl, oidc.redirectUri);
+    // Our registered URI with the provider's query: right behind a proxy that serves us under another path or host.
+    const callbackUrl = new URL(oidc.redirectUri);
+    callbackUrl.search = new URL(req.originalUrl, 'http://callback.invalid').search;
     const proven = await oidc.finish(callbackUrl, cookieOf(req, attemptCookie));
     if (!proven.ok) return sendShapeA(res, 'unauthorized', proven.message);
     const session = await http.operators.signInWithIdentity(proven.value, responseRequestId(res) || null);

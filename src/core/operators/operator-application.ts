@@ -29,7 +29,10 @@ export interface OperatorApplication {
   createOperator(input: { email: string; role: OperatorRole; password: string }, actor: AuditActor, requestId: string | null): Promise<Result<CreatedOperator, OperatorAdminErrorCode>>;
   listOperators(): Promise<OperatorView[]>;
   updateOperator(operatorId: string, change: { role?: OperatorRole; status?: OperatorStatus }, actor: AuditActor, requestId: string | null): Promise<Result<OperatorView, OperatorAdminErrorCode>>;
-  /** Audit rows matching `filter`, newest first, after `cursor`, at most `limit` (1 to MAX_AUDIT_PAGE). */
+  /**
+   * Audit rows matching `filter`, newest first, after `cursor`, at most `limit` (1 to MAX_AUDIT_PAGE + 1: a page
+   * reader asks one row more than it shows to know whether another page follows).
+   */
   listAuditLog(filter: AuditFilter, cursor: AuditCursor | undefined, limit: number): Promise<AuditEntry[]>;
   /** Every audit row matching `filter`, newest first, in batches (CSV export). */
   streamAuditLog(filter: AuditFilter): AsyncIterable<AuditEntry[]>;
@@ -52,7 +55,7 @@ export function createOperatorApplication(deps: SessionDeps): OperatorApplicatio
     createOperator: (input, actor, requestId) => createOperator(deps, input, actor, requestId),
     listOperators: () => listOperators(deps),
     updateOperator: (operatorId, change, actor, requestId) => updateOperator(deps, operatorId, change, actor, requestId),
-    listAuditLog: (filter, cursor, limit) => deps.audit.list(filter, cursor, Math.min(Math.max(limit, 1), MAX_AUDIT_PAGE)),
+    listAuditLog: (filter, cursor, limit) => deps.audit.list(filter, cursor, Math.min(Math.max(limit, 1), MAX_AUDIT_PAGE + 1)),
     streamAuditLog: (filter) => deps.audit.stream(filter, EXPORT_BATCH),
   };
 }

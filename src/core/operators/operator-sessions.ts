@@ -42,6 +42,7 @@ export interface LiveSession {
 /** Compared with when the e-mail is unknown, so an unknown address costs the same argon2 work as a wrong password. */
 const NO_OPERATOR_HASH = '$argon2id$v=19$m=19456,t=2,p=1$WPA9fsTMJAH6J1jIEiiLdQ$Gi8ajPE8dDxuom7OQ84FDMhBJ+hf3j3D0kAVgeGAfBo';
 const DENIED = 'Wrong e-mail, password or one-time code, or the account is disabled';
+const DISABLED = 'This operator account is disabled here; ask an admin';
 /** Sessions are touched at most this often (ms), so reads do not all write. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -97,7 +98,7 @@ export async function signInWithIdentity(deps: SessionDeps, identity: ProvenIden
     });
     operator = created;
   } else if (operator.role !== identity.role || operator.email !== email) {
-    if (operator.status !== 'active') return err('forbidden', DENIED);
+    if (operator.status !== 'active') return err('forbidden', DISABLED);
     const before = toOperatorView(operator);
     operator = (await deps.operators.update(operator.id, { role: identity.role, status: operator.status, email }, now)) ?? operator;
     await deps.audit.append({
@@ -105,7 +106,7 @@ export async function signInWithIdentity(deps: SessionDeps, identity: ProvenIden
       before, after: toOperatorView(operator), reason: "the identity provider's claims changed", requestId,
     });
   }
-  if (operator.status !== 'active') return err('forbidden', DENIED);
+  if (operator.status !== 'active') return err('forbidden', DISABLED);
   return ok(await openSession(deps, operator, 'oidc', requestId));
 }
 
