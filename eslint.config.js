@@ -28,6 +28,17 @@ module.exports = tseslint.config(
     },
   },
   {
+    // The operator console: browser ES modules, no build step, no libraries.
+    files: ['public/console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly', window: 'readonly', fetch: 'readonly', location: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
+        URLSearchParams: 'readonly', FormData: 'readonly',
+      },
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'process', message: 'The core reads no environment: take settings as arguments.' }],

@@ -26,6 +26,7 @@ module.exports = {
     // module runtime cannot, so they are compiled to CommonJS like our own sources.
     '^.+\\.js$': ['@swc/jest', { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
-  // any-ascii (sanctions screening's transliteration) is ESM-only too.
-  transformIgnorePatterns: ['/node_modules/(?!(@scure/(bip32|bip39|base)|@noble/(hashes|curves)|any-ascii)/)'],
+  // any-ascii (sanctions screening's transliteration) is ESM-only too, and so are openid-client
+  // (operator sign-in) and its jose and oauth4webapi.
+  transformIgnorePatterns: ['/node_modules/(?!(@scure/(bip32|bip39|base)|@noble/(hashes|curves)|any-ascii|openid-client|oauth4webapi|jose)/)'],
 };

@@ -20,7 +20,9 @@ const unused = (known: Record<string, unknown> = {}) => new Proxy(known, {
 });
 // The resolution bodies enumerate the catalog's bank codes, so the served document does too.
 const app = unused({ catalog: loadCatalog(path.resolve(__dirname, '..', 'data', 'corridors.json')) });
-const deps = { app, admin: unused(), probe: unused(), logger: unused(), access: unused(), trustProxy: unused(), metrics: unused() } as unknown as HttpAppDeps;
+const deps = {
+  app, admin: unused(), probe: unused(), logger: unused(), access: unused(), trustProxy: unused(), metrics: unused(), operators: unused({ operators: unused(), queues: unused() }),
+} as unknown as HttpAppDeps;
 
 const target = path.resolve(process.cwd(), process.argv[2] ?? path.join(__dirname, '..', 'test', 'fixtures', 'openapi-0.5.0.json'));
 writeFileSync(target, `${JSON.stringify(buildOpenApiDocument(allRoutes(deps)), null, 2)}\n`);

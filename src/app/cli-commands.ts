@@ -3,6 +3,13 @@ import { readFileSync } from 'node:fs';
 import { adminRoutes } from '../adapters/http/admin.routes';
 import type { RouteSpec } from '../adapters/http/route';
 import type { AdminApplication } from '../core/admin/admin-application';
+import { randomBytes } from 'node:crypto';
+import { operatorAdminRoutes } from '../adapters/http/operator-admin.routes';
+import type { AuditActor } from '../core/operators/audit-log';
+import type { OperatorApplication } from '../core/operators/operator-application';
+
+/** Who the CLI acts as in the audit log: the local user, with the admin role (docs/decisions.md § Operators: audit log). */
+export const cliActor = (): AuditActor => ({ kind: 'cli', id: `cli:${userInfo().username}`, role: 'admin' });
 
 /** Flag values as parsed (strings; absent flags are undefined). */
 export type FlagValues = Readonly<Record<string, string | undefined>>;
@@ -40,7 +47,7 @@ export interface CliCommand {
   /** Builds the route input from flags; words such as `default` and `none` become null here. */
   input(values: FlagValues): RouteInput;
   /** Runs the use case with input the route's schemas accepted; resolves with its Result. */
-  run(admin: AdminApplication, input: { params: any; query: any; body: any }): Promise<{ ok: true; value?: unknown } | { ok: false; code: string; message: string }>;
+  run(admin: AdminApplication, input: { params: any; query: any; body: any }, operators: OperatorApplication): Promise<{ ok: true; value?: unknown } | { ok: false; code: string; message: string }>;
 }
 
 const flag = (name: string, value: string, field: string, help: string, word?: string): CliFlag => ({
@@ -175,6 +182,49 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
       ? admin.screening.loadList(body.source, body.document)
       : Promise.resolve({ ok: false as const, code: 'invalid_state', message: 'sanctions screening is not configured' })),
   },
+  {
+    name: 'operators:create', operationId: 'createOperator',
+    flags: [flag('email', 'address', 'email', 'E-mail address (required)'), flag('role', 'ROLE', 'role', 'viewer, operator or admin (required)')],
+    // A generated password (24 random bytes, base64url), printed once with the TOTP secret.
+    input: (v) => ({ body: given({ email: v.email, role: v.role, password: randomBytes(24).toString('base64url') }) }),
+    run: async (_admin, { body }, operators) => {
+      const created = await operators.createOperator(body, cliActor(), null);
+      return created.ok ? { ok: true, value: { ...created.value, password: body.password } } : created;
+    },
+  },
+  {
+    name: 'operators:list', operationId: 'listOperators', flags: [],
+    input: () => ({}),
+    run: async (_admin, _input, operators) => ({ ok: true, value: await operators.listOperators() }),
+  },
+  {
+    name: 'operators:update', operationId: 'updateOperator',
+    flags: [
+      flag('operator', 'opr_...', 'operatorId', 'The operator (required)'), flag('role', 'ROLE', 'role', 'The new role'),
+      flag('status', 'STATUS', 'status', 'active (enable) or disabled (disable: ends every session)'),
+    ],
+    input: (v) => ({ params: given({ operatorId: v.operator }), body: given({ role: v.role, status: v.status }) }),
+    run: (_admin, { params, body }, operators) => operators.updateOperator(params.operatorId, body, cliActor(), null),
+  },
+  {
+    name: 'operators:sign-out-everywhere', operationId: 'endOperatorSessions',
+    flags: [flag('operator', 'opr_...', 'operatorId', 'The operator (required)')],
+    input: (v) => ({ params: given({ operatorId: v.operator }) }),
+    run: async (_admin, { params }, operators) => ({ ok: true, value: { sessionsEnded: await operators.signOutEverywhere(params.operatorId, cliActor(), null) } }),
+  },
+  {
+    name: 'audit-log:list', operationId: 'listAuditLog',
+    flags: [
+      flag('actor', 'id', 'actorId', 'Only this actor (opr_..., key_..., cli:<user>)'), flag('action', 'name', 'action', 'Only this action, e.g. retryRefund'),
+      flag('target-type', 'type', 'targetType', 'Only this target type, e.g. refund'), flag('target', 'id', 'targetId', 'Only this target'),
+      flag('limit', 'N', 'limit', 'Rows, newest first (default 50)'),
+    ],
+    input: (v) => ({ query: given({ actorId: v.actor, action: v.action, targetType: v['target-type'], targetId: v.target, limit: v.limit }) }),
+    run: async (_admin, { query }, operators) => ({
+      ok: true,
+      value: await operators.listAuditLog(given({ actorId: query.actorId, action: query.action, targetType: query.targetType, targetId: query.targetId }), undefined, query.limit),
+    }),
+  },
 ];
 
 /** A file's text, or undefined when no path is given or it cannot be read (then the flag is reported as required). */
@@ -188,12 +238,14 @@ function readText(path: string | undefined): string | undefined {
 }
 
 /** The admin routes by operationId, for their schemas and summaries only (no handler is ever called). */
+const NO_CALLS = {
+  get: () => {
+    throw new Error('the CLI reads the admin routes for their schemas only');
+  },
+};
 const ROUTES: ReadonlyMap<string, RouteSpec<any, any, any>> = new Map(
-  adminRoutes(new Proxy({} as AdminApplication, {
-    get: () => {
-      throw new Error('the CLI reads the admin routes for their schemas only');
-    },
-  })).map((route) => [route.operationId, route]),
+  [...adminRoutes(new Proxy({} as AdminApplication, NO_CALLS)), ...operatorAdminRoutes(new Proxy({} as OperatorApplication, NO_CALLS), () => Promise.reject(new Error('unused')))]
+    .map((route) => [route.operationId, route]),
 );
 
 /** The REST admin route behind `command`. */

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CLI_COMMANDS, cliHelp, commandHelp, unknownCommand, unknownFlag, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
+import { CLI_COMMANDS, cliActor, cliHelp, commandHelp, unknownCommand, unknownFlag, validateFlags, type CliCommand, type FlagValues } from './cli-commands';
 import type * as ConfigModule from './config';
 import type * as ContainerModule from './container';
 import type * as DatabaseModule from './database';
 import type * as EmbeddedModule from './embedded-database';
 import type * as LoggerModule from './logger';
+import { auditContexts } from '../adapters/access/audit-context';
 
 // The service's modules (container, ORM, database drivers) load only once a command is valid and
 // runs: help and refused input answer without them, in a fraction of the start-up time.
@@ -88,9 +89,11 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT, stream: 'stderr' });
   const target: { url: string; embedded?: EmbeddedModule.EmbeddedDatabase } = config.DATABASE_URL ? { url: config.DATABASE_URL } : await embeddedUrl(config);
   const database = await openDatabase(target.url, 2, logger);
-  const { admin } = buildContainer(config, database.orm, logger);
+  const { admin, operators } = buildContainer(config, database.orm, logger);
   try {
-    const result = await parsed.command.run(admin, checked.input);
+    // Every change the command makes is audited with the CLI's user as the actor (docs/decisions.md § Operators: audit log).
+    const command = parsed.command;
+    const result = await auditContexts.run({ actor: cliActor(), requestId: null }, () => command.run(admin, checked.input, operators));
     if (!result.ok) {
       process.stderr.write(`${result.code}: ${result.message}\n`);
       return result.code === 'validation_error' ? EXIT.badInput : EXIT.failed;

@@ -3,6 +3,7 @@ import { API_KEY_PATTERN } from '../core/auth/api-key';
 import { compileProxyTrust } from '../adapters/access/client-address';
 import type { ServerTimeouts } from '../adapters/http/http-server';
 import { weakSecretProblems } from './key-strength';
+import { parseRoleMap } from '../adapters/access/oidc-sign-in';
 import { defaultLogFormat, LOG_FORMATS, type LogFormat } from './logger';
 import { parseMpesaConfig, type MpesaConfig } from '../adapters/providers/mpesa/mpesa-config';
 import { parseMtnMomoConfig, type MtnMomoConfig } from '../adapters/providers/mtn-momo/mtn-momo-config';
@@ -60,6 +61,20 @@ export const configSchema = z.object({
   AUTH_CACHE_TTL_MS: int(0).max(60_000).default(5000),
   RATE_LIMIT_PER_MINUTE: int(0).default(600),
   AUTH_FAILURES_PER_MINUTE: int(0).default(30),
+  // Operator sessions (docs/decisions.md § Operators: sign-in, sessions, roles, audit log): idle and absolute timeouts, seconds.
+  OPERATOR_SESSION_IDLE_S: int(60).default(1800),
+  OPERATOR_SESSION_ABSOLUTE_S: int(300).default(43_200),
+  // A payment at provider_accepted longer than this (minutes) is counted stuck on the operator console.
+  OPERATOR_STUCK_PAYMENT_MINUTES: int(1).default(60),
+  // Operator sign-in with the company's identity provider (docs/operations.md § Operators); all four or none.
+  OIDC_ISSUER_URL: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_REDIRECT_URI: z.string().url().optional(),
+  OIDC_SCOPES: z.string().default('openid email profile'),
+  OIDC_ROLE_CLAIM: z.string().min(1).default('groups'),
+  // `<claim value>=<viewer|operator|admin>` pairs, comma-separated, e.g. `payout-admins=admin,payout-support=viewer`.
+  OIDC_ROLE_MAP: z.string().default(''),
   CALLBACK_RATE_LIMIT_PER_MINUTE: int(0).default(3000),
   REDIS_URL: z.string().url().refine((v) => /^rediss?:\/\//.test(v), 'must be a redis:// or rediss:// URL').optional(),
   REDIS_KEY_PREFIX: z.string().max(64).default('payout:'),
@@ -251,7 +266,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (parsed.success && parsed.data.REFUND_LEASE_MS < 2 * parsed.data.REFUND_INTERVAL_MS) {
     problems.push({ variables: ['REFUND_LEASE_MS', 'REFUND_INTERVAL_MS'], message: 'REFUND_LEASE_MS must be at least twice REFUND_INTERVAL_MS' });
   }
-  if (parsed.success) problems.push(...ratesConfigProblems(parsed.data));
+  if (parsed.success) problems.push(...ratesConfigProblems(parsed.data), ...oidcProblems(parsed.data));
   problems.push(...providers.problems, ...smileIdProblems);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const chainVariables = Object.fromEntries(Object.entries(cleaned).filter(([name]) => /^(BSC|SOLANA)_/.test(name))) as Record<string, string>;
@@ -283,6 +298,28 @@ function payoutProviderConfigs(env: Record<string, string | undefined>): { confi
     pawapay: read(() => parsePawapayConfig(env)),
   };
   return { configs: Object.fromEntries(Object.entries(configs).filter(([, v]) => v !== undefined)) as PayoutProviderConfigs, problems };
+}
+
+const OIDC_REQUIRED = ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_REDIRECT_URI'] as const;
+
+/** OIDC_* set in part, a bad OIDC_ROLE_MAP, or a plain-http identity provider in production. */
+function oidcProblems(c: z.infer<typeof configSchema>): ConfigProblem[] {
+  const set = OIDC_REQUIRED.filter((name) => c[name] !== undefined);
+  if (set.length === 0) return [];
+  if (set.length < OIDC_REQUIRED.length) {
+    const missing = OIDC_REQUIRED.filter((name) => c[name] === undefined);
+    return [{ variables: missing, message: `${missing.join(', ')}: required with ${set.join(', ')} (operator sign-in through OpenID Connect)` }];
+  }
+  const problems: ConfigProblem[] = [];
+  try {
+    if (Object.keys(parseRoleMap(c.OIDC_ROLE_MAP)).length === 0) problems.push({ variables: ['OIDC_ROLE_MAP'], message: 'OIDC_ROLE_MAP: map at least one claim value to a role, e.g. payout-admins=admin' });
+  } catch (error) {
+    problems.push({ variables: ['OIDC_ROLE_MAP'], message: (error as Error).message });
+  }
+  if (c.NODE_ENV === 'production' && !c.OIDC_ISSUER_URL!.startsWith('https://')) {
+    problems.push({ variables: ['OIDC_ISSUER_URL'], message: 'OIDC_ISSUER_URL must be https in production' });
+  }
+  return problems;
 }
 
 /** The HTTP server's timeouts from HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS and HTTP_KEEP_ALIVE_TIMEOUT_MS (ms). */

@@ -65,6 +65,14 @@ import { DeliveryDispatcher, type DeliveryDeps } from '../core/webhooks/deliver-
 import type { Config } from './config';
 import { databaseProbe } from './database';
 import { webhookSecretKey } from './secret-key';
+import { oidcRoutes, operatorServices } from './operators';
+import { auditedAdmin } from '../core/operators/audited-admin';
+import { queueCounts } from '../core/operators/operator-queues';
+import { OperatorQueuesRepository } from '../adapters/persistence/operator-queues.repository';
+import type { OperatorApplication } from '../core/operators/operator-application';
+import type { AuditLog } from '../core/operators/audit-log';
+import { currentAuditContext } from '../adapters/access/audit-context';
+import type { OperatorHttp } from '../adapters/http/operator-gate';
 import { Metrics } from '../adapters/http/metrics';
 import { MeteredPayoutProvider, type ProviderCallObserver } from '../adapters/providers/metered-payout-provider';
 import { version as PACKAGE_VERSION } from '../../package.json';
@@ -101,6 +109,9 @@ import { buildScreening, type ScreeningWiring } from './screening';
 export interface Container {
   readonly application: Application;
   readonly admin: AdminApplication;
+  /** Operator accounts, sessions and the audit log's reads (docs/decisions.md § Operators). */
+  readonly operators: OperatorApplication;
+  readonly audit: AuditLog;
   readonly http: Express;
   readonly payoutWorker: PollingWorker;
   readonly webhookWorker: PollingWorker;
@@ -433,7 +444,9 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     },
     tenantRefunds: new TenantRefundRepository(em),
   });
-  const admin = createAdminApplication({
+  const { operators, audit } = operatorServices(config, em, personalData, clock, ids);
+  // Every admin write leaves its audit row, whoever calls it (docs/decisions.md § Operators: audit log).
+  const admin = auditedAdmin(createAdminApplication({
     tenants, keys, keyFactory: { generate: generateApiKey }, hasher: sha256Hasher, clock, ids, uow, payments,
     onPaymentMoved: advanceDeps.onPaymentMoved,
     onKeyRevoked: (keyId) => cachedKeys.invalidate(keyId),
@@ -448,7 +461,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       ),
       onMismatch: (name, kind) => metrics.reconciliationMismatch(name, kind),
     },
-  });
+  }), { audit, clock, ids, context: currentAuditContext });
   // One process counts in memory; replicas share counts through Redis (docs/decisions.md § Rate limits and abuse limits).
   const counters = config.REDIS_URL ? redisCounterStore(config.REDIS_URL, config.REDIS_KEY_PREFIX, logger) : memoryCounterStore();
   const access = new BearerAccess({
@@ -457,6 +470,11 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     rateLimits: new RateLimits(counters, (tenantId) => tenantSettings.limitOf(tenantId)),
   });
   const trustProxy = compileProxyTrust(config.TRUST_PROXY);
+  const operatorHttp: OperatorHttp = {
+    operators, failures: new AuthFailures(counters, config.AUTH_FAILURES_PER_MINUTE), rateLimits: access.rateLimits,
+    queues: () => queueCounts({ reader: new OperatorQueuesRepository(em), clock }, config.OPERATOR_STUCK_PAYMENT_MINUTES),
+    secureCookies: config.NODE_ENV === 'production', trustProxy,
+  };
   const graphql = new GraphqlGateway({
     app: application, paymentEvents: new PaymentEventRepository(em), depositChanges: depositReads, listener, nodeEnv: config.NODE_ENV,
     access, trustProxy, maxConnectionsPerKey: config.WS_MAX_CONNECTIONS_PER_KEY, logger,
@@ -502,9 +520,10 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     access, trustProxy,
     graphql: { gate: graphql.gate, http: graphql.http, dashboard: graphql.dashboard },
     callbacks: { endpoints: [...callbacks.endpoints, ...(smileId ? [smileId.callback] : [])], limits: new AddressRateLimits(counters, config.CALLBACK_RATE_LIMIT_PER_MINUTE) },
+    operators: operatorHttp, browserRoutes: oidcRoutes(config, em, operatorHttp, clock),
   });
   return {
-    application, admin, http, screening, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, refundWorkers: refunders, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
+    application, admin, operators, audit, http, screening, payoutWorker, webhookWorker, reconciliationWorker, chainWatchers: watchers, refundWorkers: refunders, keys, tenants, advanceDeps, deliveryDeps, clock, ids, graphql, access, rates,
     async startWorkers() {
       // Before anything reads: rows written in clear by an earlier version are sealed first.
       const sealed = await sealClearPersonalData(em, personalData);

@@ -68,7 +68,7 @@ describe('OpenAPI document and docs', () => {
 
   it('gives every documented operation a 2xx response, a unique operationId and known tags', () => {
     const tagNames = doc.tags.map((t) => t.name);
-    expect(tagNames).toEqual(['Payments', 'FX', 'Webhooks', 'Balances', 'Deposits', 'Customers', 'Analytics', 'Health', 'Admin']);
+    expect(tagNames).toEqual(['Payments', 'FX', 'Webhooks', 'Balances', 'Deposits', 'Customers', 'Analytics', 'Health', 'Admin', 'Operators']);
     for (const [method, path, op] of documented) {
       const success = Object.keys(op.responses).filter((s) => /^2\d\d$/.test(s));
       expect({ method, path, success: success.length > 0 }).toEqual({ method, path, success: true });
@@ -111,11 +111,12 @@ describe('OpenAPI document and docs', () => {
     for (const [method, path, op] of documented) {
       const open = (op.security ?? []).length === 0;
       const res = await service.call(method.toUpperCase(), path.replace(/\{\w+\}/g, 'x'));
-      // An open lookup by a capability token answers 404 for the placeholder token, never 401.
-      if (open) expect({ method, path, status: res.status }).toEqual({ method, path, status: path.includes('{token}') ? 404 : 200 });
+      // An open lookup by a capability token answers 404 for the placeholder token, never 401; sign-in without a body, 400.
+      const openStatus = path.includes('{token}') ? 404 : path === '/v1/operator/sign-in' ? 400 : 200;
+      if (open) expect({ method, path, status: res.status }).toEqual({ method, path, status: openStatus });
       else expect({ method, path, status: res.status, code: res.body?.code }).toEqual({ method, path, status: 401, code: 'unauthorized' });
     }
-    expect(documented.filter(([, , op]) => (op.security ?? []).length === 0).map(([, p]) => p).sort()).toEqual(['/livez', '/readyz', '/tx/transferLinks/{token}']);
+    expect(documented.filter(([, , op]) => (op.security ?? []).length === 0).map(([, p]) => p).sort()).toEqual(['/livez', '/readyz', '/tx/transferLinks/{token}', '/v1/operator/sign-in']);
   });
 
   it('serves /docs as offline HTML with its own assets', async () => {

@@ -17,6 +17,7 @@ const cli = (databaseUrl: string, ...args: string[]) => cliWith({}, databaseUrl,
 const COMMANDS = [
   'tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'admin-keys:create', 'admin-keys:list', 'keys:revoke', 'deposits:create',
   'reconciliation:report', 'refunds:list', 'refunds:mark-sent', 'refunds:retry', 'screening:load',
+  'operators:create', 'operators:list', 'operators:update', 'operators:sign-out-everywhere', 'audit-log:list',
 ];
 // Each `--help` run is a process start; the reconciliation and refund commands' are run in reconciliation-cli.test.ts,
 // every command's text is checked in test/unit/cli-commands.test.ts.

@@ -13,6 +13,9 @@ const ACCEPTED: Record<string, Record<string, string[]>> = {
   'reconciliation:report': { provider: ['sandbox', 'mpesa', 'mtn_momo', 'paystack', 'flutterwave', 'pawapay'] },
   'refunds:list': { status: ['pending', 'broadcast', 'confirmed', 'failed', 'sent'], limit: ['1..500'] },
   'screening:load': { source: ['ofac-sdn', 'un-consolidated'] },
+  'operators:create': { role: ['viewer', 'operator', 'admin'] },
+  'operators:update': { role: ['viewer', 'operator', 'admin'], status: ['active', 'disabled'] },
+  'audit-log:list': { limit: ['1..200'] },
 };
 
 /** The problems validateFlags reports about `--flag` when it is given `value` (other flags' problems left out). */
@@ -27,6 +30,7 @@ describe('operator CLI help and refusals (README "Operations")', () => {
     expect(CLI_COMMANDS.map((c) => c.name)).toEqual([
       'tenants:list', 'tenants:create', 'tenants:update', 'keys:list', 'keys:create', 'admin-keys:create', 'admin-keys:list', 'keys:revoke',
       'deposits:create', 'reconciliation:report', 'refunds:list', 'refunds:mark-sent', 'refunds:retry', 'screening:load',
+      'operators:create', 'operators:list', 'operators:update', 'operators:sign-out-everywhere', 'audit-log:list',
     ]);
     for (const c of CLI_COMMANDS) expect(help).toMatch(new RegExp(`^ {2}${c.name} +${routeOf(c).summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     expect(help).toContain('npm run cli -- <command> --help');

@@ -2906,7 +2906,7 @@ export interface components {
              * @description What went wrong, for a program: stable, one of a closed set
              * @enum {string}
              */
-            code: "validation_error" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final" | "tx_does_not_pay_refund" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable" | "service_unavailable";
+            code: "validation_error" | "unauthorized" | "forbidden" | "csrf_failed" | "not_found" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "duplicate_operator" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final" | "tx_does_not_pay_refund" | "idempotency_key_reused" | "quote_expired" | "quote_already_used" | "insufficient_balance" | "unsupported_corridor" | "corridor_not_available" | "webhook_limit_reached" | "refund_address_invalid" | "refund_address_bad_checksum" | "refund_address_is_ours" | "rate_limited" | "headers_too_large" | "internal_error" | "provider_unavailable" | "rate_unavailable" | "screening_unavailable" | "service_unavailable";
             details: components["schemas"]["ErrorDetails"];
         };
         /**
@@ -2950,7 +2950,7 @@ export interface components {
             message: string;
         };
         /**
-         * @description ErrorA as answered with status 403: code forbidden (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 403: code forbidden, csrf_failed (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 403,
          *       "message": "This key may not call this operation",
@@ -2965,7 +2965,7 @@ export interface components {
              * @description With status 403, one of these
              * @enum {string}
              */
-            code: "forbidden";
+            code: "forbidden" | "csrf_failed";
         } & {
             [key: string]: unknown;
         });
@@ -3454,7 +3454,7 @@ export interface components {
             refund?: components["schemas"]["RefundOutput"] | null;
         };
         /**
-         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, invalid_state, tx_hash_is_deposit, tx_not_final (docs/decisions.md § Errors: shapes per route family)
+         * @description ErrorA as answered with status 409: code duplicate_reference, idempotency_key_in_use, duplicate_deposit, duplicate_customer, duplicate_operator, invalid_state, tx_hash_is_deposit, tx_not_final (docs/decisions.md § Errors: shapes per route family)
          * @example {
          *       "statusCode": 409,
          *       "message": "A payment with reference order-10045 already exists",
@@ -3469,7 +3469,7 @@ export interface components {
              * @description With status 409, one of these
              * @enum {string}
              */
-            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final";
+            code: "duplicate_reference" | "idempotency_key_in_use" | "duplicate_deposit" | "duplicate_customer" | "duplicate_operator" | "invalid_state" | "tx_hash_is_deposit" | "tx_not_final";
         } & {
             [key: string]: unknown;
         });

@@ -9,6 +9,8 @@ export const SHAPE_A_STATUS = {
   validation_error: 400,
   unauthorized: 401,
   forbidden: 403,
+  // An operator session's write without its CSRF token, or with another (docs/decisions.md § Operators: sign-in, sessions, roles, audit log).
+  csrf_failed: 403,
   not_found: 404,
   request_timeout: 408,
   payload_too_large: 413,
@@ -18,6 +20,7 @@ export const SHAPE_A_STATUS = {
   idempotency_key_in_use: 409,
   duplicate_deposit: 409,
   duplicate_customer: 409,
+  duplicate_operator: 409,
   invalid_state: 409,
   tx_hash_is_deposit: 409,
   // A hand-sent refund's transaction not final onchain yet, or not paying the refund (docs/decisions.md § Refunds: reads and operators).

@@ -9,7 +9,7 @@ import type { AccessNeed } from '../access/bearer-access';
 import { fxRoutes } from './fx.routes';
 import { healthRoutes, type HealthProbe } from './health.routes';
 import { AUTH_ERRORS } from './common.schema';
-import { sendShapeA, type FieldProblem, type InputPart } from './http-errors';
+import { responseRequestId, sendShapeA, type FieldProblem, type InputPart } from './http-errors';
 import { buildOpenApiDocument } from './openapi';
 import { paymentRoutes } from './payment.routes';
 import { webhookRoutes } from './webhook.routes';
@@ -32,6 +32,11 @@ import type { AddressRateLimits } from '../access/rate-limits';
 import { loggedUrl, requestLog } from './request-log';
 import { inputProblem } from '../contract/input-guards';
 import { providerCallbackRouter, type CallbackEndpoint } from './provider-callback.routes';
+import { auditActorOf, sessionGate, type OperatorHttp } from './operator-gate';
+import { operatorRoutes } from './operator.routes';
+import { operatorAdminRoutes } from './operator-admin.routes';
+import { operatorConsoleRouter } from './console.router';
+import { auditContexts } from '../access/audit-context';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -57,12 +62,17 @@ export interface HttpAppDeps {
    * auth, with their per-address request limit; none when absent.
    */
   readonly callbacks?: { readonly endpoints: readonly CallbackEndpoint[]; readonly limits: AddressRateLimits };
+  /** Operator sign-in and sessions (docs/decisions.md § Operators); without it admin routes take admin keys only. */
+  readonly operators?: OperatorHttp;
+  /** Browser routes mounted before the REST routes and outside OpenAPI (the OpenID Connect redirects). */
+  readonly browserRoutes?: RequestHandler;
 }
 
 /** Every REST operation of the service; OpenAPI is generated from exactly this list. */
 export function allRoutes(deps: HttpAppDeps): RouteSpec<any, any, any>[] {
   const metrics = deps.metrics ? [metricsRoute(deps.metrics)] : [];
-  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...tenantRefundRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...corridorRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin)];
+  return [...metrics, ...healthRoutes(deps.probe), ...fxRoutes(deps.app), ...paymentRoutes(deps.app), ...tenantRefundRoutes(deps.app), ...legacyPayoutRoutes(deps.app), ...transferRequestRoutes(deps.app), ...resolutionRoutes(deps.app), ...corridorRoutes(deps.app), ...webhookRoutes(deps.app), ...balanceRoutes(deps.app), ...depositRoutes(deps.app), ...analyticsRoutes(deps.app), ...customerRoutes(deps.app), ...adminRoutes(deps.admin),
+    ...(deps.operators ? [...operatorRoutes(deps.operators), ...operatorAdminRoutes(deps.operators.operators, deps.operators.queues)] : [])];
 }
 
 /**
@@ -88,25 +98,41 @@ export function createHttpApp(deps: HttpAppDeps): Express {
 
   // Before the REST routes: express tries each route in order, and /graphql matches none of them.
   if (deps.graphql) app.use('/graphql', deps.graphql.gate, json, deps.graphql.http);
+  if (deps.browserRoutes) app.use(deps.browserRoutes);
   for (const route of routes) {
     const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];
-    app[route.method](expressPath(route.path), ...observe, routeGate(deps, route.auth), json, handlerFor(route));
+    app[route.method](expressPath(route.path), ...observe, routeGate(deps, route), json, handlerFor(route));
   }
   app.get('/openapi.json', (_req, res) => void res.json(document));
   app.use('/docs', swaggerUi.serve, swaggerUi.setup(document, { customSiteTitle: 'Payout gateway API 0.5.0' }));
   if (deps.graphql) app.use('/dashboard', deps.graphql.dashboard);
+  if (deps.operators) app.use('/console', operatorConsoleRouter({ oidc: deps.browserRoutes !== undefined }));
 
   app.use((req, res) => sendShapeA(res, 'not_found', `No route for ${req.method} ${req.path}`));
   app.use(errorHandler(deps.logger));
   return app;
 }
 
-const NEEDS: Readonly<Record<Exclude<RouteAuth, 'none'>, AccessNeed>> = { any: 'any', admin: 'admin', issuer: 'tenant' };
+const NEEDS: Readonly<Record<Exclude<RouteAuth, 'none' | 'operator'>, AccessNeed>> = { any: 'any', admin: 'admin', issuer: 'tenant' };
 
-/** Authenticates a route's caller before its body is read; a pass-through on unauthenticated routes. */
-function routeGate(deps: HttpAppDeps, need: RouteAuth): RequestHandler {
+const NO_SESSIONS: RequestHandler = (_req, res) => sendShapeA(res, 'not_found', 'Operator sessions are not enabled on this service');
+
+/**
+ * Authenticates a route's caller before its body is read; a pass-through on unauthenticated routes.
+ * Admin routes take an admin key (Authorization header) or, when no header is sent, an operator
+ * session with the route's role (docs/decisions.md § Operators: sign-in, sessions, roles, audit log).
+ */
+function routeGate(deps: HttpAppDeps, route: RouteSpec<any, any, any>): RequestHandler {
+  const need = route.auth;
   if (need === 'none') return (_req, _res, next) => next();
-  return httpAccessGate(deps.access, deps.trustProxy, NEEDS[need], (res, _status, code, message) => sendShapeA(res, code, message));
+  const role = route.role ?? (route.method === 'get' || need === 'operator' ? 'viewer' : 'admin');
+  const session = deps.operators ? sessionGate(deps.operators, role) : NO_SESSIONS;
+  if (need === 'operator') return session;
+  const bearer = httpAccessGate(deps.access, deps.trustProxy, NEEDS[need], (res, _status, code, message) => sendShapeA(res, code, message));
+  if (need !== 'admin' || !deps.operators) return bearer;
+  return (req, res, next) => (req.get('authorization') === undefined && /(^|;\s*)(__Host-)?operator_session=/.test(req.get('cookie') ?? '')
+    ? session(req, res, next)
+    : bearer(req, res, next));
 }
 
 /** Validates a route's path, query and body (already authenticated by accessGate) and runs it. */
@@ -119,7 +145,11 @@ function handlerFor(route: RouteSpec<any, any, any>): RequestHandler {
     if (query === INVALID) return;
     const body = parse(route.body, req.body, 'body', res);
     if (body === INVALID) return;
-    await route.handler({ body, query, params, principal, tenantId: principal?.tenantId ?? '', raw: req }, res);
+    const parsed = { body, query, params, principal, tenantId: principal?.tenantId ?? '', raw: req };
+    const actor = route.auth === 'admin' || route.auth === 'operator' ? auditActorOf(res) : undefined;
+    // The audited admin use cases read who acts from here (docs/decisions.md § Operators: audit log).
+    if (actor) await auditContexts.run({ actor, requestId: responseRequestId(res) || null }, () => route.handler(parsed, res));
+    else await route.handler(parsed, res);
   };
 }
 

@@ -16,7 +16,8 @@ const TAGS: readonly { name: string; description: string }[] = [
   { name: 'Customers', description: 'Your wallet users and their KYC status; each decision emits customer.kyc.updated.' },
   { name: 'Analytics', description: 'Counts, volumes, success rate and time to success of your payments over a date range.' },
   { name: 'Health', description: 'Liveness and readiness for orchestrators, health for API clients, Prometheus metrics for operators.' },
-  { name: 'Admin', description: 'Platform operators only (admin keys): tenants, their settings and keys, deposits, and driving sandbox payments.' },
+  { name: 'Admin', description: 'Platform operators only (admin keys, or an operator session with the role each operation needs): tenants, their settings and keys, deposits, and driving sandbox payments.' },
+  { name: 'Operators', description: 'The people who run the platform: sign-in (password and TOTP, or the identity provider), sessions, operator accounts and roles, and the audit log.' },
 ];
 
 /**
@@ -30,6 +31,11 @@ function isListPage(route: RouteSpec<any, any, any>, status: string): boolean {
   const query = route.query as unknown as { shape?: Record<string, unknown> } | undefined;
   return status.startsWith('2') && route.method === 'get' && query?.shape?.cursor !== undefined;
 }
+
+/** Who may call each kind of route: admin routes take an admin key or an operator session. */
+const SECURITY: Readonly<Record<RouteSpec['auth'], Record<string, string[]>[]>> = {
+  none: [], any: [{ bearerAuth: [] }], issuer: [{ bearerAuth: [] }], admin: [{ bearerAuth: [] }, { operatorSession: [] }], operator: [{ operatorSession: [] }],
+};
 
 /** The headers of one documented answer: those every answer has, then the route's own. */
 function headersOf(route: RouteSpec<any, any, any>, status: string, response: RouteResponse): Record<string, z.ZodType> {
@@ -73,7 +79,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]
       summary: route.summary,
       description: route.description,
       tags: [...route.tags],
-      security: route.auth === 'none' ? [] : [{ bearerAuth: [] }],
+      security: SECURITY[route.auth],
       requestParams: {
         ...(route.params ? { path: route.params as never } : {}),
         ...(route.query ? { query: route.query as never } : {}),
@@ -107,7 +113,13 @@ export function buildOpenApiDocument(routes: readonly RouteSpec<any, any, any>[]
     },
     servers: SERVERS,
     tags: TAGS.map((t) => ({ ...t })),
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: sk_<sandbox|live>_ and 32-64 letters and digits, as issued to your tenant' } } },
+    components: { securitySchemes: {
+      bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: sk_<sandbox|live>_ and 32-64 letters and digits, as issued to your tenant' },
+      operatorSession: {
+        type: 'apiKey', in: 'cookie', name: 'operator_session',
+        description: 'An operator session (POST /v1/operator/sign-in or the identity provider), __Host-operator_session in production; every write also needs X-CSRF-Token',
+      },
+    } },
     paths,
     webhooks: OPENAPI_WEBHOOKS,
   }, { override: tidy as never });

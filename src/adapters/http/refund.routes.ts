@@ -71,7 +71,7 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
       handler: async (req, res) => void res.json(await admin.listRefunds(req.query.status, req.query.limit)),
     }),
     defineRoute<{ txHash: string }, undefined, { refundId: string }>({
-      ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/sent', operationId: 'markRefundSent',
+      ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/sent', operationId: 'markRefundSent', role: 'operator',
       summary: "Record the onchain transaction that sent a refund; its amount leaves the ledger's refund_pending account",
       description: 'Platform admin key. Marks a pending refund sent with the hash of the onchain transaction that paid it (validated for the '
         + "refund's chain); recording the same hash again answers the refund unchanged, another hash for a sent refund is refused, "
@@ -102,7 +102,7 @@ export function refundRoutes(admin: AdminApplication): RouteSpec<any, any, any>[
       },
     }),
     defineRoute<undefined, undefined, { refundId: string }>({
-      ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/retry', operationId: 'retryRefund',
+      ...common, method: 'post', path: '/v1/admin/refunds/{refundId}/retry', operationId: 'retryRefund', role: 'operator',
       summary: 'Send a failed refund back to the queue: it becomes pending and the hot wallet sends it again (audited)',
       description: 'Platform admin key. Moves a failed refund to pending with no transaction (docs/decisions.md § Refunds: reads and operators); the refunds worker '
         + 'signs a new attempt on its next pass. The ledger does not move: the amount stays in refund_pending until a transaction is final. '

@@ -5,8 +5,11 @@ import { principalOf } from '../access/http-gate';
 
 /** An incoming X-Request-Id is kept when it is 1 to 128 visible ASCII characters; otherwise one is made. */
 const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-/** Query parameters whose values are never logged (none of the API's carry secrets; a client may still send them). */
-const SECRET_PARAM = /token|key|secret|pass|signature|auth|account|number/i;
+/**
+ * Query parameters whose values are never logged (none of the API's carry secrets; a client may still send them), and
+ * the OpenID Connect callback's `code` and `state` (docs/decisions.md § Operators: sign-in, sessions, roles, audit log).
+ */
+const SECRET_PARAM = /token|key|secret|pass|signature|auth|account|number|^code$|^state$/i;
 /** Paths logged at debug level: orchestrators poll them every few seconds. */
 const PROBES: ReadonlySet<string> = new Set(['/livez', '/readyz']);
 /** Longest URL written to a log line, in characters. */

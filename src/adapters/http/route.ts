@@ -1,9 +1,14 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Principal } from '../../core/auth/api-key';
+import type { OperatorRole } from '../../core/operators/operator';
 
-/** Who may call a route: an issuer key, an admin key, any valid key, or no key at all (health probes). */
-export type RouteAuth = 'issuer' | 'admin' | 'any' | 'none';
+/**
+ * Who may call a route: an issuer key; an admin key or an operator session with the route's role;
+ * an operator session only (`operator`: the session's own routes); any valid key; or no key at all
+ * (health probes, sign-in).
+ */
+export type RouteAuth = 'issuer' | 'admin' | 'operator' | 'any' | 'none';
 
 /**
  * A documented response of a route; `schema` is the JSON body's zod schema, `headers` the
@@ -46,6 +51,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   readonly description: string;
   readonly tags: readonly string[];
   readonly auth: RouteAuth;
+  /**
+   * The least operator role a session needs on an `admin` or `operator` route (docs/decisions.md §
+   * Operators: roles); admin keys act as `admin`. Default: `viewer` on GET and on `operator` routes, `admin` on other writes.
+   */
+  readonly role?: OperatorRole;
   readonly body?: z.ZodType<B>;
   readonly query?: z.ZodType<Q>;
   readonly params?: z.ZodType<P>;

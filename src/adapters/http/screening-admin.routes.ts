@@ -69,7 +69,7 @@ const UNCONFIGURED = 'sanctions screening is not configured in this process';
 export function screeningAdminRoutes(admin: AdminApplication): RouteSpec<any, any, any>[] {
   const common = { tags: ['Admin'], auth: 'admin' } as const;
   const decision = (move: 'clear' | 'reject') => defineRoute<{ reason: string }, undefined, { subjectId: string }>({
-    ...common, method: 'post', path: `/v1/admin/compliance-reviews/{subjectId}/${move}`, operationId: move === 'clear' ? 'clearComplianceReview' : 'rejectComplianceReview',
+    ...common, method: 'post', path: `/v1/admin/compliance-reviews/{subjectId}/${move}`, operationId: move === 'clear' ? 'clearComplianceReview' : 'rejectComplianceReview', role: 'operator',
     summary: move === 'clear'
       ? 'Clear a payment or customer held by screening: the payment is sent to its provider, the customer goes to its KYC check'
       : 'Reject a subject held by screening: a payment fails as compliance_rejected, a customer is rejected, a deposit stays uncredited',

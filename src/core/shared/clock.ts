@@ -12,4 +12,4 @@ export interface IdGenerator {
 }
 
 /** Id prefixes in use (docs/decisions.md § Payments: states and events). */
-export type IdPrefix = 'pay' | 'quo' | 'cus' | 'whk' | 'key' | 'ten' | 'evt' | 'ldg' | 'trq' | 'dep' | 'rfd' | 'rfa' | 'pin' | 'spr';
+export type IdPrefix = 'pay' | 'quo' | 'cus' | 'whk' | 'key' | 'ten' | 'evt' | 'ldg' | 'trq' | 'dep' | 'rfd' | 'rfa' | 'pin' | 'spr' | 'opr' | 'aud';
