@@ -75,7 +75,7 @@ describe('payment event feed: committed events, in commit order, exactly once', 
     void (async () => {
       for await (const view of iterator) received.push(view as Marked);
     })();
-    return { received, marks: () => received.map((v) => v.mark), close: () => iterator.return() };
+    return { received, marks: () => received.map((v) => v.mark), close: () => void iterator.return?.() };
   };
   /** Commits one transaction appending `marks` (on `paymentId`) through `r`'s unit of work. */
   const commit = (r: Replica, tenantId: string, paymentId: string, ...marks: string[]) => r.uow.transact(async (tx) => {
@@ -103,7 +103,7 @@ describe('payment event feed: committed events, in commit order, exactly once', 
           // Held open a while: later transactions draw later sequence numbers and commit first.
           await sleep((w * 7 + k * 3) % 13);
           await tx.outbox.append(event(tenantId, `pay_w${w}_${k % 2}`, marks[1]!));
-          return k % 5 === 4 ? err('refused' as const) : ok(marks);
+          return k % 5 === 4 ? err('refused' as const, 'refused by the test') : ok(marks);
         });
         if (result.ok) committed.push({ marks, start, end: performance.now() });
         else rolledBack.push(...marks);
@@ -163,7 +163,7 @@ describe('payment event feed: committed events, in commit order, exactly once', 
     const onA = watch(a, tenantId);
     const refused = await a.uow.transact(async (tx) => {
       await tx.outbox.append(event(tenantId, 'pay_rb', 'rolled-back'));
-      return err('refused' as const);
+      return err('refused' as const, 'refused by the test');
     });
     expect(refused.ok).toBe(false);
     await expect(b.uow.transact(async (tx) => {

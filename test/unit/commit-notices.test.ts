@@ -2,7 +2,7 @@ import { CommitNotices, noticesOfEvent } from '../../src/adapters/persistence/co
 import type { OutboxEvent } from '../../src/core/events/outbox-event';
 
 const event = (type: string, status?: string): OutboxEvent => ({
-  id: '00000000-0000-4000-8000-000000000000', tenantId: 'ten_1', type, entityId: 'pay_1',
+  id: '00000000-0000-4000-8000-000000000000', tenantId: 'ten_1', type: type as OutboxEvent['type'], entityId: 'pay_1',
   payload: status === undefined ? {} : { status }, createdAt: new Date(0),
 });
 const feed = { channel: 'payment_events', payload: '' };

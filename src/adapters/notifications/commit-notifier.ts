@@ -21,7 +21,7 @@ export interface LocalNotifications {
  */
 export class PgCommitNotifier implements AfterCommitNotifier {
   private readonly pending = new Map<string, ChannelNotice>();
-  private sending = false;
+  private sending?: Promise<void>;
   private stopped = false;
   private client?: Client;
 
@@ -32,13 +32,15 @@ export class PgCommitNotifier implements AfterCommitNotifier {
       this.local.deliverLocally(notice.channel, notice.payload);
       this.pending.set(`${notice.channel}\u0000${notice.payload}`, notice);
     }
-    if (!this.sending && !this.stopped && this.pending.size > 0) void this.flush();
+    if (!this.sending && !this.stopped && this.pending.size > 0) {
+      this.sending = this.flush().finally(() => (this.sending = undefined));
+    }
   }
 
   /** Resolves once nothing is being sent; later notices are delivered locally only. Closes the connection. */
   async stop(): Promise<void> {
     this.stopped = true;
-    while (this.sending) await new Promise((resolve) => setImmediate(resolve));
+    await this.sending;
     const client = this.client;
     this.client = undefined;
     this.local.ignoreSender(undefined);
@@ -46,22 +48,17 @@ export class PgCommitNotifier implements AfterCommitNotifier {
   }
 
   private async flush(): Promise<void> {
-    this.sending = true;
-    try {
-      while (this.pending.size > 0 && !this.stopped) {
-        const batch = [...this.pending.values()];
-        this.pending.clear();
-        const calls = batch.map((_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`).join(', ');
-        try {
-          const client = this.client ?? (await this.connect());
-          await client.query(`select ${calls}`, batch.flatMap((n) => [n.channel, n.payload]));
-        } catch (error) {
-          this.logger.warn({ err: error, channels: batch.map((n) => n.channel) }, 'notice after commit not sent (readers catch up on their own schedule)');
-          await this.drop();
-        }
+    while (this.pending.size > 0 && !this.stopped) {
+      const batch = [...this.pending.values()];
+      this.pending.clear();
+      const calls = batch.map((_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`).join(', ');
+      try {
+        const client = this.client ?? (await this.connect());
+        await client.query(`select ${calls}`, batch.flatMap((n) => [n.channel, n.payload]));
+      } catch (error) {
+        this.logger.warn({ err: error, channels: batch.map((n) => n.channel) }, 'notice after commit not sent (readers catch up on their own schedule)');
+        await this.drop();
       }
-    } finally {
-      this.sending = false;
     }
   }
 
