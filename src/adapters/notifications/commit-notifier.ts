@@ -32,9 +32,7 @@ export class PgCommitNotifier implements AfterCommitNotifier {
       this.local.deliverLocally(notice.channel, notice.payload);
       this.pending.set(`${notice.channel}\u0000${notice.payload}`, notice);
     }
-    if (!this.sending && !this.stopped && this.pending.size > 0) {
-      this.sending = this.flush().finally(() => (this.sending = undefined));
-    }
+    this.kick();
   }
 
   /** Resolves once nothing is being sent; later notices are delivered locally only. Closes the connection. */
@@ -45,6 +43,15 @@ export class PgCommitNotifier implements AfterCommitNotifier {
     this.client = undefined;
     this.local.ignoreSender(undefined);
     await client?.end().catch(() => undefined);
+  }
+
+  /** Starts sending unless a send runs; one that ends looks again for notices added as it finished. */
+  private kick(): void {
+    if (this.sending || this.stopped || this.pending.size === 0) return;
+    this.sending = this.flush().finally(() => {
+      this.sending = undefined;
+      this.kick();
+    });
   }
 
   private async flush(): Promise<void> {
