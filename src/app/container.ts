@@ -9,11 +9,10 @@ import { TenantRepository } from '../adapters/persistence/tenant.repository';
 import { CachedTenantSettings } from '../adapters/persistence/tenant-settings.cache';
 import { QueueDepthRepository } from '../adapters/persistence/queue-depth.repository';
 import { PaymentEventRepository } from '../adapters/persistence/payment-event.repository';
-import { API_KEY_REVOKED_CHANNEL, DEPOSIT_EVENTS_CHANNEL, PAYMENT_EVENTS_CHANNEL, parsePaymentEventNotice, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
+import { API_KEY_REVOKED_CHANNEL, DEPOSIT_EVENTS_CHANNEL, WORK_DUE_CHANNEL } from '../adapters/persistence/notify-channels';
 import { WorkDueRepository, type WorkQueue } from '../adapters/persistence/work-due.repository';
-import { isFinal } from '../core/payments/payment-state';
-import type { PaymentStatus } from '../core/payments/payment';
 import { PgNotificationListener } from '../adapters/notifications/notification-listener';
+import { PgCommitNotifier } from '../adapters/notifications/commit-notifier';
 import { LedgerReadRepository } from '../adapters/persistence/ledger.repository';
 import { CachedApiKeyReader } from '../adapters/persistence/cached-api-key.reader';
 import { TransferRequestRepository } from '../adapters/persistence/transfer-request.repository';
@@ -192,7 +191,12 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const clock = overrides.clock ?? systemClock;
   const ids = ulidGenerator();
   const catalog = loadCatalog(config.CATALOG_PATH);
-  const uow = new MikroUnitOfWork(em, ids, clock);
+  // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
+  const listenerConfig = em.getConnection().getConnectionOptions() as ClientConfig;
+  const listener = new PgNotificationListener(listenerConfig, logger);
+  // Committed transactions wake this process's readers at once and other replicas' by NOTIFY, after the commit (docs/decisions.md § Performance).
+  const commitNotifier = new PgCommitNotifier(listenerConfig, listener, logger);
+  const uow = new MikroUnitOfWork(em, ids, clock, commitNotifier);
   const secretKey = webhookSecretKey(config);
   // Personal data columns are sealed under keys derived from the same secret (docs/decisions.md § Personal data and secrets).
   const personalData = new PersonalDataBox(secretKey);
@@ -204,8 +208,6 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const findTenant = (tenantId: string) => tenants.findTenant(tenantId);
   const tenantSettings = new CachedTenantSettings(findTenant, config.RATE_LIMIT_PER_MINUTE);
   const cachedKeys = new CachedApiKeyReader(keys, config.AUTH_CACHE_TTL_MS);
-  // The process's one LISTEN connection (docs/decisions.md § GraphQL); each reader registers its handlers on it.
-  const listener = new PgNotificationListener(em.getConnection().getConnectionOptions() as ClientConfig, logger);
   const queueDepths = new QueueDepthRepository(em);
   // Workers sleep until their queue's next row is due or a NOTIFY wakes them (docs/decisions.md § Performance).
   const workDue = new WorkDueRepository(em);
@@ -300,7 +302,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   const routingDecisions = new RoutingDecisionRepository(em);
   const advanceDeps: AdvanceDeps = {
     // A pass's moves and reschedules share a transaction, each still applied once or not at all (docs/decisions.md § Performance).
-    uow: new BatchingUnitOfWork(em, ids, clock, uow), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
+    uow: new BatchingUnitOfWork(em, ids, clock, uow, undefined, undefined, commitNotifier), queue: new PaymentQueueRepository(em), payments, ...routingDeps, clock, ids, leaseMs: config.WORKER_LEASE_MS,
     onPaymentMoved: (payment) => {
       metrics.paymentMoved(payment);
       webhookWorker.wake();
@@ -411,7 +413,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
     transferLinkTtlSeconds: config.TRANSFER_LINK_TTL_SECONDS,
     uuidFor,
     uow,
-    oneTrip: new PgOneTripPaymentWriter(em, ids),
+    oneTrip: new PgOneTripPaymentWriter(em, ids, commitNotifier),
     clock,
     ids,
     quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
@@ -486,19 +488,13 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
   });
   // Revocations sent while the connection was down were missed: drop every cached key.
   listener.onReconnect(() => cachedKeys.invalidate());
-  // Work committed by any replica wakes this one's workers (docs/decisions.md § Performance): a
-  // payment change that leaves the payment movable wakes the payout worker, a change with a webhook
-  // event the delivery worker (its deliveries are written with it); other queues say which in WORK_DUE_CHANNEL.
-  listener.on(PAYMENT_EVENTS_CHANNEL, (payload) => {
-    const notice = parsePaymentEventNotice(payload);
-    if (!notice) return;
-    if (!isFinal(notice.status as PaymentStatus)) payoutWorker.wake();
-    // `payment.initiated` (status initiated) is never a webhook: no delivery to look for.
-    if (notice.status !== 'initiated') webhookWorker.wake();
-  });
+  // Work committed by any replica wakes this one's workers (docs/decisions.md § Performance): after
+  // its commit, a payment change that leaves the payment movable says `payouts`, an event with
+  // webhook deliveries `webhooks`, a new customer `kyc` (commit-notices.ts).
   // A deposit event's deliveries are written with it (docs/decisions.md § Onchain deposits).
   listener.on(DEPOSIT_EVENTS_CHANNEL, () => webhookWorker.wake());
   listener.on(WORK_DUE_CHANNEL, (queue) => {
+    if (queue === 'payouts') payoutWorker.wake();
     if (queue === 'webhooks') webhookWorker.wake();
     if (queue === 'kyc') kycWorker.wake();
   });
@@ -531,6 +527,8 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await counters.start();
       logger.info({ store: counters.kind }, 'rate limits and failed-authentication counts ready');
       await listener.start();
+      // The live feed's first cursor: a subscriber sees every payment change committed from here on.
+      await graphql.start();
       // Every replica screens with the stored lists from its first request, then checks for new loads in the background.
       await screening.reload();
       screening.reloader.start();
@@ -560,6 +558,7 @@ export function buildContainer(config: Config, orm: MikroORM, logger: Logger, ov
       await dispatcher.idle();
       await callbacks.drain();
       await listener.stop();
+      await commitNotifier.stop();
       await graphql.stop();
       await counters.close();
       await live.close();

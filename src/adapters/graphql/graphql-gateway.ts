@@ -24,7 +24,7 @@ import { SubscriptionGroups } from './subscription-groups';
 /** What the gateway needs from the composition root. */
 export interface GraphqlGatewayDeps {
   readonly app: Application;
-  /** Where the live feed reads payment views. */
+  /** Where the live feed reads the payment events committed since its last read. */
   readonly paymentEvents: PaymentEventReader;
   /** Where the deposit feed reads what changed while its connection was down. */
   readonly depositChanges: DepositChanges;
@@ -131,10 +131,15 @@ export class GraphqlGateway {
     return closed;
   }
 
-  /** Closes every socket, then waits until the feed has published what it heard. */
+  /** Takes the payment feed's first cursor (docs/decisions.md § GraphQL); call once the database is reachable. */
+  async start(): Promise<void> {
+    await this.feed.start();
+  }
+
+  /** Closes every socket, then stops the payment feed after the reads under way have published. */
   async stop(): Promise<void> {
     await this.closeRealtime();
-    await this.feed.drain();
+    await this.feed.stop();
     await this.depositFeed.drain();
   }
 

@@ -7,8 +7,9 @@ import { PaymentType } from './payment.type';
 
 /**
  * `paymentUpdated` (docs/decisions.md § GraphQL): every status change of the caller's tenant's payments,
- * creation (`initiated`) included, as committed on any replica; filtered by `paymentId` and
- * `status` when given. The source is the tenant bus fed by PostgreSQL LISTEN/NOTIFY.
+ * creation (`initiated`) included, as committed on any replica, each once and in commit order;
+ * filtered by `paymentId` and `status` when given. The source is the tenant bus fed by the payment
+ * event feed, which reads the committed events when a NOTIFY sent after the commit wakes it.
  */
 @Resolver()
 export class PaymentUpdatedResolver {

@@ -28,6 +28,7 @@ export class PgNotificationListener implements NotificationSubscriptions {
   private readonly channels = new Map<string, Set<NotificationHandler>>();
   private readonly reconnectHandlers = new Set<() => void>();
   private client?: Client;
+  private ownSender?: number;
   private stopped = true;
   private attempt = 0;
 
@@ -47,6 +48,22 @@ export class PgNotificationListener implements NotificationSubscriptions {
     this.reconnectHandlers.add(handler);
   }
 
+  /**
+   * Hands `payload` to this process's handlers of `channel` now, as if it had been heard: how a
+   * commit of this process wakes its own readers without a round trip (PgCommitNotifier).
+   */
+  deliverLocally(channel: string, payload: string): void {
+    this.dispatch(channel, payload);
+  }
+
+  /**
+   * Notifications sent by the backend `pid` are dropped: this process's own notifier, whose
+   * notices were already delivered locally. Undefined forgets it.
+   */
+  ignoreSender(pid: number | undefined): void {
+    this.ownSender = pid;
+  }
+
   /** Opens the connection and LISTENs on every registered channel; resolves once listening (or retrying). */
   async start(): Promise<void> {
     this.stopped = false;
@@ -63,7 +80,9 @@ export class PgNotificationListener implements NotificationSubscriptions {
 
   private async connect(): Promise<void> {
     const client = new Client(this.config);
-    client.on('notification', (msg) => this.dispatch(msg.channel, msg.payload ?? ''));
+    client.on('notification', (msg) => {
+      if (msg.processId !== this.ownSender || this.ownSender === undefined) this.dispatch(msg.channel, msg.payload ?? '');
+    });
     client.on('error', (error) => this.logger.warn({ err: error }, 'notification listener connection error'));
     client.on('end', () => {
       if (this.client === client && !this.stopped) this.reconnectSoon();

@@ -5,6 +5,7 @@ import type { TransactionContext, UnitOfWork } from '../../core/shared/unit-of-w
 import { contextFor } from './unit-of-work';
 import { CoalescingPaymentStore } from './coalescing-payment.store';
 import { PaymentTxRepository } from './payment.repository';
+import { CommitNotices, NO_NOTIFIER, type AfterCommitNotifier } from './commit-notices';
 
 type Work = (tx: TransactionContext) => Promise<Result<unknown, string>>;
 
@@ -46,6 +47,8 @@ export class BatchingUnitOfWork implements UnitOfWork {
     private readonly maxBatch = 50,
     /** Most batches running at once, each in its own transaction on its own connection. */
     private readonly maxLanes = 4,
+    /** Where a committed batch's wake-ups go (the `single` unit of work sends its own). */
+    private readonly notifier: AfterCommitNotifier = NO_NOTIFIER,
   ) {}
 
   transact<T, C extends string>(work: (tx: TransactionContext) => Promise<Result<T, C>>): Promise<Result<T, C>> {
@@ -70,6 +73,7 @@ export class BatchingUnitOfWork implements UnitOfWork {
   private async run(batch: Pending[]): Promise<void> {
     if (batch.length === 1) return this.alone(batch);
     const results: Result<unknown, string>[] = [];
+    const notices = new CommitNotices();
     try {
       await this.em.fork().transactional(async (tem) => {
         // Batches running side by side may want each other's balance slots in opposite orders: a
@@ -77,7 +81,7 @@ export class BatchingUnitOfWork implements UnitOfWork {
         // for PostgreSQL's deadlock detection.
         await tem.execute(`set local lock_timeout = '${LOCK_TIMEOUT_MS}ms'`);
         // The units run side by side: the moves and patches they ask for together go as one statement each.
-        const tx = { ...contextFor(tem, this.ids, this.clock), payments: new CoalescingPaymentStore(new PaymentTxRepository(tem, this.ids)) };
+        const tx = { ...contextFor(tem, this.ids, this.clock, notices), payments: new CoalescingPaymentStore(new PaymentTxRepository(tem, this.ids, notices)) };
         const settled = await Promise.allSettled(batch.map((unit) => unit.work(tx)));
         for (const outcome of settled) {
           if (outcome.status === 'rejected' || !outcome.value.ok) throw new Refused();
@@ -88,6 +92,7 @@ export class BatchingUnitOfWork implements UnitOfWork {
       // A refusal, a fault or a failed commit: nothing of the batch stayed; each unit runs alone.
       return this.alone(batch);
     }
+    this.notifier.notify(notices.values());
     batch.forEach((unit, i) => unit.resolve(results[i]!));
   }
 

@@ -2,9 +2,11 @@ import type { DepositView } from '../../core/deposits/deposit';
 import type { OutboxEvent } from '../../core/events/outbox-event';
 
 /**
- * The PostgreSQL NOTIFY channels this service writes to, and what each payload carries. Persistence
- * sends them inside the transaction that makes the change, so they are heard when, and only if, it
- * commits; the process's one listener (src/adapters/notifications) hands them to their readers.
+ * The PostgreSQL NOTIFY channels this service writes to, and what each payload carries. Payment
+ * changes and the work they make due are notified AFTER their transaction commits
+ * (commit-notices.ts: a wake-up, never the data); deposit events and key revocations still notify
+ * inside their transaction. The process's one listener (src/adapters/notifications) hands them to
+ * their readers.
  */
 
 /** NOTIFY channel carrying the id of each revoked API key (every replica drops it from its caches and closes its sockets). */
@@ -12,50 +14,18 @@ export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
 /**
  * NOTIFY channel telling every replica's workers that a queue got work due now (docs/decisions.md
- * § Performance): the payload names the queue (`webhooks`, `kyc`). Payment changes need none: their
- * PAYMENT_EVENTS_CHANNEL notice wakes the payout and webhook workers.
+ * § Performance): the payload names the queue (`payouts`, `webhooks`, `kyc`). Sent after the
+ * commit that made the work due (a customer's `kyc` inside it).
  */
 export const WORK_DUE_CHANNEL = 'work_due';
 
 /**
- * PostgreSQL NOTIFY channel of committed payment changes (docs/decisions.md § GraphQL): the outbox
- * writer notifies it inside the transaction that changes a payment, so every replica's listener
- * hears it when, and only if, that transaction commits.
+ * PostgreSQL NOTIFY channel saying that payment events committed (docs/decisions.md § GraphQL):
+ * sent after the commit, with an empty payload; every replica's live feed then reads the events
+ * committed since the last ones it read (PaymentEventReader.eventsSince), in commit order. A
+ * notice carries no data, so a lost, late or repeated one changes nothing but when the feed looks.
  */
 export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
-
-/**
- * What a payment NOTIFY carries: ids only, well under PostgreSQL's 8000-byte payload limit. The
- * listener loads the payment view from the outbox row `id` (the view as of that event).
- */
-export interface PaymentEventNotice {
-  /** Outbox event id (uuid). */
-  readonly id: string;
-  readonly tenantId: string;
-  readonly paymentId: string;
-  /** The payment's status after this event. */
-  readonly status: string;
-}
-
-/** The NOTIFY payload for `event`, or undefined when it is not a payment event. Pure. */
-export function paymentEventNotice(event: OutboxEvent): string | undefined {
-  if (!event.type.startsWith('payment.')) return undefined;
-  const notice: PaymentEventNotice = {
-    id: event.id, tenantId: event.tenantId, paymentId: event.entityId, status: String(event.payload.status ?? ''),
-  };
-  return JSON.stringify(notice);
-}
-
-/** Parses a NOTIFY payload; undefined when it is not a well-formed notice (it is then ignored). */
-export function parsePaymentEventNotice(payload: string): PaymentEventNotice | undefined {
-  try {
-    const value = JSON.parse(payload) as Partial<PaymentEventNotice>;
-    const fields = [value.id, value.tenantId, value.paymentId, value.status];
-    return fields.every((f) => typeof f === 'string' && f.length > 0) ? (value as PaymentEventNotice) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * PostgreSQL NOTIFY channel of committed deposit changes (docs/decisions.md § Onchain deposits):

@@ -4,6 +4,7 @@ import type { IdGenerator } from '../../core/shared/clock';
 import { IDEMPOTENCY_LOCK_SQL, LIVE_RECORD_SQL, idempotencyLockKey } from './idempotency.store';
 import { newPaymentStatements } from './payment.repository';
 import { withPooledConnection, type PgClient } from './prepared-read';
+import { CommitNotices, NO_NOTIFIER, type AfterCommitNotifier } from './commit-notices';
 
 /** SQLSTATE raised by `payout_gate` (migration 20261126040000) when a gate is closed. */
 const GATE_CLOSED = 'GT001';
@@ -16,16 +17,17 @@ const DUPLICATE_REFERENCE = 'payments_tenant_reference_unique';
  *   gate: the key's advisory lock was free (the same lock IdempotencyTxStore takes);
  *   gate: no live record under the key (its own statement, so its snapshot is taken after the
  *         lock is held and sees what the lock's previous holder committed);
- *   the payment, its event with deliveries and NOTIFY, its idempotency record, the hold;
+ *   the payment, its event with deliveries, its idempotency record, the hold;
  *   gate: the hold posted (its slot covered the amount);
  *   commit
  * PostgreSQL runs the statements in order and stops at the first error, so a closed gate leaves
  * the transaction open with nothing to commit: it is rolled back on the same connection before the
  * connection goes back to the pool, and the caller hears `undecided`. A duplicate reference is
- * rolled back the same way.
+ * rolled back the same way. Once the script has committed, the event's wake-ups go to `notifier`
+ * (no NOTIFY inside the transaction: docs/decisions.md § Performance).
  */
 export class PgOneTripPaymentWriter implements OneTripPaymentWriter {
-  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
+  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator, private readonly notifier: AfterCommitNotifier = NO_NOTIFIER) {}
 
   async createIfFirst(write: NewPaymentWrite): Promise<'created' | 'duplicate_reference' | 'undecided'> {
     const platform = this.em.getPlatform();
@@ -40,18 +42,24 @@ export class PgOneTripPaymentWriter implements OneTripPaymentWriter {
       platform.formatQuery("select payout_gate(exists (select 1 from ledger_transactions where id = ?), 'hold not covered by its slot')", [hold.transactionId]),
       'commit',
     ].join(';\n');
-    return withPooledConnection(this.em, async (connection) => {
+    const outcome = await withPooledConnection(this.em, async (connection) => {
       try {
         await connection.query(script);
-        return 'created';
+        return 'created' as const;
       } catch (error) {
         await rollback(connection, error);
         const { code, constraint } = error as { code?: string; constraint?: string };
-        if (code === GATE_CLOSED) return 'undecided';
-        if (code === '23505' && constraint === DUPLICATE_REFERENCE) return 'duplicate_reference';
+        if (code === GATE_CLOSED) return 'undecided' as const;
+        if (code === '23505' && constraint === DUPLICATE_REFERENCE) return 'duplicate_reference' as const;
         throw error;
       }
     });
+    if (outcome === 'created') {
+      const notices = new CommitNotices();
+      notices.addEvent(write.event);
+      this.notifier.notify(notices.values());
+    }
+    return outcome;
   }
 }
 

@@ -3,36 +3,35 @@ import { WEBHOOK_EVENT_TYPES, type OutboxEvent, type OutboxWriter } from '../../
 import { RECEIVING_STATUS } from '../../core/webhooks/webhook';
 import { OutboxEventSchema } from './schemas/outbox.schema';
 import { insertStatement } from './raw-insert';
-import { DEPOSIT_EVENTS_CHANNEL, depositEventNotice, PAYMENT_EVENTS_CHANNEL, paymentEventNotice, WORK_DUE_CHANNEL } from './notify-channels';
+import { DEPOSIT_EVENTS_CHANNEL, depositEventNotice } from './notify-channels';
+import { CommitNotices } from './commit-notices';
 
 /**
  * Appends outbox events inside the caller's transaction (docs/decisions.md § Payments: states and events and § Webhooks) and fans each webhook
  * event out to one delivery row per matching active registration, in the same transaction, so a
- * committed state change always has its deliveries and a registration made later gets none.
+ * committed state change always has its deliveries and a registration made later gets none. The
+ * wake-ups each event calls for go to `notices`, sent by the unit of work once it commits.
  */
 export class OutboxTxWriter implements OutboxWriter {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly em: EntityManager, private readonly notices: CommitNotices = new CommitNotices()) {}
 
   async append(event: OutboxEvent): Promise<void> {
     await this.em.execute(...outboxStatement(this.em, event));
+    this.notices.addEvent(event);
   }
 }
 
 /**
  * The statement that writes `event` and, for webhook types, its delivery rows: one round trip.
- * A payment event also notifies PAYMENT_EVENTS_CHANNEL (live subscriptions and workers on every
- * replica), a deposit event DEPOSIT_EVENTS_CHANNEL, another webhook event WORK_DUE_CHANNEL; NOTIFY inside the transaction is delivered at
- * commit, never before, never on rollback.
+ * Only a deposit event notifies inside the transaction (DEPOSIT_EVENTS_CHANNEL, the deposit as
+ * payload, delivered at commit, never on rollback); every other event's wake-ups are sent after
+ * the commit (noticesOfEvent), so this statement takes no NOTIFY lock (docs/decisions.md § Performance).
  */
 export function outboxStatement(em: EntityManager, event: OutboxEvent): [string, unknown[]] {
   const [sql, params] = outboxRowsStatement(em, event);
-  const notice = paymentEventNotice(event);
-  if (notice) return [`${sql};\nselect pg_notify(?, ?)`, [...params, PAYMENT_EVENTS_CHANNEL, notice]];
   // A deposit's notice feeds live subscriptions and wakes the delivery workers of every replica.
   const deposit = depositEventNotice(event);
   if (deposit) return [`${sql};\nselect pg_notify(?, ?)`, [...params, DEPOSIT_EVENTS_CHANNEL, deposit]];
-  // Other webhook events wake the delivery workers of every replica the same way.
-  if ((WEBHOOK_EVENT_TYPES as readonly string[]).includes(event.type)) return [`${sql};\nselect pg_notify(?, 'webhooks')`, [...params, WORK_DUE_CHANNEL]];
   return [sql, params];
 }
 

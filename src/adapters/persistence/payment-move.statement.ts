@@ -2,7 +2,6 @@ import type { PaymentStatus } from '../../core/payments/payment';
 import type { PaymentMoveWrite, PaymentPatch } from '../../core/payments/payment-ports';
 import { WEBHOOK_EVENT_TYPES } from '../../core/events/outbox-event';
 import type { IdGenerator } from '../../core/shared/clock';
-import { PAYMENT_EVENTS_CHANNEL, paymentEventNotice } from './notify-channels';
 import { receivesEventSql } from './outbox.writer';
 import { debitRowCaseSql } from './ledger-post.statement';
 
@@ -75,7 +74,7 @@ export function paymentPatchesStatement(patches: readonly GuardedPatch[]): [stri
  * them), and their ledger transfers: one ledger transaction and two entries each, posted in the
  * payment's balance slot (the one its hold took; a debit of `held` in that slot's debit row,
  * DEBIT_ROW_KINDS), every touched row updated once by the net of its legs. Returns the row of each moved payment as written, plus `ledger_rows` (its entries
- * written: 2), and sends each event's payment NOTIFY (delivered at commit). A transfer the ledger
+ * written: 2). No NOTIFY: the caller's unit of work wakes the listeners after its commit. A transfer the ledger
  * already holds fails the whole statement (unique payment and kind). At most one move per payment.
  */
 export function paymentMovesStatement(ids: IdGenerator, writes: readonly PaymentMoveWrite[]): [string, unknown[]] {
@@ -85,7 +84,6 @@ export function paymentMovesStatement(ids: IdGenerator, writes: readonly Payment
     ['event_type', 'text', (i) => writes[i]!.event.type],
     ['payload', 'json', (i) => JSON.stringify(writes[i]!.event.payload)],
     ['event_at', 'timestamptz', (i) => writes[i]!.event.createdAt],
-    ['notice', 'text', (i) => paymentEventNotice(writes[i]!.event) ?? null],
     ['tx_id', 'text', (i) => txIds[i]],
     ['tenant_id', 'text', (i) => writes[i]!.transfer.tenantId],
     ['currency', 'text', (i) => writes[i]!.transfer.currency],
@@ -132,8 +130,7 @@ ledger_entries_written as (
     from legs l join txn t on t.id = l.tx_id
     join balances b on b.tenant_id = l.tenant_id and b.currency = l.currency and b.kind = l.kind and b.slot = l.slot
   returning transaction_id)
-select m.*, (select count(*) from ledger_entries_written w where w.transaction_id = i.tx_id)::int as ledger_rows,
-       case when i.notice is not null then pg_notify(?, i.notice) end as notified
+select m.*, (select count(*) from ledger_entries_written w where w.transaction_id = i.tx_id)::int as ledger_rows
   from moved m join input i on i.id = m.id`;
-  return [sql, [...params, ...WEBHOOK_EVENT_TYPES, PAYMENT_EVENTS_CHANNEL]];
+  return [sql, [...params, ...WEBHOOK_EVENT_TYPES]];
 }

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../../core/shared/clock';
 import { idempotencySaveStatement } from './idempotency.store';
 import { LedgerTxStore, ledgerPostStatement } from './ledger.repository';
 import { outboxStatement } from './outbox.writer';
+import { CommitNotices } from './commit-notices';
 import { PaymentSchema } from './schemas/payment.schema';
 import { insertStatement } from './raw-insert';
 import { rowReader } from './raw-read';
@@ -47,7 +48,7 @@ export class PaymentReadRepository implements PaymentReader {
 
 /**
  * The statements of a new payment (NewPaymentWrite), formatted for one simple query, in order: the
- * payment row, its outbox event with its deliveries and NOTIFY, its idempotency record, and last
+ * payment row, its outbox event with its deliveries, its idempotency record, and last
  * the ledger hold, which locks one of the tenant's balance slots until commit; the hold returns one
  * row per ledger entry written (none when its slot does not cover it). `hold` says which slot it
  * took and its ledger transaction's id.
@@ -66,15 +67,19 @@ export function newPaymentStatements(em: EntityManager, ids: IdGenerator, write:
   return { statements, hold };
 }
 
-/** Payment writes inside one transaction (PaymentStore port); `em` is the transaction's manager. */
+/**
+ * Payment writes inside one transaction (PaymentStore port); `em` is the transaction's manager.
+ * The events it writes add their wake-ups to `notices`, sent once the transaction commits.
+ */
 export class PaymentTxRepository implements PaymentStore {
-  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator) {}
+  constructor(private readonly em: EntityManager, private readonly ids: IdGenerator, private readonly notices: CommitNotices = new CommitNotices()) {}
 
   async create(write: NewPaymentWrite): Promise<'created' | 'duplicate_reference' | 'insufficient_funds'> {
     // Four statements sent as one simple query: one round trip, one socket write.
     const { statements, hold } = newPaymentStatements(this.em, this.ids, write);
     try {
       const results = await this.em.execute<unknown[][]>(statements.join(';\n'));
+      this.notices.addEvent(write.event);
       if ((results[results.length - 1] ?? []).length >= 2) return 'created';
       // The hold's slot did not cover it: gather from the other slots, or refuse exactly (docs/decisions.md § Ledger).
       const gathered = await new LedgerTxStore(this.em, this.ids).gatherAndHold(write.hold, hold.holdSlot, hold.transactionId);
@@ -109,6 +114,7 @@ export class PaymentTxRepository implements PaymentStore {
     return this.inOrder(writes, rows).map((row, i) => {
       if (!row) return 'moved_concurrently';
       if (Number(row.ledger_rows) < 2) throw new Error(`ledger accounts missing for tenant ${writes[i]!.transfer.tenantId} ${writes[i]!.transfer.currency}`);
+      this.notices.addEvent(writes[i]!.event);
       return read(row);
     });
   }
