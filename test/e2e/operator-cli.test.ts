@@ -119,7 +119,7 @@ describe('operator CLI: flags checked by the REST admin schemas, --help everywhe
       [['tenants:update', '--tenant', tenantId, '--blockchain', 'solana'], /^validation_error: --blockchain: "solana" is not one of: BSC\|SOLANA\n/],
       [['tenants:update', '--tenant', tenantId, '--rate-limit', 'unlimited'],
         /^validation_error: --rate-limit: Invalid input: expected number, received string \(accepted: 1\.\.1000000\|default\)\n/],
-      [['reconciliation:report', '--provider', 'MPESA', ...window], /^validation_error: --provider: "MPESA" is not one of: sandbox\|mpesa\|mtn_momo\|paystack\|pawapay\n/],
+      [['reconciliation:report', '--provider', 'MPESA', ...window], /^validation_error: --provider: "MPESA" is not one of: sandbox\|mpesa\|mtn_momo\|paystack\|flutterwave\|pawapay\n/],
       [['refunds:list', '--status', 'done'], /^validation_error: --status: "done" is not one of: pending\|broadcast\|confirmed\|failed\|sent\n/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(url, ...args)));

@@ -60,10 +60,13 @@ describe('webhooks', () => {
       'webhook-timestamp': String(second!.headers['webhook-timestamp']),
       'webhook-signature': String(second!.headers['webhook-signature']),
     })).toThrow();
-    const log = await events(apiKey, `?entityId=${paymentId}`);
-    expect(log.body.map((e: { eventType: string; status: string }) => [e.eventType, e.status])).toEqual([
-      ['payment.succeeded', 'delivered'], ['payment.processing', 'delivered'],
-    ]);
+    // The receiver answers before the worker records the outcome (results are written in batches): wait for the records.
+    const rows = await eventually(async () => {
+      const log = await events(apiKey, `?entityId=${paymentId}`);
+      const seen = log.body.map((e: { eventType: string; status: string }) => [e.eventType, e.status]);
+      return seen.every((r: string[]) => r[1] === 'delivered') ? seen : undefined;
+    });
+    expect(rows).toEqual([['payment.succeeded', 'delivered'], ['payment.processing', 'delivered']]);
   });
 
   it('retries a 500: delivered at attempt 2 with the first error kept, same webhook-id', async () => {
