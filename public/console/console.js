@@ -5,6 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 let csrfToken = null;
+let role = null;
 let auditCursor = null;
 let queueTimer = null;
 // Each audit read has a number; an answer to an older read than the last one sent is dropped.
@@ -24,7 +25,7 @@ async function api(method, path, body) {
 }
 
 function show(section) {
-  for (const id of ['sign-in', 'queues', 'audit-log']) $(id).hidden = id !== section;
+  for (const id of ['sign-in', 'queues', 'refunds', 'audit-log']) $(id).hidden = id !== section;
 }
 
 async function signedOut(message) {
@@ -39,6 +40,7 @@ async function signedOut(message) {
 
 function signedIn(session) {
   csrfToken = session.csrfToken;
+  role = session.operator.role;
   $('who').hidden = false;
   $('who-email').textContent = session.operator.email;
   $('who-role').textContent = session.operator.role;
@@ -53,6 +55,9 @@ function route() {
   if (location.hash === '#audit-log' && !$('nav-audit').hidden) {
     show('audit-log');
     loadAudit(true);
+  } else if (location.hash === '#refunds') {
+    show('refunds');
+    loadRefunds();
   } else {
     show('queues');
     loadQueues();
@@ -107,6 +112,62 @@ async function loadAudit(fresh) {
   $('audit-more').hidden = auditCursor === null;
 }
 
+/** The refunds in the chosen status (docs/api.md § Operators); a viewer sees them without actions. */
+async function loadRefunds() {
+  const res = await api('GET', `/v1/admin/refunds?status=${encodeURIComponent($('refunds-status').value)}&limit=200`);
+  if (res.status === 401) return signedOut('Your session has ended; sign in again.');
+  if (res.status !== 200) return status(res.data?.message ?? `Refunds could not be read (${res.status}).`);
+  $('refund-rows').replaceChildren(...res.data.map(refundRow));
+  if (res.data.length === 0) {
+    const tr = document.createElement('tr');
+    const td = cell('No refunds in this status.', 'sub');
+    td.colSpan = 9;
+    tr.append(td);
+    $('refund-rows').append(tr);
+  }
+}
+
+function refundRow(r) {
+  const tr = document.createElement('tr');
+  tr.dataset.refundId = r.refundId;
+  tr.dataset.status = r.status;
+  tr.append(cell(r.createdAt.replace('T', ' ').slice(0, 19)), cell(r.refundId, 'mono'), cell(`${r.tenantId} · ${r.paymentId}`, 'mono wrap'),
+    cell(`${r.amount} ${r.currency}`, 'mono'), cell(`${r.blockchain} ${r.refundAddress}`, 'mono wrap'), cell(r.status),
+    cell(r.failureReason ?? '', 'reason'), cell(r.txHash ?? '', 'mono wrap'));
+  const action = cell('', 'refund-action');
+  if (role === 'operator' || role === 'admin') {
+    if (r.status === 'failed') action.append(button('Retry', () => refundAction(r, 'retry')));
+    if (r.status === 'failed' || r.status === 'pending') {
+      const input = document.createElement('input');
+      input.placeholder = 'transaction hash or signature';
+      input.setAttribute('aria-label', `Transaction that sent ${r.refundId}`);
+      input.className = 'mono tx-input';
+      action.append(input, button('Record sent', () => refundAction(r, 'sent', input.value.trim())));
+    }
+  }
+  tr.append(action);
+  return tr;
+}
+
+function button(text, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+async function refundAction(r, move, txHash) {
+  const res = await api('POST', `/v1/admin/refunds/${encodeURIComponent(r.refundId)}/${move}`, move === 'sent' ? { txHash } : undefined);
+  if (res.status === 401) return signedOut('Your session has ended; sign in again.');
+  status(res.status === 200 ? `${r.refundId}: ${res.data.status}.` : `${r.refundId}: ${res.data?.message ?? `refused (${res.status})`}`);
+  await loadRefunds();
+}
+
+$('refunds-filter').addEventListener('submit', (event) => {
+  event.preventDefault();
+  loadRefunds();
+});
 $('sign-in-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const res = await api('POST', '/v1/operator/sign-in', { email: $('email').value, password: $('password').value, totpCode: $('totp').value });

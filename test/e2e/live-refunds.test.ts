@@ -63,7 +63,7 @@ describe('onchain refunds of live payments', () => {
     const refund = (await pending()).find((r) => r.paymentId === payment.id);
     expect(refund).toEqual({
       refundId: expect.stringMatching(/^rfd_[0-9A-Z]{26}$/), paymentId: payment.id, tenantId, amount, currency: 'USDC', blockchain: 'SOLANA',
-      refundAddress: moneyOutBody().refundAddress, status: 'pending', txHash: null, createdAt: expect.any(String), sentAt: null,
+      refundAddress: moneyOutBody().refundAddress, status: 'pending', txHash: null, createdAt: expect.any(String), sentAt: null, failureReason: null,
     });
     expect((await service.call('GET', '/metrics', { apiKey: admin })).text).toMatch(/onchain_refunds_pending\{currency="USDC"\} [1-9]/);
 

@@ -5269,7 +5269,8 @@ export interface components {
          *       "status": "pending",
          *       "txHash": null,
          *       "createdAt": "2026-11-23T09:30:00.000Z",
-         *       "sentAt": null
+         *       "sentAt": null,
+         *       "failureReason": null
          *     }
          */
         OnchainRefund: {
@@ -5332,6 +5333,11 @@ export interface components {
              * @example null
              */
             sentAt: string | null;
+            /**
+             * @description Why a failed refund needs an operator: invalid_address (not an address of its chain), own_address (the hot wallet itself), amount_not_representable (the token cannot hold the amount exactly), reverted (its transaction landed and reverted); null in any other status (docs/decisions.md § Refunds: refusals)
+             * @example null
+             */
+            failureReason: ("invalid_address" | "own_address" | "amount_not_representable" | "reverted") | null;
         };
         /**
          * @description A transfer to a deposit address that is never credited, for operators
@@ -13080,7 +13086,8 @@ export interface operations {
                      *         "status": "pending",
                      *         "txHash": null,
                      *         "createdAt": "2026-11-23T09:30:00.000Z",
-                     *         "sentAt": null
+                     *         "sentAt": null,
+                     *         "failureReason": null
                      *       }
                      *     ]
                      */
@@ -13230,7 +13237,8 @@ export interface operations {
                      *       "status": "pending",
                      *       "txHash": null,
                      *       "createdAt": "2026-11-23T09:30:00.000Z",
-                     *       "sentAt": null
+                     *       "sentAt": null,
+                     *       "failureReason": null
                      *     }
                      */
                     "application/json": components["schemas"]["OnchainRefund"];
@@ -13430,7 +13438,8 @@ export interface operations {
                      *       "status": "pending",
                      *       "txHash": null,
                      *       "createdAt": "2026-11-23T09:30:00.000Z",
-                     *       "sentAt": null
+                     *       "sentAt": null,
+                     *       "failureReason": null
                      *     }
                      */
                     "application/json": components["schemas"]["OnchainRefund"];

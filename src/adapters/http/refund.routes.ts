@@ -3,6 +3,7 @@ import type { AdminApplication } from '../../core/admin/admin-application';
 import { BLOCKCHAINS } from '../../core/catalog/catalog';
 import { REFUND_STATUSES, type RefundStatus } from '../../core/refunds/onchain-refund';
 import type { MarkSentErrorCode, RetryRefundErrorCode } from '../../core/refunds/manage-refunds';
+import { REFUND_FAILURE_REASONS } from '../../core/refunds/refund-refusal';
 import { STABLECOINS } from '../../core/shared/money';
 import type { ShapeACode } from '../contract/error-codes';
 import { AUTH_ERRORS, DecimalString, ErrorA } from './common.schema';
@@ -37,13 +38,19 @@ const RefundView = z.object({
   txHash: z.string().nullable().meta({ description: 'The onchain transaction, canonical form, once known (broadcast, confirmed, sent; kept on a failed one when it landed); null while pending', example: null }),
   createdAt: z.iso.datetime().meta({ description: 'When the refund became owed', example: '2026-11-23T09:30:00.000Z' }),
   sentAt: z.iso.datetime().nullable().meta({ description: 'When it was final onchain (confirmed) or an operator recorded it sent; null before', example: null }),
+  failureReason: z.enum(REFUND_FAILURE_REASONS).nullable().meta({
+    description: 'Why a failed refund needs an operator: invalid_address (not an address of its chain), own_address (the hot wallet itself), '
+      + 'amount_not_representable (the token cannot hold the amount exactly), reverted (its transaction landed and reverted); null in any other status '
+      + '(docs/decisions.md § Refunds: refusals)',
+    example: null,
+  }),
 }).meta({ id: 'OnchainRefund' });
 
 /** A retried refund as POST /v1/admin/refunds/{refundId}/retry answers it. */
 const RETRIED_EXAMPLE = {
   refundId: 'rfd_01JD5A2C4E6G8J0K2M4P6R8T0V', paymentId: 'pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ', tenantId: 'ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K',
   amount: '12.115416', currency: 'USDC', blockchain: 'SOLANA', refundAddress: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin', status: 'pending',
-  txHash: null, createdAt: '2026-11-23T09:30:00.000Z', sentAt: null,
+  txHash: null, createdAt: '2026-11-23T09:30:00.000Z', sentAt: null, failureReason: null,
 } as const;
 
 /** Query of GET /v1/admin/refunds; the CLI's `refunds:list` parses its flags with it too. */

@@ -6,6 +6,7 @@ import { canonicalTxHash } from '../ledger/tx-hash';
 import type { Blockchain } from '../catalog/catalog';
 import { judgeHandSent, type CheckedChain, type HandSentRefusal, type TransactionTransfers } from './hand-sent-check';
 import type { OnchainRefund, RefundReader, RefundStatus } from './onchain-refund';
+import type { RefundFailureReason } from './refund-refusal';
 import { transition } from './refund-states';
 
 /** A refund as admins see it: times ISO 8601 UTC, `amount` a decimal string at scale 6. */
@@ -21,6 +22,8 @@ export interface RefundView {
   readonly txHash: string | null;
   readonly createdAt: string;
   readonly sentAt: string | null;
+  /** Why a `failed` refund needs an operator (docs/decisions.md § Refunds: refusals); null in any other status. */
+  readonly failureReason: RefundFailureReason | null;
 }
 
 /** Closed set of expected failures of recording a refund's transaction. */
@@ -47,7 +50,7 @@ export function toRefundView(refund: OnchainRefund): RefundView {
   return {
     refundId: refund.id, paymentId: refund.paymentId, tenantId: refund.tenantId, amount: formatAmount(refund.amount, refund.currency),
     currency: refund.currency, blockchain: refund.blockchain, refundAddress: refund.refundAddress, status: refund.status, txHash: refund.txHash,
-    createdAt: refund.createdAt.toISOString(), sentAt: refund.sentAt?.toISOString() ?? null,
+    createdAt: refund.createdAt.toISOString(), sentAt: refund.sentAt?.toISOString() ?? null, failureReason: refund.failureReason,
   };
 }
 
