@@ -1,9 +1,10 @@
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { RequestHandler, Response } from 'express';
 import {
-  execute, Kind, parse, specifiedRules, validate, visit, BREAK,
-  type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
+  execute, getNamedType, GraphQLError, isAbstractType, Kind, parse, TypeInfo, visitWithTypeInfo, specifiedRules, validate, visit, BREAK,
+  type DocumentNode, type ExecutionResult, type GraphQLFormattedError, type GraphQLSchema, type ValidationRule,
 } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 
 /** Most documents kept per process (valid queries and refusals alike); the least recently used goes first. */
 export const MAX_PREPARED_QUERIES = 500;
@@ -17,10 +18,13 @@ const MAX_PREPARED_LENGTH = 10_000;
 /** Apollo's answer to a request without `Accept`, `*\/*` or `application/json`. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A query document that parsed and passed every validation rule, with its one operation's name. */
+/** Runs a prepared document with the request's context and raw variables (coerced by the runner). */
+type Runner = (contextValue: unknown, variables: Record<string, unknown> | undefined) => Promise<ExecutionResult> | ExecutionResult;
+
+/** A query document that parsed and passed every validation rule, with its one operation's name and its runner. */
 interface PreparedQuery {
-  readonly document: DocumentNode;
   readonly name: string | undefined;
+  readonly run: Runner;
 }
 
 /** What the prepared-query path needs; every rule and hook is the one Apollo is given. */
@@ -76,7 +80,7 @@ export function preparedQueryHandler(deps: PreparedQueryDeps, apollo: RequestHan
       if (!result.errors || result.errors.length === 0) return send(res, 200, { data: result.data, extensions: result.extensions });
       respondWithErrors(deps, res, result).catch(next);
     };
-    const result = execute({ schema: deps.schema, document: entry.document, contextValue, variableValues: query.variables });
+    const result = entry.run(contextValue, query.variables);
     if (result instanceof Promise) result.then(finish).catch(next);
     else finish(result);
   };
@@ -99,7 +103,8 @@ async function respondWithErrors(deps: PreparedQueryDeps, res: Response, result:
   await deps.encounterErrors(errors);
   let status = 200;
   const formatted = errors.map((error) => {
-    const { http, ...extensions } = { ...error.extensions, code: error.extensions.code ?? ApolloServerErrorCode.INTERNAL_SERVER_ERROR } as Record<string, unknown>;
+    // graphql-jit leaves `extensions` undefined on an error whose cause had none; graphql-js gives `{}`.
+    const { http, ...extensions } = { ...error.extensions, code: error.extensions?.code ?? ApolloServerErrorCode.INTERNAL_SERVER_ERROR } as Record<string, unknown>;
     const httpStatus = (http as { status?: unknown } | undefined)?.status;
     if (typeof httpStatus === 'number') status = httpStatus;
     if (deps.development) extensions.stacktrace = error.stack?.split('\n');
@@ -152,8 +157,66 @@ class PreparedQueries {
     if (others.length > 0 || operation?.kind !== Kind.OPERATION_DEFINITION || operation.operation !== 'query') return null;
     if (asksForIntrospection(document)) return null;
     if (validate(this.deps.schema, document, [...specifiedRules, ...this.deps.validationRules]).length > 0) return null;
-    return { document, name: operation.name?.value };
+    const name = operation.name?.value;
+    return { name, run: compile(this.deps.schema, document, name) };
   }
+}
+
+/**
+ * The document compiled by graphql-jit into one function (field collection, argument and variable
+ * coercion and leaf serialisation done once, not per request), or graphql-js's `execute` when it
+ * does not compile or selects an interface or union: graphql-jit 0.8.9 calls `resolveType`
+ * without awaiting it, and type-graphql's are async. Compiled once per document kept; graphql-jit
+ * answers variables that do not coerce without `data`, as graphql-js does.
+ */
+function compile(schema: GraphQLSchema, document: DocumentNode, name: string | undefined): Runner {
+  let compiled: ReturnType<typeof compileQuery<Record<string, unknown>, Record<string, unknown>>> | undefined;
+  try {
+    compiled = selectsAbstractType(schema, document) ? undefined : compileQuery<Record<string, unknown>, Record<string, unknown>>(schema, document, name);
+  } catch {
+    compiled = undefined;
+  }
+  if (compiled && isCompiledQuery(compiled)) {
+    const query = compiled.query.bind(compiled);
+    return (contextValue, variables) => {
+      const result = query(undefined, contextValue, variables);
+      return result instanceof Promise ? result.then(asGraphqlJsResult) : asGraphqlJsResult(result);
+    };
+  }
+  return (contextValue, variableValues) => execute({ schema, document, contextValue, variableValues });
+}
+
+/**
+ * A graphql-jit result whose execution errors are made graphql-js's own: graphql-jit's errors have
+ * a read-only `message` (armor's hook rewrites messages), no `extensions` when their cause had none,
+ * and no cause for the errors it raises itself (a null in a non-null field), where graphql-js keeps
+ * the raw error as `originalError`, which is what marks the error as a fault to mask and log
+ * (formatGraphqlError). Variable errors (no `data`) are left as they are: Apollo answers those.
+ */
+function asGraphqlJsResult(result: ExecutionResult): ExecutionResult {
+  if (!result.errors || result.errors.length === 0 || result.data === undefined) return result;
+  const errors = result.errors.map((jit) => {
+    const error = new GraphQLError(jit.message, {
+      path: jit.path, originalError: jit.originalError ?? new Error(jit.message), ...(jit.extensions ? { extensions: jit.extensions } : {}),
+    });
+    (error as { locations?: GraphQLError['locations'] }).locations = jit.locations;
+    return error;
+  });
+  return { ...result, errors };
+}
+
+/** True when a field of the document has an interface or union type (a list of one, too). */
+function selectsAbstractType(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const types = new TypeInfo(schema);
+  let found = false;
+  visit(document, visitWithTypeInfo(types, {
+    Field() {
+      if (!isAbstractType(getNamedType(types.getType()))) return undefined;
+      found = true;
+      return BREAK;
+    },
+  }));
+  return found;
 }
 
 /** True when the document reads `__schema` or `__type` (Apollo decides whether introspection is allowed). */
