@@ -31,6 +31,7 @@ import type { AddressRateLimits } from '../access/rate-limits';
 import { loggedUrl, requestLog } from './request-log';
 import { inputProblem } from '../contract/input-guards';
 import { providerCallbackRouter, type CallbackEndpoint } from './provider-callback.routes';
+import { plainJsonBody, plainLimitOf } from './plain-json-body.reader';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -86,7 +87,8 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   }
 
   // Before the REST routes: express tries each route in order, and /graphql matches none of them.
-  if (deps.graphql) app.use('/graphql', deps.graphql.gate, json, deps.graphql.http);
+  // GraphQL reads are small plain JSON bodies: read without body-parser's machinery (docs/decisions.md § Performance).
+  if (deps.graphql) app.use('/graphql', deps.graphql.gate, plainJsonBody(plainLimitOf(deps.bodyLimit ?? '1mb'), json), deps.graphql.http);
   for (const route of routes) {
     const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];
     app[route.method](expressPath(route.path), ...observe, routeGate(deps, route.auth), json, handlerFor(route));
