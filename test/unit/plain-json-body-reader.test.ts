@@ -7,12 +7,20 @@ import { plainJsonBody, plainLimitOf } from '../../src/adapters/http/plain-json-
 
 /** Who read the body: the plain reader marks nothing, so the fallback stand-in records its calls. */
 let fallbackCalls = 0;
+/** What reached each app's handlers: `body` for a body read, the error's type otherwise. */
+const reached: string[] = [];
 
 /** An app echoing what the body became (or the error's status and type), behind `reader`. */
 function echoApp(reader: RequestHandler): express.Express {
   const app = express();
-  app.post('/', reader, (req, res) => void res.json({ body: req.body ?? null }));
-  const errors: ErrorRequestHandler = (error, _req, res, _next) => void res.status(error.status ?? 500).json({ status: error.status, type: error.type });
+  app.post('/', reader, (req, res) => {
+    reached.push('body');
+    res.json({ body: req.body ?? null });
+  });
+  const errors: ErrorRequestHandler = (error, _req, res, _next) => {
+    reached.push(error.type);
+    res.status(error.status ?? 500).json({ status: error.status, type: error.type });
+  };
   app.use(errors);
   return app;
 }
@@ -60,6 +68,7 @@ describe('plainJsonBody', () => {
   });
   beforeEach(() => {
     fallbackCalls = 0;
+    reached.length = 0;
   });
 
   /** Both apps answer the same; returns the answer and whether the plain app handed the body on. */
@@ -99,6 +108,19 @@ describe('plainJsonBody', () => {
     expect(await both({ ...JSON_TYPE, 'transfer-encoding': 'chunked' }, value)).toMatchObject({ status: 200, fallback: true });
     const large = JSON.stringify({ a: 'x'.repeat(2000) });
     expect(await both(JSON_TYPE, large)).toEqual({ status: 413, body: { status: 413, type: 'entity.too.large' }, fallback: true });
+  });
+
+  it("refuses a body cut short by the client as body-parser does (request.aborted), and nothing reads it", async () => {
+    for (const [i, port] of [plain.port, reference.port].entries()) {
+      await new Promise<void>((resolve) => {
+        const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { ...JSON_TYPE, 'content-length': '100' } });
+        req.on('error', () => resolve());
+        req.write('{"query":', () => setTimeout(() => req.destroy(), 50));
+      });
+      for (let wait = 0; wait < 200 && reached.length <= i; wait++) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(reached).toEqual(['request.aborted', 'request.aborted']);
+    expect(fallbackCalls).toBe(0);
   });
 
   it('reads the limit as body-parser does, at most 64 KiB; a limit it cannot read sends every body to body-parser', () => {
