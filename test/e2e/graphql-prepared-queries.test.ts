@@ -73,6 +73,12 @@ describe('GraphQL prepared queries answer as Apollo does', () => {
     expect(graphqlResponse.contentType).toBe('application/graphql-response+json; charset=utf-8');
   });
 
+  it('answers an interface selection (node) the same way, through graphql-js, which awaits type-graphql\'s resolveType', async () => {
+    const answer = await bothWays({ query: 'query N($id: ID!) { node(id: $id) { __typename id ... on Payment { status fiatAmount } } }', variables: { id: paymentId } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ data: { node: { __typename: 'Payment', id: paymentId, status: 'INITIATED', fiatAmount: expect.any(String) } } });
+  });
+
   it("answers another tenant's payment with the same not_found error and null", async () => {
     const other = await service.newTenant();
     const answer = await bothWays({ query: PAYMENT, variables: { id: paymentId }, operationName: 'P' }, {});

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { GraphQLError, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFormattedError, type ValidationRule } from 'graphql';
+import { execute, GraphQLError, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type GraphQLFormattedError, type ValidationRule } from 'graphql';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_PREPARED_QUERIES, preparedQueryHandler } from '../../src/adapters/graphql/prepared-query.handler';
@@ -10,6 +10,11 @@ const schema = new GraphQLSchema({
     fields: {
       hello: { type: GraphQLString, args: { name: { type: GraphQLString } }, resolve: (_s, args: { name?: string }) => `hello ${args.name ?? 'you'}` },
       refused: { type: GraphQLString, resolve: () => { throw new GraphQLError('nope', { extensions: { code: 'forbidden', http: { status: 403 } } }); } },
+      broken: { type: GraphQLString, resolve: async () => { throw new Error('database at 10.0.0.7 is down'); } },
+      nested: {
+        type: new GraphQLObjectType({ name: 'Nested', fields: { required: { type: new GraphQLNonNull(GraphQLString), resolve: () => null } } }),
+        resolve: () => ({}),
+      },
     },
   }),
   mutation: new GraphQLObjectType({ name: 'Mutation', fields: { touch: { type: GraphQLString, resolve: () => 'touched' } } }),
@@ -31,6 +36,8 @@ describe('preparedQueryHandler', () => {
   let url: string;
   const toApollo: unknown[] = [];
   const encountered: string[] = [];
+  /** What the formatter saw of each error: its JSON, and its cause's class and message (a cause marks a fault to mask). */
+  const causes: { json: unknown; cause?: string }[] = [];
   let refuseContext = false;
 
   beforeAll(async () => {
@@ -46,8 +53,15 @@ describe('preparedQueryHandler', () => {
         if (refuseContext) throw new GraphQLError('no context');
         return {};
       },
-      encounterErrors: async (errors) => void encountered.push(...errors.map((e) => e.message)),
-      formatError: (formatted: GraphQLFormattedError) => ({ ...formatted, extensions: { ...formatted.extensions, formatted: true } }),
+      encounterErrors: async (errors) => {
+        encountered.push(...errors.map((e) => e.message));
+        // As armor's suggestion masking does: messages are rewritten in place.
+        for (const error of errors) error.message = error.message.replace('10.0.0.7', '[hidden]');
+      },
+      formatError: (formatted: GraphQLFormattedError, error: GraphQLError) => {
+        causes.push({ json: error.toJSON(), ...(error.originalError ? { cause: `${error.originalError.constructor.name}: ${error.originalError.message}` } : {}) });
+        return { ...formatted, extensions: { ...formatted.extensions, formatted: true } };
+      },
       development: false,
     }, apollo));
     server = await new Promise((resolve) => {
@@ -59,6 +73,7 @@ describe('preparedQueryHandler', () => {
   beforeEach(() => {
     toApollo.length = 0;
     encountered.length = 0;
+    causes.length = 0;
     refuseContext = false;
   });
 
@@ -84,6 +99,28 @@ describe('preparedQueryHandler', () => {
       data: { hello: 'hello you', refused: null },
     });
     expect(encountered).toEqual(['nope']);
+    expect(toApollo).toEqual([]);
+  });
+
+  it("gives the formatter graphql-js's errors: same JSON, same cause, a message hooks can rewrite", async () => {
+    const query = '{ hello broken nested { required } }';
+    const answer = await post({ query });
+    expect(answer.status).toBe(200);
+    const body = JSON.parse(answer.text) as { errors: { path: string[] }[]; data: unknown };
+    const byPath = <T extends { path?: readonly (string | number)[] }>(list: T[]) => [...list].sort((a, b) => String(a.path).localeCompare(String(b.path)));
+    expect({ ...body, errors: byPath(body.errors) }).toEqual({
+      errors: [
+        { message: 'database at [hidden] is down', locations: [{ line: 1, column: 9 }], path: ['broken'], extensions: { code: 'INTERNAL_SERVER_ERROR', formatted: true } },
+        { message: 'Cannot return null for non-nullable field Nested.required.', locations: [{ line: 1, column: 25 }], path: ['nested', 'required'], extensions: { code: 'INTERNAL_SERVER_ERROR', formatted: true } },
+      ],
+      data: { hello: 'hello you', broken: null, nested: null },
+    });
+    // graphql-js, as Apollo runs it, on the same document: the formatter saw the same errors with the same causes.
+    const reference = await execute({ schema, document: parse(query), contextValue: {} });
+    const seen = causes.map((c) => ({ ...c, json: { ...(c.json as object), message: (c.json as { message: string }).message.replace('[hidden]', '10.0.0.7') } }));
+    const expected = (reference.errors ?? []).map((e) => ({ json: e.toJSON(), cause: `${e.originalError!.constructor.name}: ${e.originalError!.message}` }));
+    const order = (list: { json: unknown }[]) => [...list].sort((a, b) => JSON.stringify(a.json).localeCompare(JSON.stringify(b.json)));
+    expect(order(seen)).toEqual(order(expected));
     expect(toApollo).toEqual([]);
   });
 

@@ -37,6 +37,7 @@ import { operatorRoutes } from './operator.routes';
 import { operatorAdminRoutes } from './operator-admin.routes';
 import { operatorConsoleRouter } from './console.router';
 import { auditContexts } from '../access/audit-context';
+import { plainJsonBody, plainLimitOf } from './plain-json-body.reader';
 
 /** What the REST transport needs: the core's use cases, a readiness probe and a logger. */
 export interface HttpAppDeps {
@@ -97,7 +98,8 @@ export function createHttpApp(deps: HttpAppDeps): Express {
   }
 
   // Before the REST routes: express tries each route in order, and /graphql matches none of them.
-  if (deps.graphql) app.use('/graphql', deps.graphql.gate, json, deps.graphql.http);
+  // GraphQL reads are small plain JSON bodies: read without body-parser's machinery (docs/decisions.md § Performance).
+  if (deps.graphql) app.use('/graphql', deps.graphql.gate, plainJsonBody(plainLimitOf(deps.bodyLimit ?? '1mb'), json), deps.graphql.http);
   if (deps.browserRoutes) app.use(deps.browserRoutes);
   for (const route of routes) {
     const observe = deps.metrics ? [deps.metrics.observe(route.path)] : [];
