@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CoinbaseRateFeed } from '../../src/adapters/providers/rates/coinbase-rate-feed';
+import { OxrRateFeed } from '../../src/adapters/providers/rates/oxr-rate-feed';
 import { LunoRateFeed, midOf } from '../../src/adapters/providers/rates/luno-rate-feed';
 import { RateHttpClient } from '../../src/adapters/providers/rates/rate-http';
 import { ratesEnvSchema, spreadTableOf } from '../../src/adapters/providers/rates/rates-config';
@@ -115,13 +116,15 @@ describe('venue books', () => {
 describe('rate HTTP client', () => {
   it('sends accept: application/json and the caller\'s headers; a body that is not JSON is kept as text', async () => {
     let headers: IncomingMessage['headers'] = {};
+    let method = '';
     handler = (req, res) => {
       headers = req.headers;
+      method = req.method ?? '';
       answer('<html>busy</html>', 503)(req, res);
     };
     const call = await http.get(new URL('/x', url), { authorization: 'Token abc' });
     expect(call).toEqual({ kind: 'answer', httpStatus: 503, date: expect.any(Date), body: undefined, text: '<html>busy</html>' });
-    expect([headers.accept, headers.authorization]).toEqual(['application/json', 'Token abc']);
+    expect([method, headers.accept, headers.authorization]).toEqual(['GET', 'application/json', 'Token abc']);
   });
 
   it('a connection cut, or no answer within the timeout, is a failed call naming the error code, never a throw', async () => {
@@ -142,6 +145,44 @@ describe('rate HTTP client', () => {
     await http.close();
     expect(await http.get(new URL('/x', url))).toEqual({ kind: 'failed', reason: expect.stringMatching(/destroyed/i) });
     http = new RateHttpClient(1000);
+  });
+});
+
+describe('each feed by name, unreachable, or answering another market', () => {
+  it('coinbase, luno and valr: a refused connection is a problem per base or market, never a throw', async () => {
+    const gone = url;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const feeds = [
+      new CoinbaseRateFeed(http, gone, [{ fiat: 'KES', stablecoin: 'USDC' }]),
+      new LunoRateFeed(http, gone, parseVenueMarkets('USDTNGN', 'RATES_LUNO_MARKETS')),
+      new ValrRateFeed(http, gone, parseVenueMarkets('USDCZAR', 'RATES_VALR_MARKETS')),
+    ];
+    expect(feeds.map((f) => f.name)).toEqual(['coinbase', 'luno', 'valr']);
+    const readings = await Promise.all(feeds.map((f) => f.read()));
+    expect(readings).toEqual([
+      { rates: [], problems: [expect.stringMatching(/^USDC: ECONNREFUSED: /)] },
+      { rates: [], problems: [expect.stringMatching(/^USDTNGN: ECONNREFUSED: /)] },
+      { rates: [], problems: [expect.stringMatching(/^USDCZAR: ECONNREFUSED: /)] },
+    ]);
+    server = createServer((req, res) => handler(req, res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+  });
+
+  it('Luno: a ticker for another pair gives no rate', async () => {
+    handler = answer({ pair: 'USDTZAR', bid: '18.00', ask: '18.02', status: 'ACTIVE', timestamp: 1_795_000_000_000 });
+    expect(await new LunoRateFeed(http, url, parseVenueMarkets('USDCZAR', 'RATES_LUNO_MARKETS')).read()).toEqual({ rates: [], problems: ['USDCZAR: answered USDTZAR'] });
+  });
+
+  it('Open Exchange Rates: a rate sent as text that only contains an exponent number is no rate, never a throw', async () => {
+    handler = answer(`{"timestamp": 1795000000, "base": "USD", "rates": {"KES": "abc1e2", "ZAR": "1e2abc", "NGN": "1e2"}}`);
+    const feed = new OxrRateFeed(http, { baseUrl: url, appId: '0123456789abcdef0123456789abcdef', intervalMs: 0 }, [
+      { fiat: 'KES', stablecoin: 'USDC' }, { fiat: 'ZAR', stablecoin: 'USDC' }, { fiat: 'NGN', stablecoin: 'USDC' },
+    ], { now: () => new Date() });
+    expect(await feed.read()).toEqual({
+      rates: [{ fiat: 'NGN', stablecoin: 'USDC', rate: '100', at: new Date(1_795_000_000_000) }], problems: ['USD/KES: no rate', 'USD/ZAR: no rate'],
+    });
   });
 });
 
