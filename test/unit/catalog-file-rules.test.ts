@@ -44,6 +44,10 @@ describe('corridor catalog rules at their edges', () => {
     expect(problems((c) => { c.payoutRoutes.push({ country: 'KE', method: 'MOMO', codes: ['MPESA', 'AIRTEL'], providers: ['mpesa', 'other'] }); })).toEqual([]);
     expect(problems((c) => { c.payoutRoutes.push({ country: 'NG', method: 'MOMO', providers: ['mpesa'] }); }))
       .toEqual([': payoutRoutes: NG offers no MOMO']);
+    // A route for a country the catalog does not serve at all is refused the same way, never a throw.
+    expect(problems((c) => { delete c.countries.KE; })).toEqual([
+      ': payoutRoutes: KE offers no MOMO', ': payoutRoutes: KE offers no PAYBILL', ': payoutRoutes: KE offers no TILL', ': payoutRoutes: KE offers no BANK',
+    ]);
     expect(problems((c) => { c.payoutRoutes.push({ country: 'KE', method: 'MOMO', codes: ['MPESA', 'MTN', 'X'], providers: ['mpesa'] }); }))
       .toEqual([': payoutRoutes: MTN is not a MOMO code of KE', ': payoutRoutes: X is not a MOMO code of KE']);
     expect(problems((c) => { c.payoutRoutes.push({ country: 'KE', method: 'MOMO', providers: ['a_b', 'a_c', 'a_b'] }); }))
