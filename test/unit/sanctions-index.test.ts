@@ -40,6 +40,27 @@ describe('parseSanctionsList', () => {
 describe('list file refusals', () => {
   const ofacHead = '<sdnList><publshInformation><Publish_Date>11/25/2026</Publish_Date></publshInformation>';
 
+  it('each refusal names the file as the field at fault; a namespace prefix is dropped', () => {
+    const refusal = (message: string) => ({ ok: false, code: 'validation_error', message, details: { field: 'file' } });
+    expect(parseOfacSdn('<!DOCTYPE x><sdnList/>')).toEqual(refusal('a DOCTYPE is not accepted in a list file'));
+    expect(parseOfacSdn('<sdnList><sdnEntry>')).toEqual(expect.objectContaining({ ok: false, code: 'validation_error', details: { field: 'file' } }));
+    expect(parseUnConsolidated('<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00Z"><INDIVIDUALS>'))
+      .toEqual(expect.objectContaining({ ok: false, message: expect.stringMatching(/^not well-formed XML: /), details: { field: 'file' } }));
+    expect(parseOfacSdn('<list/>')).toEqual(refusal('not an OFAC SDN.XML file: no sdnList element'));
+    expect(parseOfacSdn(`${ofacHead}</sdnList>`)).toEqual(refusal('OFAC SDN.XML without any sdnEntry'));
+    expect(parseOfacSdn(`${ofacHead}<sdnEntry>stray text</sdnEntry></sdnList>`)).toEqual(refusal('OFAC SDN.XML without any sdnEntry'));
+    expect(parseUnConsolidated('<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00Z"><INDIVIDUALS/></CONSOLIDATED_LIST>'))
+      .toEqual(refusal('UN consolidated list without any INDIVIDUAL or ENTITY'));
+    const prefixed = parseOfacSdn(`<s:sdnList xmlns:s="https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/XML">
+      <s:publshInformation><s:Publish_Date>11/25/2026</s:Publish_Date></s:publshInformation><s:sdnEntry><s:uid>3</s:uid><s:lastName>X</s:lastName></s:sdnEntry></s:sdnList>`);
+    expect(prefixed.ok && prefixed.value.entries).toEqual([entry('3', 'X')]);
+  });
+
+  it.each(['x11/25/2026', '11/25/2026x', '1/25/2026'])('OFAC: a Publish_Date of %s is refused', (date) => {
+    expect(parseOfacSdn(`<sdnList><publshInformation><Publish_Date>${date}</Publish_Date></publshInformation><sdnEntry><uid>1</uid><lastName>X</lastName></sdnEntry></sdnList>`))
+      .toMatchObject({ ok: false, message: 'OFAC SDN.XML without a Publish_Date in MM/DD/YYYY' });
+  });
+
   it('OFAC: a Publish_Date not in MM/DD/YYYY, an entry without uid (naming how many were read before it)', () => {
     expect(parseOfacSdn('<sdnList><publshInformation><Publish_Date>2026-11-25</Publish_Date></publshInformation><sdnEntry><uid>1</uid><lastName>X</lastName></sdnEntry></sdnList>'))
       .toEqual({ ok: false, code: 'validation_error', message: 'OFAC SDN.XML without a Publish_Date in MM/DD/YYYY', details: { field: 'file' } });
@@ -49,10 +70,10 @@ describe('list file refusals', () => {
 
   it('OFAC: an alias without a name and an address without a number are left out; a first name alone is a name', () => {
     const parsed = parseOfacSdn(`${ofacHead}<sdnEntry><uid>7</uid><firstName>  Amina  </firstName>
-      <akaList><aka><uid>8</uid><type>a.k.a.</type></aka><aka><lastName>Amina K</lastName></aka></akaList>
+      <akaList><aka><uid>8</uid><type>a.k.a.</type></aka><aka><lastName>Amina K</lastName></aka><aka><firstName>Amina</firstName><lastName>KAMAU</lastName></aka></akaList>
       <idList><id><idType>Digital Currency Address - XBT</idType></id><id><idType>Digital Currency Address - ETH</idType><idNumber>0xabc</idNumber></id></idList>
       </sdnEntry></sdnList>`);
-    expect(parsed.ok && parsed.value.entries).toEqual([{ entryId: '7', names: ['Amina', 'Amina K'], addresses: [{ currency: 'ETH', address: '0xabc' }] }]);
+    expect(parsed.ok && parsed.value.entries).toEqual([{ entryId: '7', names: ['Amina', 'Amina K', 'Amina KAMAU'], addresses: [{ currency: 'ETH', address: '0xabc' }] }]);
     expect(parsed.ok && parsed.value.publishedAt).toEqual(new Date('2026-11-25T00:00:00Z'));
   });
 
@@ -70,9 +91,9 @@ describe('list file refusals', () => {
 
   it('UN: the four name parts joined by single spaces; an entity alone is a list', () => {
     const parsed = parseUnConsolidated(`<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00Z"><INDIVIDUALS><INDIVIDUAL><DATAID>1</DATAID>
-      <FIRST_NAME>A</FIRST_NAME><SECOND_NAME> B  C </SECOND_NAME><THIRD_NAME/><FOURTH_NAME>D</FOURTH_NAME></INDIVIDUAL></INDIVIDUALS>
+      <FIRST_NAME>A</FIRST_NAME><SECOND_NAME> B  C </SECOND_NAME><THIRD_NAME>T</THIRD_NAME><FOURTH_NAME>D</FOURTH_NAME></INDIVIDUAL></INDIVIDUALS>
       <ENTITIES><ENTITY><DATAID>2</DATAID><FIRST_NAME>E Ltd</FIRST_NAME><ENTITY_ALIAS><ALIAS_NAME>E</ALIAS_NAME></ENTITY_ALIAS></ENTITY></ENTITIES></CONSOLIDATED_LIST>`);
-    expect(parsed.ok && parsed.value.entries).toEqual([entry('1', 'A B C D'), entry('2', 'E Ltd', 'E')]);
+    expect(parsed.ok && parsed.value.entries).toEqual([entry('1', 'A B C T D'), entry('2', 'E Ltd', 'E')]);
     const entities = parseUnConsolidated('<CONSOLIDATED_LIST dateGenerated="2026-11-24T00:00:00Z"><ENTITIES><ENTITY><DATAID>2</DATAID><FIRST_NAME>E</FIRST_NAME></ENTITY></ENTITIES></CONSOLIDATED_LIST>');
     expect(entities.ok && entities.value.entries).toEqual([entry('2', 'E')]);
   });
@@ -83,6 +104,9 @@ describe('name normalisation and scoring', () => {
     expect(nameKey('  KAKWAVU, Jérôme--ii ')).toBe('ii jerome kakwavu');
     expect(addressKey(' 0xABCDEF0123456789abcdef0123456789ABCDEF01 ')).toBe('0xabcdef0123456789abcdef0123456789abcdef01');
     expect(addressKey(' 0xABCDEF ')).toBe('0xABCDEF');
+    // Only a whole 0x address is case-insensitive.
+    expect(addressKey('T0xABCDEF0123456789abcdef0123456789ABCDEF01')).toBe('T0xABCDEF0123456789abcdef0123456789ABCDEF01');
+    expect(addressKey('0xABCDEF0123456789abcdef0123456789ABCDEF01Z')).toBe('0xABCDEF0123456789abcdef0123456789ABCDEF01Z');
   });
 
   it('sortedJaroWinkler compares the whole token-sorted names; tokenJaroWinkler token by token, 0 for an empty name', () => {
@@ -109,8 +133,25 @@ describe('SanctionsIndex', () => {
     expect(index.screenName(' -- ')).toEqual({ hits: [] });
   });
 
+  it('hits are sorted by score whatever the list order; a name scoring exactly the threshold is a hit; a hit hides the nearest', () => {
+    const index = new SanctionsIndex([list([entry('low', 'Samuel Chebett'), entry('exact', 'Samuel Chebet', 'Chebet Samuel'), entry('far', 'Samuel Otieno')])], 0.9);
+    const screened = index.screenName('Samuel Chebet');
+    expect(screened).toEqual({ hits: [
+      { kind: 'name', source: 'ofac-sdn', entryId: 'exact', matchedName: 'Samuel Chebet', score: 1 },
+      { kind: 'name', source: 'ofac-sdn', entryId: 'low', matchedName: 'Samuel Chebett', score: expect.any(Number) },
+    ] });
+    expect(screened.hits[1]!.score).toBeLessThan(1);
+    expect(new SanctionsIndex([list([entry('1', 'Eric Badege')])], 1).screenName('Badege Eric').hits.map((h) => h.entryId)).toEqual(['1']);
+  });
+
+  it('the nearest is the first of equal scores', () => {
+    const index = new SanctionsIndex([list([entry('first', 'Eric Badege'), entry('second', 'Eric Badege')])], 0.999);
+    expect(index.screenName('Eric Badeg').nearest?.entryId).toBe('first');
+  });
+
   it('without a hit, the nearest is the best score under the threshold', () => {
     const index = new SanctionsIndex([list([entry('1', 'Eric Badege'), entry('2', 'Eric Baraka Mwangi')])], 0.99);
+    expect(new SanctionsIndex([list([entry('2', 'Eric Baraka Mwangi'), entry('1', 'Eric Badege')])], 0.99).screenName('Eric Baraka').nearest?.entryId).toBe('2');
     const screened = index.screenName('Eric Baraka');
     expect(screened).toEqual({ hits: [], nearest: { source: 'ofac-sdn', entryId: '2', score: tokenJaroWinkler(['baraka', 'eric'], ['baraka', 'eric', 'mwangi']) } });
   });
@@ -121,7 +162,7 @@ describe('SanctionsIndex', () => {
       list([{ entryId: '1', names: ['A'], addresses: [shared] }]),
       list([{ entryId: '9', names: ['B'], addresses: [shared] }], 'un-consolidated'),
     ], 0.9);
-    expect(index.screenAddress(shared.address.toLowerCase()).map((h) => [h.source, h.entryId])).toEqual([['ofac-sdn', '1'], ['un-consolidated', '9']]);
+    expect(index.screenAddress(shared.address.toLowerCase()).map((h) => [h.kind, h.source, h.entryId])).toEqual([['address', 'ofac-sdn', '1'], ['address', 'un-consolidated', '9']]);
     expect(index.loaded()).toEqual([
       { source: 'ofac-sdn', version: 'v1', publishedAt: new Date('2026-11-25T00:00:00Z'), loadedAt, entries: 1 },
       { source: 'un-consolidated', version: 'v1', publishedAt: new Date('2026-11-25T00:00:00Z'), loadedAt, entries: 1 },
@@ -151,6 +192,11 @@ describe('SanctionsIndex', () => {
       expect(index.screenName('Ahmed Mohammed Okinkwo')).toEqual({
         hits: [{ kind: 'name', source: 'ofac-sdn', entryId: 'ahmed-okonkwo', matchedName: 'Ahmed Okonkwo', score: expect.any(Number) }],
       });
+      // The smaller block is chosen whichever token comes first.
+      const reversed = new SanctionsIndex([list([
+        ...fillers(430, 'Ahmed'), ...fillers(401, 'Mohammed'), entry('ahmed-okonkwo', 'Ahmed Okonkwo'), entry('mohammed-okonkwo', 'Mohammed Okonkwo'),
+      ])], 0.8);
+      expect(reversed.screenName('Ahmed Mohammed Okinkwo').hits.map((h) => h.entryId)).toEqual(['mohammed-okonkwo']);
       // A misspelling in the first two letters of the rare token is not found (the recall blocking costs).
       expect(index.screenName('Mohammed Pkonkwo')).toEqual({ hits: [] });
       // A single common token: its whole block is scored.
