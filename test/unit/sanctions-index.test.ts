@@ -152,6 +152,8 @@ describe('SanctionsIndex', () => {
   it('without a hit, the nearest is the best score under the threshold', () => {
     const index = new SanctionsIndex([list([entry('1', 'Eric Badege'), entry('2', 'Eric Baraka Mwangi')])], 0.99);
     expect(new SanctionsIndex([list([entry('2', 'Eric Baraka Mwangi'), entry('1', 'Eric Badege')])], 0.99).screenName('Eric Baraka').nearest?.entryId).toBe('2');
+    // The "bara" block is scored before "eric": its worse name must not stay the nearest.
+    expect(new SanctionsIndex([list([entry('worse', 'Baraka Zuberi'), entry('better', 'Eric Baroka')])], 0.99).screenName('Eric Baraka').nearest?.entryId).toBe('better');
     const screened = index.screenName('Eric Baraka');
     expect(screened).toEqual({ hits: [], nearest: { source: 'ofac-sdn', entryId: '2', score: tokenJaroWinkler(['baraka', 'eric'], ['baraka', 'eric', 'mwangi']) } });
   });
