@@ -25,7 +25,7 @@ async function api(method, path, body) {
 }
 
 function show(section) {
-  for (const id of ['sign-in', 'queues', 'refunds', 'audit-log']) $(id).hidden = id !== section;
+  for (const id of ['sign-in', 'queues', 'refunds', 'reviews', 'audit-log']) $(id).hidden = id !== section;
 }
 
 async function signedOut(message) {
@@ -58,6 +58,9 @@ function route() {
   } else if (location.hash === '#refunds') {
     show('refunds');
     loadRefunds();
+  } else if (location.hash === '#reviews') {
+    show('reviews');
+    loadReviews();
   } else {
     show('queues');
     loadQueues();
@@ -164,6 +167,60 @@ async function refundAction(r, move, txHash) {
   await loadRefunds();
 }
 
+/** The compliance reviews in the chosen status (docs/api.md § Compliance reviews); a viewer sees them without actions. */
+async function loadReviews() {
+  const res = await api('GET', `/v1/admin/compliance-reviews?status=${encodeURIComponent($('reviews-status').value)}&limit=200`);
+  if (res.status === 401) return signedOut('Your session has ended; sign in again.');
+  if (res.status !== 200) return status(res.data?.message ?? `Reviews could not be read (${res.status}).`);
+  $('review-rows').replaceChildren(...res.data.map(reviewRow));
+  if (res.data.length === 0) {
+    const tr = document.createElement('tr');
+    const td = cell('No reviews in this status.', 'sub');
+    td.colSpan = 7;
+    tr.append(td);
+    $('review-rows').append(tr);
+  }
+}
+
+/** One hit as text: the list and entry, then the resembling name and its score, or the listed address. */
+function hitText(h) {
+  const what = h.kind === 'name' ? `name like "${h.matchedName}" (${h.score})` : `listed address ${h.address} (${h.currency})`;
+  return `${h.source} #${h.entryId}: ${what}`;
+}
+
+function reviewRow(r) {
+  const tr = document.createElement('tr');
+  tr.dataset.subjectId = r.subjectId;
+  tr.dataset.status = r.status;
+  tr.append(cell(r.createdAt.replace('T', ' ').slice(0, 19)), cell(r.kind), cell(`${r.subjectId} · ${r.tenantId}`, 'mono wrap'),
+    cell(r.hits.map(hitText).join('; '), 'wrap hits'), cell(r.status),
+    cell(r.decidedAt ? `${r.decidedAt.replace('T', ' ').slice(0, 19)} by ${r.decidedBy}: ${r.reason}` : '', 'wrap'));
+  const action = cell('', 'review-action');
+  if (r.status === 'pending' && (role === 'operator' || role === 'admin')) {
+    const reason = document.createElement('input');
+    reason.placeholder = 'reason (required)';
+    reason.setAttribute('aria-label', `Reason for the decision on ${r.subjectId}`);
+    reason.className = 'reason-input';
+    action.append(reason);
+    if (r.clearable) action.append(button('Clear', () => decide(r, 'clear', reason.value.trim())));
+    action.append(button('Reject', () => decide(r, 'reject', reason.value.trim())));
+  }
+  tr.append(action);
+  return tr;
+}
+
+async function decide(r, move, reason) {
+  if (!reason) return status(`${r.subjectId}: a reason is required.`);
+  const res = await api('POST', `/v1/admin/compliance-reviews/${encodeURIComponent(r.subjectId)}/${move}`, { reason });
+  if (res.status === 401) return signedOut('Your session has ended; sign in again.');
+  status(res.status === 200 ? `${r.subjectId}: ${res.data.status}.` : `${r.subjectId}: ${res.data?.message ?? `refused (${res.status})`}`);
+  await loadReviews();
+}
+
+$('reviews-filter').addEventListener('submit', (event) => {
+  event.preventDefault();
+  loadReviews();
+});
 $('refunds-filter').addEventListener('submit', (event) => {
   event.preventDefault();
   loadRefunds();
