@@ -19,6 +19,7 @@ export const SDK_TYPES_FILE = 'sdk/src/generated/openapi.ts';
 export function servedOpenApiDocument(root = path.resolve(__dirname, '..')): unknown {
   const catalog = loadCatalog(path.join(root, 'data/corridors.json'));
   // Only what the route definitions touch while the document is built; no handler runs here.
-  const deps = { app: { catalog }, metrics: {} } as unknown as HttpAppDeps;
+  // `operators` too: the service serves the operator routes (sign-in, accounts, queues, audit log).
+  const deps = { app: { catalog }, metrics: {}, operators: { operators: {}, queues: {} } } as unknown as HttpAppDeps;
   return JSON.parse(JSON.stringify(buildOpenApiDocument(allRoutes(deps))));
 }

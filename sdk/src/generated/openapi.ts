@@ -1099,6 +1099,210 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/operator/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in a local operator with e-mail, password and TOTP code; sets the session cookie
+         * @description For local operator accounts (created with `npm run cli -- operators:create`). Answers the CSRF token that every write of the session must carry in X-CSRF-Token, and sets the HttpOnly session cookie. One refusal for any wrong part (401 unauthorized); failed sign-ins count against the address like failed API keys (429 rate_limited).
+         */
+        post: operations["operatorSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in operator and a CSRF token for this session
+         * @description Who the session cookie belongs to, and the session's CSRF token (the same one sign-in answered), for a page that reloaded and lost it.
+         */
+        get: operations["operatorSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/sign-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End this session
+         * @description Ends the session of the cookie and clears the cookie.
+         */
+        post: operations["operatorSignOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operator/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the signed-in operator, on every device
+         * @description Revokes all sessions of this operator at once (this one included) and clears the cookie.
+         */
+        post: operations["operatorSignOutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many items each queue that needs a person holds now
+         * @description The console's front page: refunds pending and failed, reconciliation findings on open payments, deposit findings, compliance reviews pending, and payments stuck at provider_accepted (past OPERATOR_STUCK_PAYMENT_MINUTES). Any role.
+         */
+        get: operations["operatorQueues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every operator account, oldest first (no secrets)
+         * @description Local and identity-provider operators with their roles and status.
+         */
+        get: operations["listOperators"];
+        put?: never;
+        /**
+         * Create a local operator account; its TOTP secret is in this answer only
+         * @description Creates an operator who signs in with e-mail, password and TOTP (POST /v1/operator/sign-in). The answer carries the TOTP secret and the otpauth:// URI to scan, once. Operators from the identity provider need no account: they are created at their first sign-in.
+         */
+        post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/operators/{operatorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an operator's role, or disable or enable the account
+         * @description Disabling ends every session of the operator at once; a role change applies from the next request. The last active admin cannot be demoted or disabled (409 invalid_state). An identity-provider operator's role is set again from the provider's claims at each sign-in.
+         */
+        patch: operations["updateOperator"];
+        trace?: never;
+    };
+    "/v1/admin/operators/{operatorId}/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of an operator (a lost laptop)
+         * @description Revokes all live sessions of the operator; the account stays active.
+         */
+        post: operations["endOperatorSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first, filtered, a page at a time
+         * @description Every operator and admin action through the API, the console or the CLI: who (actor kind, id, role), when, what, the target, before and after, the reason and the request id. Append-only: PostgreSQL refuses to update or delete a row. Page with nextCursor.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit-log/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered audit log as CSV, streamed
+         * @description The same rows and filters as listAuditLog, all of them, newest first, as text/csv (RFC 4180) streamed in batches.
+         */
+        get: operations["exportAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.processing": {
@@ -6044,6 +6248,322 @@ export interface components {
              * @example 0x8576acc5c05d6ce88f4e49bf65bdf0c62f91353c
              */
             address?: string;
+        };
+        /**
+         * @example {
+         *       "operator": {
+         *         "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *         "email": "ama@example.com",
+         *         "role": "viewer",
+         *         "status": "active",
+         *         "signIn": "local",
+         *         "createdAt": "2026-11-27T09:41:07.512Z",
+         *         "updatedAt": "2026-11-27T09:41:07.512Z"
+         *       },
+         *       "csrfToken": "3f7c0a9e5d1b4c2a8e6f0d3b7a9c1e5f2d4b6a8c0e1f3a5b7c9d2e4f6a8b0c1d",
+         *       "expiresAt": "2026-11-27T21:41:07.512Z"
+         *     }
+         */
+        OperatorSession: {
+            operator: components["schemas"]["Operator"];
+            /**
+             * @description Send it in the X-CSRF-Token header of every write made with this session
+             * @example 3f7c0a9e5d1b4c2a8e6f0d3b7a9c1e5f2d4b6a8c0e1f3a5b7c9d2e4f6a8b0c1d
+             */
+            csrfToken: string;
+            /**
+             * Format: date-time
+             * @description The session's absolute end (an idle session ends sooner)
+             * @example 2026-11-27T21:41:07.512Z
+             */
+            expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "email": "ama@example.com",
+         *       "role": "viewer",
+         *       "status": "active",
+         *       "signIn": "local",
+         *       "createdAt": "2026-11-27T09:41:07.512Z",
+         *       "updatedAt": "2026-11-27T09:41:07.512Z"
+         *     }
+         */
+        Operator: {
+            /**
+             * @description Operator id (opr_ + ULID)
+             * @example opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            operatorId: string;
+            /**
+             * @description Lower-case e-mail address
+             * @example ama@example.com
+             */
+            email: string;
+            /**
+             * @description viewer reads; operator also works the queues (refunds, screening reviews); admin also manages tenants, keys, pricing and operators
+             * @enum {string}
+             */
+            role: "viewer" | "operator" | "admin";
+            /**
+             * @description disabled operators cannot sign in and their sessions have ended
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /**
+             * @description local: password and TOTP; oidc: the identity provider
+             * @enum {string}
+             */
+            signIn: "local" | "oidc";
+            /**
+             * Format: date-time
+             * @description When the account was created
+             * @example 2026-11-27T09:41:07.512Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change of role or status
+             * @example 2026-11-27T09:41:07.512Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "refundsPending": 2,
+         *       "refundsFailed": 1,
+         *       "reconciliationFindings": 0,
+         *       "depositFindings": 0,
+         *       "complianceReviewsPending": 0,
+         *       "stuckPayments": 3,
+         *       "stuckAfterMinutes": 60
+         *     }
+         */
+        OperatorQueues: {
+            /**
+             * @description Onchain refunds owed, not sent yet (GET /v1/admin/refunds?status=pending)
+             * @example 2
+             */
+            refundsPending: number;
+            /**
+             * @description Onchain refunds that failed: retry or record (GET /v1/admin/refunds?status=failed)
+             * @example 1
+             */
+            refundsFailed: number;
+            /**
+             * @description Mismatches on open payments (GET /v1/admin/reconciliation/findings)
+             * @example 0
+             */
+            reconciliationFindings: number;
+            /**
+             * @description Transfers to deposit addresses never credited, all time (GET /v1/admin/deposit-findings)
+             * @example 0
+             */
+            depositFindings: number;
+            /**
+             * @description Payments held by screening (GET /v1/admin/compliance-reviews?status=pending)
+             * @example 0
+             */
+            complianceReviewsPending: number;
+            /**
+             * @description Payments at provider_accepted for longer than stuckAfterMinutes
+             * @example 3
+             */
+            stuckPayments: number;
+            /**
+             * @description OPERATOR_STUCK_PAYMENT_MINUTES
+             * @example 60
+             */
+            stuckAfterMinutes: number;
+        };
+        /**
+         * @example {
+         *       "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "email": "ama@example.com",
+         *       "role": "viewer",
+         *       "status": "active",
+         *       "signIn": "local",
+         *       "createdAt": "2026-11-27T09:41:07.512Z",
+         *       "updatedAt": "2026-11-27T09:41:07.512Z",
+         *       "totpSecret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+         *       "otpauthUrl": "otpauth://totp/Payout%20gateway:ama%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Payout%20gateway"
+         *     }
+         */
+        CreatedOperator: {
+            /**
+             * @description Operator id (opr_ + ULID)
+             * @example opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            operatorId: string;
+            /**
+             * @description Lower-case e-mail address
+             * @example ama@example.com
+             */
+            email: string;
+            /**
+             * @description viewer reads; operator also works the queues (refunds, screening reviews); admin also manages tenants, keys, pricing and operators
+             * @enum {string}
+             */
+            role: "viewer" | "operator" | "admin";
+            /**
+             * @description disabled operators cannot sign in and their sessions have ended
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /**
+             * @description local: password and TOTP; oidc: the identity provider
+             * @enum {string}
+             */
+            signIn: "local" | "oidc";
+            /**
+             * Format: date-time
+             * @description When the account was created
+             * @example 2026-11-27T09:41:07.512Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change of role or status
+             * @example 2026-11-27T09:41:07.512Z
+             */
+            updatedAt: string;
+            /**
+             * @description Base32 TOTP secret; shown once
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            totpSecret: string;
+            /**
+             * @description otpauth:// URI for an authenticator app; shown once
+             * @example otpauth://totp/Payout%20gateway:ama%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Payout%20gateway
+             */
+            otpauthUrl: string;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "id": "aud_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "at": "2026-11-27T09:41:07.512Z",
+         *           "actorKind": "session",
+         *           "actorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "actorRole": "viewer",
+         *           "action": "updateTenant",
+         *           "targetType": "tenant",
+         *           "targetId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *           "before": {
+         *             "name": "Acme Wallet",
+         *             "rateLimitPerMinute": null
+         *           },
+         *           "after": {
+         *             "name": "Acme Wallet",
+         *             "rateLimitPerMinute": 1200
+         *           },
+         *           "reason": null,
+         *           "requestId": "req_01JD4Y9R3T6V8X0Z2B4D6F8H0K"
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        AuditLogPage: {
+            /** @description Rows, newest first */
+            data: components["schemas"]["AuditEntry"][];
+            /**
+             * @description Pass as cursor for the next page; null on the last
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "aud_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "at": "2026-11-27T09:41:07.512Z",
+         *       "actorKind": "session",
+         *       "actorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "actorRole": "viewer",
+         *       "action": "updateTenant",
+         *       "targetType": "tenant",
+         *       "targetId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+         *       "before": {
+         *         "name": "Acme Wallet",
+         *         "rateLimitPerMinute": null
+         *       },
+         *       "after": {
+         *         "name": "Acme Wallet",
+         *         "rateLimitPerMinute": 1200
+         *       },
+         *       "reason": null,
+         *       "requestId": "req_01JD4Y9R3T6V8X0Z2B4D6F8H0K"
+         *     }
+         */
+        AuditEntry: {
+            /**
+             * @description Row id (aud_ + ULID)
+             * @example aud_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When
+             * @example 2026-11-27T09:41:07.512Z
+             */
+            at: string;
+            /**
+             * @description session: a signed-in operator; admin_key: an admin API key (acts as admin); cli: the operator CLI; system: the service itself
+             * @enum {string}
+             */
+            actorKind: "session" | "admin_key" | "cli" | "system";
+            /**
+             * @description opr_..., key_..., cli:<user> or system
+             * @example opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            actorId: string;
+            /**
+             * @description The role the actor acted with
+             * @enum {string}
+             */
+            actorRole: "viewer" | "operator" | "admin";
+            /**
+             * @description The operation, by its operationId (e.g. updateTenant, retryRefund) or signIn, signOut, signOutEverywhere
+             * @example updateTenant
+             */
+            action: string;
+            /**
+             * @description tenant, api_key, deposit, payment, refund, rate_pin, rate_spread, compliance_review, screening_list, operator
+             * @example tenant
+             */
+            targetType: string;
+            /**
+             * @description The target id
+             * @example ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            targetId: string | null;
+            /**
+             * @description The target before the action (JSON; null when not recorded)
+             * @example {
+             *       "name": "Acme Wallet",
+             *       "rateLimitPerMinute": null
+             *     }
+             */
+            before: unknown;
+            /**
+             * @description The target after the action (JSON); never a secret
+             * @example {
+             *       "name": "Acme Wallet",
+             *       "rateLimitPerMinute": 1200
+             *     }
+             */
+            after: unknown;
+            /**
+             * @description The reason the actor gave
+             * @example null
+             */
+            reason: string | null;
+            /**
+             * @description Request-Id of the API call; null from the CLI
+             * @example req_01JD4Y9R3T6V8X0Z2B4D6F8H0K
+             */
+            requestId: string | null;
         };
         /**
          * @description The stablecoin of a live payout that failed or was reversed after acceptance, sent back onchain to its refundAddress
@@ -15224,6 +15744,1380 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    operatorSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ama@example.com",
+                 *       "password": "correct horse battery staple",
+                 *       "totpCode": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The operator e-mail address
+                     * @example ama@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description The password
+                     * @example correct horse battery staple
+                     */
+                    password: string;
+                    /**
+                     * @description The 6-digit code of the authenticator app; each code is accepted once
+                     * @example 492039
+                     */
+                    totpCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; Set-Cookie carries the session */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operator": {
+                     *         "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "email": "ama@example.com",
+                     *         "role": "viewer",
+                     *         "status": "active",
+                     *         "signIn": "local",
+                     *         "createdAt": "2026-11-27T09:41:07.512Z",
+                     *         "updatedAt": "2026-11-27T09:41:07.512Z"
+                     *       },
+                     *       "csrfToken": "3f7c0a9e5d1b4c2a8e6f0d3b7a9c1e5f2d4b6a8c0e1f3a5b7c9d2e4f6a8b0c1d",
+                     *       "expiresAt": "2026-11-27T21:41:07.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Wrong e-mail, password or code, or a disabled account (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    operatorSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operator": {
+                     *         "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "email": "ama@example.com",
+                     *         "role": "viewer",
+                     *         "status": "active",
+                     *         "signIn": "local",
+                     *         "createdAt": "2026-11-27T09:41:07.512Z",
+                     *         "updatedAt": "2026-11-27T09:41:07.512Z"
+                     *       },
+                     *       "csrfToken": "3f7c0a9e5d1b4c2a8e6f0d3b7a9c1e5f2d4b6a8c0e1f3a5b7c9d2e4f6a8b0c1d",
+                     *       "expiresAt": "2026-11-27T21:41:07.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            /** @description No live session (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+        };
+    };
+    operatorSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No live session (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+        };
+    };
+    operatorSignOutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions ended */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionsEnded": 2
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description How many sessions were live
+                         * @example 2
+                         */
+                        sessionsEnded: number;
+                    };
+                };
+            };
+            /** @description No live session (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description csrf_failed: missing or wrong X-CSRF-Token */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+        };
+    };
+    operatorQueues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "refundsPending": 2,
+                     *       "refundsFailed": 1,
+                     *       "reconciliationFindings": 0,
+                     *       "depositFindings": 0,
+                     *       "complianceReviewsPending": 0,
+                     *       "stuckPayments": 3,
+                     *       "stuckAfterMinutes": 60
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorQueues"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Operators */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *         "email": "ama@example.com",
+                     *         "role": "viewer",
+                     *         "status": "active",
+                     *         "signIn": "local",
+                     *         "createdAt": "2026-11-27T09:41:07.512Z",
+                     *         "updatedAt": "2026-11-27T09:41:07.512Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Operator"][];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    createOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ama@example.com",
+                 *       "role": "viewer",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description E-mail address, unique (stored lower-case)
+                     * @example ama@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description viewer, operator or admin
+                     * @enum {string}
+                     */
+                    role: "viewer" | "operator" | "admin";
+                    /**
+                     * @description At least 12 characters; hashed with argon2id, never stored or logged
+                     * @example correct horse battery staple
+                     */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "email": "ama@example.com",
+                     *       "role": "viewer",
+                     *       "status": "active",
+                     *       "signIn": "local",
+                     *       "createdAt": "2026-11-27T09:41:07.512Z",
+                     *       "updatedAt": "2026-11-27T09:41:07.512Z",
+                     *       "totpSecret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauthUrl": "otpauth://totp/Payout%20gateway:ama%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Payout%20gateway"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedOperator"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description duplicate_operator: the e-mail is taken */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    updateOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Operator id (opr_...) */
+                operatorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "viewer",
+                 *       "status": "active"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The new role
+                     * @enum {string}
+                     */
+                    role?: "viewer" | "operator" | "admin";
+                    /**
+                     * @description active or disabled
+                     * @enum {string}
+                     */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description The operator after the change */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operatorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *       "email": "ama@example.com",
+                     *       "role": "viewer",
+                     *       "status": "active",
+                     *       "signIn": "local",
+                     *       "createdAt": "2026-11-27T09:41:07.512Z",
+                     *       "updatedAt": "2026-11-27T09:41:07.512Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Operator"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "message": "Payment pay_01JD4ZQ8W0Y8M2V6N3C5B7K9TQ not found",
+                     *       "code": "not_found",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA404"];
+                };
+            };
+            /** @description invalid_state: it would leave no active admin */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "message": "A payment with reference order-10045 already exists",
+                     *       "code": "duplicate_reference",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA409"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    endOperatorSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Operator id (opr_...) */
+                operatorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sessions ended */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionsEnded": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description How many were live
+                         * @example 1
+                         */
+                        sessionsEnded: number;
+                    };
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only this actor (opr_..., key_..., cli:<user>) */
+                actorId?: string;
+                /** @description Only this action */
+                action?: string;
+                /** @description Only this target type */
+                targetType?: string;
+                /** @description Only this target */
+                targetId?: string;
+                /** @description At or after this instant */
+                from?: string;
+                /** @description Before this instant */
+                to?: string;
+                /** @description Rows per page, 1 to 200 */
+                limit?: number;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aud_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "at": "2026-11-27T09:41:07.512Z",
+                     *           "actorKind": "session",
+                     *           "actorId": "opr_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "actorRole": "viewer",
+                     *           "action": "updateTenant",
+                     *           "targetType": "tenant",
+                     *           "targetId": "ten_01JD4Y9R3T6V8X0Z2B4D6F8H0K",
+                     *           "before": {
+                     *             "name": "Acme Wallet",
+                     *             "rateLimitPerMinute": null
+                     *           },
+                     *           "after": {
+                     *             "name": "Acme Wallet",
+                     *             "rateLimitPerMinute": 1200
+                     *           },
+                     *           "reason": null,
+                     *           "requestId": "req_01JD4Y9R3T6V8X0Z2B4D6F8H0K"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditLogPage"];
+                };
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
+                };
+            };
+            /** @description Too many requests (rate_limited) */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "message": "Rate limit exceeded; retry after the Retry-After seconds",
+                     *       "code": "rate_limited",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA429"];
+                };
+            };
+        };
+    };
+    exportAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only this actor (opr_..., key_..., cli:<user>) */
+                actorId?: string;
+                /** @description Only this action */
+                action?: string;
+                /** @description Only this target type */
+                targetType?: string;
+                /** @description Only this target */
+                targetId?: string;
+                /** @description At or after this instant */
+                from?: string;
+                /** @description Before this instant */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: a header line, then one line per row; before and after as JSON */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed (validation_error) */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "message": "Invalid request: body.accountNumber: Too small: expected string to have >=1 characters",
+                     *       "code": "validation_error",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11",
+                     *         "fields": [
+                     *           {
+                     *             "path": "body.accountNumber",
+                     *             "message": "Too small: expected string to have >=1 characters"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA400"];
+                };
+            };
+            /** @description Missing, malformed or revoked API key (unauthorized) */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "message": "Missing or invalid API key",
+                     *       "code": "unauthorized",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA401"];
+                };
+            };
+            /** @description The key lacks the scope this operation needs (forbidden) */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "message": "This key may not call this operation",
+                     *       "code": "forbidden",
+                     *       "details": {
+                     *         "requestId": "6f1c2d7e-8a4b-4c1e-9b0f-3d2a5e7c9b11"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorA403"];
                 };
             };
             /** @description Too many requests (rate_limited) */
