@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SENDER_ENV } from '../providers/flutterwave-harness';
 import { startFlutterwaveSimulator, type FlutterwaveSimulator } from '../../simulators/flutterwave/flutterwave-simulator';
 import { startMpesaSimulator, type MpesaSimulator } from '../../simulators/mpesa/mpesa-simulator';
 import { startMtnMomoSimulator, type MtnMomoSimulator } from '../../simulators/mtn-momo/mtn-momo-simulator';
@@ -61,7 +62,7 @@ describe('the whole catalog, live, with every provider configured', () => {
       MTN_MOMO_CALLBACK_BASE_URL: `http://127.0.0.1:${port}/callbacks/mtn-momo`, MTN_MOMO_CALLBACK_SECRET: 'cb_secret_0123456789abcdefghijklmnopqrstuv',
       MTN_MOMO_CALLBACK_ALLOWED_IPS: '127.0.0.1', MTN_MOMO_POLL_INTERVAL_MS: '400',
       PAYSTACK_SECRET_KEY: paystack.secretKey, PAYSTACK_BASE_URL: paystack.url, PAYSTACK_RESULT_WAIT_MS: '500',
-      FLUTTERWAVE_SECRET_KEY: flutterwave.secretKey, FLUTTERWAVE_BASE_URL: flutterwave.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: flutterwave.secretHash,
+      FLUTTERWAVE_SECRET_KEY: flutterwave.secretKey, FLUTTERWAVE_BASE_URL: flutterwave.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: flutterwave.secretHash, ...SENDER_ENV,
       FLUTTERWAVE_RESULT_WAIT_MS: '500',
       PAWAPAY_BASE_URL: pawapay.url, PAWAPAY_API_TOKEN: pawapay.apiToken, PAWAPAY_ENVIRONMENT: 'sandbox', PAWAPAY_CALLBACK_SECRET: PAWAPAY_SECRET,
       PAWAPAY_CALLBACK_ALLOWED_IPS: '127.0.0.1,::1', PAWAPAY_POLL_INTERVAL_MS: '400',

@@ -1,4 +1,5 @@
 import { startFlutterwaveSimulator, type FlutterwaveSimulator } from '../../simulators/flutterwave/flutterwave-simulator';
+import { SENDER_ENV } from '../providers/flutterwave-harness';
 import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
 import { callbackCount, eventTypes, ledgerKinds, settled, storedCallbacks } from '../support/provider-e2e';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
@@ -23,7 +24,7 @@ describe('Flutterwave rail, end to end', () => {
   beforeAll(async () => {
     sim = await startFlutterwaveSimulator({ resultDelayMs: 50, delayedCallbackMs: 300 });
     service = await startTestService({
-      FLUTTERWAVE_SECRET_KEY: sim.secretKey, FLUTTERWAVE_BASE_URL: sim.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: sim.secretHash,
+      FLUTTERWAVE_SECRET_KEY: sim.secretKey, FLUTTERWAVE_BASE_URL: sim.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: sim.secretHash, ...SENDER_ENV,
       FLUTTERWAVE_RESPONSE_TIMEOUT_MS: '800',
       // A lost webhook is asked about after half a second, not the production minute.
       FLUTTERWAVE_RESULT_WAIT_MS: '500',

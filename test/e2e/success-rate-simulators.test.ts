@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SENDER_ENV } from '../providers/flutterwave-harness';
 import { startFlutterwaveSimulator, type FlutterwaveSimulator } from '../../simulators/flutterwave/flutterwave-simulator';
 import { startPawapaySimulator, type PawapaySimulator } from '../../simulators/pawapay/pawapay-simulator';
 import { payoutIdOf } from '../../src/adapters/providers/pawapay/pawapay-wire';
@@ -28,7 +29,7 @@ describe('success-rate routing across the pawaPay and Flutterwave simulators', (
     service = await startTestService({
       PAWAPAY_BASE_URL: pawapay.url, PAWAPAY_API_TOKEN: pawapay.apiToken, PAWAPAY_ENVIRONMENT: 'sandbox', PAWAPAY_CALLBACK_SECRET: SECRET,
       PAWAPAY_CALLBACK_ALLOWED_IPS: '127.0.0.1,::1', PAWAPAY_POLL_INTERVAL_MS: '400',
-      FLUTTERWAVE_SECRET_KEY: flutterwave.secretKey, FLUTTERWAVE_BASE_URL: flutterwave.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: flutterwave.secretHash,
+      FLUTTERWAVE_SECRET_KEY: flutterwave.secretKey, FLUTTERWAVE_BASE_URL: flutterwave.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: flutterwave.secretHash, ...SENDER_ENV,
       FLUTTERWAVE_RESULT_WAIT_MS: '500',
       ROUTING_MIN_SAMPLES: '10', ROUTING_HEDGE_PERCENT: '10', ROUTING_WINDOW_MS: '600000',
     }, { routingRandom: seededRandom(2612) }, { port });
