@@ -56,6 +56,12 @@ describe('Flutterwave rail, end to end', () => {
     expect(sim.transfers().find((t) => t.reference === id)).toMatchObject({ bank_code: '058', currency: 'NGN', amount: 15000 });
   });
 
+  it('success (Kenya M-Pesa): Flutterwave serves it when M-Pesa Daraja is not configured, with the sender the simulator requires', async () => {
+    const id = await moneyOut(service, apiKey, moneyOutBody({ fiatAmount: '1500.50', accountNumber: '254712345610' }));
+    expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'flutterwave' });
+    expect(sim.transfers().find((t) => t.reference === id)).toMatchObject({ bank_code: 'MPS', account_number: '254712345610', currency: 'KES', amount: 1500.5 });
+  });
+
   it('failure after acceptance: failed with Flutterwave\'s message, the amount returned', async () => {
     const id = await moneyOut(service, apiKey, ugAirtel('91'));
     const payment = await settled(service, admin, id, 'failed');
