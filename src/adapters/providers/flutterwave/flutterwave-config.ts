@@ -42,7 +42,7 @@ export const flutterwaveEnvSchema = z.object({
   // the company sending the payouts, its ISO 3166-1 alpha-2 country (the page's sample: "ZA") and
   // its number with the country code and no + (the sample: "23457558595").
   FLUTTERWAVE_SENDER_NAME: z.string().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters')
-    .regex(/^[^\x00-\x1f\x7f]+$/, 'must not contain control characters'),
+    .refine((name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'must not contain control characters'),
   FLUTTERWAVE_SENDER_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as KE'),
   FLUTTERWAVE_SENDER_MOBILE: z.string().regex(/^[1-9]\d{6,14}$/, 'must be digits with the country code and no +, e.g. 254712345678'),
   FLUTTERWAVE_BASE_URL: z.url().refine((url) => /^https?:\/\//.test(url), 'must be an http(s) URL').default(FLUTTERWAVE_DEFAULT_BASE_URL),
