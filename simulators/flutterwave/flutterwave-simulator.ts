@@ -53,7 +53,10 @@ interface State {
   webhookUrl: string | undefined;
 }
 
-let sequence = 396_000;
+// Transfer ids start from the clock so that simulators started by different test files on one
+// database never hand out the same id: the service keys a webhook by transfer id and status, and a
+// repeated id would be taken for an earlier file's webhook and acknowledged without effect.
+let sequence = 396_000_000 + (Date.now() % 1_000_000) * 1_000;
 
 /**
  * Starts a Flutterwave Transfers (v3) protocol double over real HTTP: bearer secret-key auth,
