@@ -53,7 +53,10 @@ interface State {
   webhookUrl: string | undefined;
 }
 
-let sequence = 396_000;
+// Transfer ids start from the clock so that simulators started by different test files on one
+// database never hand out the same id: the service keys a webhook by transfer id and status, and a
+// repeated id would be taken for an earlier file's webhook and acknowledged without effect.
+let sequence = 396_000_000 + (Date.now() % 1_000_000) * 1_000;
 
 /**
  * Starts a Flutterwave Transfers (v3) protocol double over real HTTP: bearer secret-key auth,
@@ -135,6 +138,12 @@ export async function startFlutterwaveSimulator(options: FlutterwaveSimulatorOpt
       if (text(name) === '') return send(res, 400, error(`${name} is required`));
     }
     if (typeof body.amount !== 'number' || !(body.amount > 0)) return send(res, 400, error('amount must be a positive number'));
+    // Kenyan M-Pesa needs the sender in `meta` (mobile money transfers page, "Kenya (M-PESA)").
+    if (text('account_bank') === 'MPS' && text('currency') === 'KES') {
+      const meta = (body.meta ?? {}) as Record<string, unknown>;
+      const missing = ['sender', 'sender_country', 'mobile_number'].find((name) => typeof meta[name] !== 'string' || meta[name] === '');
+      if (missing) return send(res, 400, error(`meta.${missing} is required for M-Pesa Kenya transfers (simulated)`));
+    }
     if (state.transfers.has(text('reference'))) return send(res, 400, error('Transfer with this reference already exists (simulated)'));
     const plan = planFor(text('account_number'), state.faults);
     if (plan.submit === 'error_before') return send(res, 500, error('An error occurred (simulated)'));

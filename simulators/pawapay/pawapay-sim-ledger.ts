@@ -72,9 +72,10 @@ export class PawapaySimLedger extends EventEmitter {
     super();
   }
 
-  record(payout: SimPayout): void {
+  /** Records `payout` and settles it later; `failureCode` forces FAILED with that code (the `failShare` fault). */
+  record(payout: SimPayout, failureCode?: string): void {
     this.payouts.set(payout.payoutId, payout);
-    this.later(this.options.processingDelayMs, () => this.settle(payout));
+    this.later(this.options.processingDelayMs, () => this.settle(payout, failureCode));
   }
 
   close(): void {
@@ -82,14 +83,14 @@ export class PawapaySimLedger extends EventEmitter {
     this.timers.clear();
   }
 
-  private settle(p: SimPayout): void {
+  private settle(p: SimPayout, forcedFailure?: string): void {
     const ending = p.recipient.accountDetails.phoneNumber.slice(-2);
     const stays = STAYS[ending];
-    if (stays) {
+    if (stays && !forcedFailure) {
       p.status = stays;
       return void this.emit('settled', p);
     }
-    const failure = FAIL_CODES[ending];
+    const failure = forcedFailure ?? FAIL_CODES[ending];
     if (failure) {
       p.status = 'FAILED';
       p.failureReason = { failureCode: failure, failureMessage: 'Simulated failure' };

@@ -55,7 +55,25 @@ const faultsBody = z.object({
   /** `error_500`: the status query answers HTTP 500; null clears it. */
   statusQuery: z.enum(['error_500']).nullable().optional(),
   releaseHeld: z.boolean().optional(),
+  /**
+   * Share (0 to 1) of recorded payouts that end FAILED `UNKNOWN_ERROR` (pawaPay's own fault), drawn
+   * from a generator seeded with `seed` (default 1) so a run repeats; 0 or null clears it.
+   */
+  failShare: z.number().min(0).max(1).nullable().optional(),
+  seed: z.number().int().optional(),
 });
+
+/** A small seeded generator (mulberry32): uniform numbers in [0, 1), the same sequence for a seed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 /**
  * Starts a protocol double of pawaPay's Merchant API v2 payouts on real HTTP: `POST /v2/payouts`
@@ -63,7 +81,8 @@ const faultsBody = z.object({
  * 400 INVALID_INPUT / MISSING_PARAMETER / INVALID_PARAMETER, 401 NO_AUTHENTICATION, 403
  * AUTHENTICATION_ERROR, 500 UNKNOWN_ERROR), `GET /v2/payouts/{payoutId}` (FOUND or NOT_FOUND) and
  * payout callbacks to the configured URL. Faults by recipient number (see PawapaySimLedger) or by
- * `POST /__simulator/faults`; `GET /__simulator/payouts` lists the ledger.
+ * `POST /__simulator/faults` (`submit`, `statusQuery`, `releaseHeld`, and `failShare` with `seed`:
+ * a seeded share of payouts fails); `GET /__simulator/payouts` lists the ledger.
  */
 export async function startPawapaySimulator(options: PawapaySimulatorOptions = {}): Promise<PawapaySimulator> {
   const apiToken = options.apiToken ?? 'sim-pawapay-api-token-0123456789abcdef';
@@ -73,7 +92,7 @@ export async function startPawapaySimulator(options: PawapaySimulatorOptions = {
   });
   const held = new Set<ServerResponse>();
   const submissions = new Map<string, number>();
-  const state = { forced: null as SubmitFault | null, statusQuery: null as 'error_500' | null };
+  const state = { forced: null as SubmitFault | null, statusQuery: null as 'error_500' | null, failShare: 0, draw: seeded(1) };
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -105,7 +124,7 @@ export async function startPawapaySimulator(options: PawapaySimulatorOptions = {
     const record = () => ledger.record({
       payoutId: body.payoutId, amount: body.amount, currency: body.currency, country: provider.country,
       recipient: body.recipient, created, status: 'ACCEPTED', callbacksSent: 0,
-    });
+    }, state.failShare > 0 && state.draw() < state.failShare ? 'UNKNOWN_ERROR' : undefined);
     if (fault === 'error_500') return reject(res, 500, body.payoutId, 'UNKNOWN_ERROR', 'Internal error');
     if (fault === 'hang_unrecorded') return void held.add(res);
     if (fault?.startsWith('reject:')) return reject(res, 200, body.payoutId, fault.slice('reject:'.length), 'Simulated rejection');
@@ -128,7 +147,11 @@ export async function startPawapaySimulator(options: PawapaySimulatorOptions = {
     if (f.submit !== undefined) state.forced = f.submit as SubmitFault | null;
     if (f.statusQuery !== undefined) state.statusQuery = f.statusQuery;
     if (f.releaseHeld) releaseHeld();
-    send(res, 200, { submit: state.forced, statusQuery: state.statusQuery });
+    if (f.failShare !== undefined) {
+      state.failShare = f.failShare ?? 0;
+      state.draw = seeded(f.seed ?? 1);
+    }
+    send(res, 200, { submit: state.forced, statusQuery: state.statusQuery, failShare: state.failShare });
   };
 
   const releaseHeld = () => {

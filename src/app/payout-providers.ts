@@ -46,7 +46,7 @@ export function buildLivePayoutProviders(configs: PayoutProviderConfigs, clock: 
     : undefined;
   const flutterwaveClient = configs.flutterwave ? new FlutterwaveClient(configs.flutterwave) : undefined;
   const flutterwave = flutterwaveClient && configs.flutterwave
-    ? new FlutterwavePayoutProvider(flutterwaveClient, { resultWaitMs: configs.flutterwave.resultWaitMs })
+    ? new FlutterwavePayoutProvider(flutterwaveClient, configs.flutterwave.sender, { resultWaitMs: configs.flutterwave.resultWaitMs })
     : undefined;
   const pawapayClient = configs.pawapay ? new PawapayClient(configs.pawapay) : undefined;
   const pawapay = configs.pawapay && pawapayClient ? new PawapayPayoutProvider(configs.pawapay, pawapayClient) : undefined;

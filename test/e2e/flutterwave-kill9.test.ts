@@ -1,4 +1,5 @@
 import { startFlutterwaveSimulator, type FlutterwaveSimulator } from '../../simulators/flutterwave/flutterwave-simulator';
+import { SENDER_ENV } from '../providers/flutterwave-harness';
 import { liveTenant, moneyOut } from '../support/live-tenant';
 import { startServiceChild } from '../support/child-process';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
@@ -16,7 +17,7 @@ describe('a service killed -9 while Flutterwave holds its submissions', () => {
   beforeAll(async () => {
     sim = await startFlutterwaveSimulator({ resultDelayMs: 20 });
     env = {
-      FLUTTERWAVE_SECRET_KEY: sim.secretKey, FLUTTERWAVE_BASE_URL: sim.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: sim.secretHash,
+      FLUTTERWAVE_SECRET_KEY: sim.secretKey, FLUTTERWAVE_BASE_URL: sim.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: sim.secretHash, ...SENDER_ENV,
       FLUTTERWAVE_RESPONSE_TIMEOUT_MS: '60000', FLUTTERWAVE_RESULT_WAIT_MS: '100',
     };
     service = await startTestService({ ...env, WORKER_ENABLED: 'false', WEBHOOK_WORKER_ENABLED: 'false' });

@@ -1,4 +1,5 @@
 import { startFlutterwaveSimulator, type FlutterwaveSimulator } from '../../simulators/flutterwave/flutterwave-simulator';
+import { SENDER_ENV } from '../providers/flutterwave-harness';
 import { liveTenant, moneyOut, ngBankBody } from '../support/live-tenant';
 import { callbackCount, eventTypes, ledgerKinds, settled, storedCallbacks } from '../support/provider-e2e';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
@@ -23,7 +24,7 @@ describe('Flutterwave rail, end to end', () => {
   beforeAll(async () => {
     sim = await startFlutterwaveSimulator({ resultDelayMs: 50, delayedCallbackMs: 300 });
     service = await startTestService({
-      FLUTTERWAVE_SECRET_KEY: sim.secretKey, FLUTTERWAVE_BASE_URL: sim.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: sim.secretHash,
+      FLUTTERWAVE_SECRET_KEY: sim.secretKey, FLUTTERWAVE_BASE_URL: sim.url, FLUTTERWAVE_WEBHOOK_SECRET_HASH: sim.secretHash, ...SENDER_ENV,
       FLUTTERWAVE_RESPONSE_TIMEOUT_MS: '800',
       // A lost webhook is asked about after half a second, not the production minute.
       FLUTTERWAVE_RESULT_WAIT_MS: '500',
@@ -53,6 +54,12 @@ describe('Flutterwave rail, end to end', () => {
     const id = await moneyOut(service, apiKey, ngBankBody('10'));
     expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'flutterwave' });
     expect(sim.transfers().find((t) => t.reference === id)).toMatchObject({ bank_code: '058', currency: 'NGN', amount: 15000 });
+  });
+
+  it('success (Kenya M-Pesa): Flutterwave serves it when M-Pesa Daraja is not configured, with the sender the simulator requires', async () => {
+    const id = await moneyOut(service, apiKey, moneyOutBody({ fiatAmount: '1500.50', accountNumber: '254712345610' }));
+    expect(await settled(service, admin, id, 'succeeded')).toMatchObject({ provider: 'flutterwave' });
+    expect(sim.transfers().find((t) => t.reference === id)).toMatchObject({ bank_code: 'MPS', account_number: '254712345610', currency: 'KES', amount: 1500.5 });
   });
 
   it('failure after acceptance: failed with Flutterwave\'s message, the amount returned', async () => {

@@ -43,6 +43,8 @@ describe('pawaPay pays every corridor routed to it', () => {
     expect(corridors).toEqual(expect.arrayContaining([
       ['UG', 'MTN'], ['UG', 'AIRTEL'], ['GH', 'MTN'], ['TZ', 'AIRTEL'], ['TZ', 'TIGO'], ['ZM', 'AIRTEL'], ['CI', 'ORANGE'], ['CI', 'WAVE'],
       ['SN', 'ORANGE'], ['SN', 'WAVE'], ['BF', 'ORANGE'], ['BF', 'MOOV'], ['BJ', 'MOOV'], ['CM', 'ORANGE'],
+      // MTN where MTN MoMo is first: pawaPay is the second provider (docs/providers.md § pawaPay payouts).
+      ['ZM', 'MTN'], ['CI', 'MTN'], ['BJ', 'MTN'], ['CM', 'MTN'],
     ]));
   });
 

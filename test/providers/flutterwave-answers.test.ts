@@ -45,10 +45,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const provider = (options: ConstructorParameters<typeof FlutterwavePayoutProvider>[1] = {}, url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`) => {
+const provider = (options: ConstructorParameters<typeof FlutterwavePayoutProvider>[2] = {}, url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`) => {
   const client = new FlutterwaveClient(configFor(url));
   clients.push(client);
-  return new FlutterwavePayoutProvider(client, options);
+  const config = configFor(url);
+  return new FlutterwavePayoutProvider(client, config.sender, options);
 };
 const lookups = () => seen.filter((r) => r.method === 'GET').length;
 
@@ -70,6 +71,30 @@ describe('Flutterwave answers to a transfer', () => {
     createAnswer = { status: 200, body: ok(transferOf(payment.id, { currency: 'XOF' })) };
     expect((await provider().submit(payment)).kind).toBe('accepted');
     expect(JSON.parse(seen[0]!.body)).toMatchObject({ account_bank: 'ORANGEMONEY', account_number: '221771234510', amount: 20000, currency: 'XOF' });
+    expect(JSON.parse(seen[0]!.body)).not.toHaveProperty('meta');
+  });
+
+  it('a Kenyan M-Pesa payout goes to MPS in KES, cents kept, with the configured sender in meta', async () => {
+    const payment = momoPayment({ country: 'KE', destinationCurrency: 'KES', paymentCode: 'MPESA', accountNumber: '+254712345610', fiatAmount: '1500.25' });
+    createAnswer = { status: 200, body: ok(transferOf(payment.id, { currency: 'KES' })) };
+    expect((await provider().submit(payment)).kind).toBe('accepted');
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      account_bank: 'MPS', account_number: '254712345610', amount: 1500.25, currency: 'KES', narration: `Payout ${payment.id}`,
+      reference: payment.id, beneficiary_name: 'Ada Obi',
+      meta: { sender: 'Payout Gateway Ltd', sender_country: 'KE', mobile_number: '254700000001' },
+    });
+  });
+
+  it('Kenya: Airtel, a number outside +254 and a third decimal are refused before any call', async () => {
+    for (const overrides of [
+      { paymentCode: 'AIRTEL', accountNumber: '+254733123410', fiatAmount: '1500' },
+      { paymentCode: 'MPESA', accountNumber: '+256712345610', fiatAmount: '1500' },
+      { paymentCode: 'MPESA', accountNumber: '+254712345610', fiatAmount: '1500.255' },
+    ]) {
+      const outcome = await provider().submit(momoPayment({ country: 'KE', destinationCurrency: 'KES', ...overrides }));
+      expect(outcome).toMatchObject({ kind: 'rejected', code: 'unsupported_by_provider' });
+    }
+    expect(seen).toEqual([]);
   });
 
   it('2xx without a readable transfer of ours is unknown', async () => {

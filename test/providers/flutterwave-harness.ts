@@ -5,12 +5,14 @@ import { Payment } from '../../src/core/payments/payment';
 
 export const TEST_KEY = 'FLWSECK_TEST-answers0123456789-X';
 export const TEST_HASH = 'test-hash-4Rk9Vw2Qz7Lp3Xn8Bc5M';
+/** The sender variables every Flutterwave configuration carries (sent on Kenyan M-Pesa transfers). */
+export const SENDER_ENV = { FLUTTERWAVE_SENDER_NAME: 'Payout Gateway Ltd', FLUTTERWAVE_SENDER_COUNTRY: 'KE', FLUTTERWAVE_SENDER_MOBILE: '254700000001' };
 
 /** The adapter's configuration pointing at `url` (a simulator or a scripted server), with short timeouts for tests. */
 export function configFor(url: string, secretKey = TEST_KEY, overrides: Record<string, string> = {}): FlutterwaveConfig {
   const config = parseFlutterwaveConfig({
     FLUTTERWAVE_SECRET_KEY: secretKey, FLUTTERWAVE_WEBHOOK_SECRET_HASH: TEST_HASH, FLUTTERWAVE_BASE_URL: url,
-    FLUTTERWAVE_CONNECT_TIMEOUT_MS: '1000', FLUTTERWAVE_RESPONSE_TIMEOUT_MS: '2000', ...overrides,
+    FLUTTERWAVE_CONNECT_TIMEOUT_MS: '1000', FLUTTERWAVE_RESPONSE_TIMEOUT_MS: '2000', ...SENDER_ENV, ...overrides,
   });
   if (!config) throw new Error('unreachable: configuration set');
   return config;

@@ -11,7 +11,8 @@ describe('Flutterwave provider against its simulator', () => {
   let provider: FlutterwavePayoutProvider;
   beforeAll(async () => {
     sim = await startFlutterwaveSimulator({ resultDelayMs: 10, pageSize: 3 });
-    provider = new FlutterwavePayoutProvider(pool.client(configFor(sim.url, sim.secretKey)));
+    const config = configFor(sim.url, sim.secretKey);
+    provider = new FlutterwavePayoutProvider(pool.client(config), config.sender);
   });
   afterAll(async () => {
     await pool.closeAll();
@@ -31,6 +32,19 @@ describe('Flutterwave provider against its simulator', () => {
     expect((await provider.submit(payment)).kind).toBe('accepted');
     const transfer = await sim.waitFor(payment.id, 'SUCCESSFUL');
     expect([transfer.bank_code, transfer.account_number, transfer.amount, transfer.currency]).toEqual(['AIRTEL', '256701234510', 50000, 'UGX']);
+  });
+
+  it('a Kenyan M-Pesa transfer (MPS, KES) carries the sender the simulator requires, as Flutterwave documents', async () => {
+    const payment = momoPayment({ country: 'KE', destinationCurrency: 'KES', paymentCode: 'MPESA', accountNumber: '+254712345610', fiatAmount: '1500' });
+    expect((await provider.submit(payment)).kind).toBe('accepted');
+    const transfer = await sim.waitFor(payment.id, 'SUCCESSFUL');
+    expect([transfer.bank_code, transfer.account_number, transfer.amount, transfer.currency]).toEqual(['MPS', '254712345610', 1500, 'KES']);
+    // Without the sender the simulator refuses, as the mobile money transfers page says Flutterwave does.
+    const bare = await fetch(`${sim.url}/v3/transfers`, {
+      method: 'POST', headers: { authorization: `Bearer ${sim.secretKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ account_bank: 'MPS', account_number: '254712345611', amount: 1500, currency: 'KES', reference: `ref-${Date.now()}`, beneficiary_name: 'Jane' }),
+    });
+    expect(bare.status).toBe(400);
   });
 
   it('a second submission of the same payment is refused as a duplicate reference and recognised as the same transfer', async () => {

@@ -82,7 +82,10 @@ describe('key strength: the production rule for API keys and the webhook key', (
       expect.stringMatching(/^FLUTTERWAVE_WEBHOOK_SECRET_HASH is too weak: it is estimated at \d+ bits, at least 128 are required/),
     ]);
     expect(weakSecretProblems({ FLUTTERWAVE_WEBHOOK_SECRET_HASH: randomBytes(32).toString('hex') })).toEqual([]);
-    const flutterwave = { FLUTTERWAVE_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X', FLUTTERWAVE_WEBHOOK_SECRET_HASH: 'flutterwave-hash-0000000000000000' };
+    const flutterwave = {
+      FLUTTERWAVE_SECRET_KEY: 'FLWSECK-0123456789abcdef0123456789abcdef-X', FLUTTERWAVE_WEBHOOK_SECRET_HASH: 'flutterwave-hash-0000000000000000',
+      FLUTTERWAVE_SENDER_NAME: 'Payout Gateway Ltd', FLUTTERWAVE_SENDER_COUNTRY: 'KE', FLUTTERWAVE_SENDER_MOBILE: '254700000001',
+    };
     const strong = { ADMIN_API_KEY: generateApiKey('live'), SANDBOX_API_KEY: generateApiKey('sandbox'), WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') };
     expect(() => loadConfig({ ...strong, ...flutterwave, NODE_ENV: 'production' })).toThrow(/FLUTTERWAVE_WEBHOOK_SECRET_HASH is too weak/);
     expect(() => loadConfig({ ...strong, ...flutterwave, FLUTTERWAVE_WEBHOOK_SECRET_HASH: randomBytes(32).toString('hex'), NODE_ENV: 'production' })).not.toThrow();

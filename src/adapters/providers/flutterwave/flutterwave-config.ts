@@ -5,7 +5,10 @@ import { z } from 'zod';
 export const FLUTTERWAVE_DEFAULT_BASE_URL = 'https://api.flutterwave.com';
 
 /** Variables that turn the provider on: set none of them, or all of them. */
-const REQUIRED = ['FLUTTERWAVE_SECRET_KEY', 'FLUTTERWAVE_WEBHOOK_SECRET_HASH'] as const;
+const REQUIRED = [
+  'FLUTTERWAVE_SECRET_KEY', 'FLUTTERWAVE_WEBHOOK_SECRET_HASH',
+  'FLUTTERWAVE_SENDER_NAME', 'FLUTTERWAVE_SENDER_COUNTRY', 'FLUTTERWAVE_SENDER_MOBILE',
+] as const;
 /** Variables with defaults; setting one without the required ones is a partial configuration. */
 const OPTIONAL = [
   'FLUTTERWAVE_BASE_URL', 'FLUTTERWAVE_WEBHOOK_ALLOWED_IPS', 'FLUTTERWAVE_CONNECT_TIMEOUT_MS',
@@ -34,6 +37,14 @@ export const flutterwaveEnvSchema = z.object({
   FLUTTERWAVE_SECRET_KEY: z.string().regex(/^FLWSECK(_TEST)?-[A-Za-z0-9]+-X$/, 'must look like FLWSECK_TEST-…-X or FLWSECK-…-X'),
   FLUTTERWAVE_WEBHOOK_SECRET_HASH: z.string().min(16, 'must be at least 16 characters').max(256, 'must be at most 256 characters')
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  // The sender Flutterwave asks for on Kenyan M-Pesa transfers (`meta.sender`, `meta.sender_country`,
+  // `meta.mobile_number`; https://developer.flutterwave.com/docs/making-payments/transfers/mobile-money/):
+  // the company sending the payouts, its ISO 3166-1 alpha-2 country (the page's sample: "ZA") and
+  // its number with the country code and no + (the sample: "23457558595").
+  FLUTTERWAVE_SENDER_NAME: z.string().min(2, 'must be at least 2 characters').max(100, 'must be at most 100 characters')
+    .refine((name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'must not contain control characters'),
+  FLUTTERWAVE_SENDER_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as KE'),
+  FLUTTERWAVE_SENDER_MOBILE: z.string().regex(/^[1-9]\d{6,14}$/, 'must be digits with the country code and no +, e.g. 254712345678'),
   FLUTTERWAVE_BASE_URL: z.url().refine((url) => /^https?:\/\//.test(url), 'must be an http(s) URL').default(FLUTTERWAVE_DEFAULT_BASE_URL),
   FLUTTERWAVE_WEBHOOK_ALLOWED_IPS: ipList.default([]),
   FLUTTERWAVE_CONNECT_TIMEOUT_MS: ms(5_000),
@@ -59,6 +70,18 @@ export interface FlutterwaveConfig {
   readonly responseTimeoutMs: number;
   /** How long after an accepted transfer to wait for its webhook before the first status query, ms. */
   readonly resultWaitMs: number;
+  /** The sender sent in `meta` on Kenyan M-Pesa transfers: our company, not the issuer or recipient. */
+  readonly sender: FlutterwaveSender;
+}
+
+/**
+ * The sender of Kenyan M-Pesa transfers (https://developer.flutterwave.com/docs/making-payments/transfers/mobile-money/):
+ * full name, ISO 3166-1 alpha-2 country, mobile number with country code and no +.
+ */
+export interface FlutterwaveSender {
+  readonly name: string;
+  readonly country: string;
+  readonly mobileNumber: string;
 }
 
 /** A Flutterwave configuration that cannot start: names the variables at fault, never their values. */
@@ -109,5 +132,6 @@ export function parseFlutterwaveConfig(env: Readonly<Record<string, string | und
     connectTimeoutMs: v.FLUTTERWAVE_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: v.FLUTTERWAVE_RESPONSE_TIMEOUT_MS,
     resultWaitMs: v.FLUTTERWAVE_RESULT_WAIT_MS,
+    sender: { name: v.FLUTTERWAVE_SENDER_NAME, country: v.FLUTTERWAVE_SENDER_COUNTRY, mobileNumber: v.FLUTTERWAVE_SENDER_MOBILE },
   };
 }

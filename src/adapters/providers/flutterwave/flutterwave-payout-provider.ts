@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Payment } from '../../../core/payments/payment';
 import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../../core/payments/payout-provider';
+import type { FlutterwaveSender } from './flutterwave-config';
 import { flutterwaveEnvelope, flutterwaveMessage, type FlutterwaveClient } from './flutterwave-client';
 import { listFlutterwaveTransfers, type FlutterwaveTransferList } from './flutterwave-reconciliation';
 import { transferBodyOf } from './flutterwave-rails';
@@ -41,7 +42,11 @@ export class FlutterwavePayoutProvider implements PayoutProvider {
    * status query, ms (FLUTTERWAVE_RESULT_WAIT_MS); undefined asks at once. A new transfer is
    * `NEW` (queued), so asking at once mostly earns a pending and its minute-long re-check.
    */
-  constructor(private readonly client: FlutterwaveClient, private readonly options: { readonly resultWaitMs?: number } = {}) {}
+  constructor(
+    private readonly client: FlutterwaveClient,
+    private readonly sender: FlutterwaveSender,
+    private readonly options: { readonly resultWaitMs?: number } = {},
+  ) {}
 
   /**
    * Sends the payout. `rejected` (`unsupported_by_provider`) before any call when Flutterwave cannot
@@ -54,7 +59,7 @@ export class FlutterwavePayoutProvider implements PayoutProvider {
    */
   async submit(payment: Payment): Promise<SubmitOutcome> {
     const reference = referenceOf(payment.id);
-    const plan = transferBodyOf(payment, reference);
+    const plan = transferBodyOf(payment, reference, this.sender);
     if (!plan.ok) return { kind: 'rejected', reason: plan.reason, code: 'unsupported_by_provider' };
     const call = await this.client.send({ method: 'POST', path: '/v3/transfers', body: plan.body });
     if (call.kind === 'not_sent') return { kind: 'retry', afterMs: NOT_SENT_RETRY_MS, reason: `Flutterwave unreachable: ${call.reason}` };

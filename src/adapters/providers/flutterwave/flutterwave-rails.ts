@@ -1,20 +1,23 @@
 import type { CountryCode } from '../../../core/catalog/catalog';
 import type { Payment } from '../../../core/payments/payment';
 import { Decimal, scaleOf, type FiatCurrency } from '../../../core/shared/money';
+import type { FlutterwaveSender } from './flutterwave-config';
 
 /**
  * Mobile-money markets Flutterwave pays and, per catalog operator code, the `account_bank` value
  * naming the operator ("Supported Networks", https://developer.flutterwave.com/v3.0/docs/mobile-money):
- * Uganda AIRTEL and MTN; Ghana MTN; Côte d'Ivoire MOOV, MTN, ORANGE and WAVE; Senegal ORANGEMONEY
- * and WAVE; Cameroon MTN and ORANGEMONEY. Left out on purpose (docs/providers.md § Flutterwave
- * Transfers): Kenya (M-Pesa only, and it needs sender details in `meta`), Tanzania (sender identity
- * fields), Zambia (the page lists only MPS, not the catalog's MTN and Airtel).
+ * Kenya MPS (M-Pesa, with the sender in `meta`: `transferBodyOf`); Uganda AIRTEL and MTN; Ghana MTN;
+ * Côte d'Ivoire MOOV, MTN, ORANGE and WAVE; Senegal ORANGEMONEY and WAVE; Cameroon MTN and
+ * ORANGEMONEY. Left out on purpose (docs/providers.md § Flutterwave Transfers): Kenya Airtel (not
+ * listed), Tanzania (sender identity fields), Zambia (the page lists only MPS, not the catalog's MTN
+ * and Airtel).
  */
 export const FLUTTERWAVE_MOMO_MARKETS: Partial<Record<CountryCode, {
   readonly currency: FiatCurrency;
   readonly dialCode: string;
   readonly operators: Readonly<Record<string, string>>;
 }>> = {
+  KE: { currency: 'KES', dialCode: '254', operators: { MPESA: 'MPS' } },
   UG: { currency: 'UGX', dialCode: '256', operators: { MTN: 'MTN', AIRTEL: 'AIRTEL' } },
   GH: { currency: 'GHS', dialCode: '233', operators: { MTN: 'MTN' } },
   CI: { currency: 'XOF', dialCode: '225', operators: { MTN: 'MTN', ORANGE: 'ORANGE', MOOV: 'MOOV', WAVE: 'WAVE' } },
@@ -43,6 +46,8 @@ export interface FlutterwaveTransferBody {
   readonly narration: string;
   readonly reference: string;
   readonly beneficiary_name: string;
+  /** Kenyan M-Pesa only: the sender (Flutterwave's mobile money transfers page, "Kenya (M-PESA)"). */
+  readonly meta?: { readonly sender: string; readonly sender_country: string; readonly mobile_number: string };
 }
 
 /**
@@ -51,9 +56,9 @@ export interface FlutterwaveTransferBody {
  * with an operator it lists: `account_number` is the number with its country code and no `+`
  * ("the mobile number on the account (including the country code, like 233)", same page) and must
  * start with the market's dial code. The currency must be the market's, the amount positive with at
- * most the currency's places (`scaleOf`). Pure.
+ * most the currency's places (`scaleOf`). Kenyan M-Pesa carries `sender` in `meta`. Pure.
  */
-export function transferBodyOf(payment: Payment, reference: string):
+export function transferBodyOf(payment: Payment, reference: string, sender: FlutterwaveSender):
   | { readonly ok: true; readonly body: FlutterwaveTransferBody }
   | { readonly ok: false; readonly reason: string } {
   let accountBank: string;
@@ -81,7 +86,7 @@ export function transferBodyOf(payment: Payment, reference: string):
     return { ok: false, reason: `Flutterwave pays ${currency} in ${payment.country}, not ${payment.destinationCurrency}` };
   }
   // ISO 4217 places: 0 for UGX (the Uganda payout page gives `amount` as an integer,
-  // https://developer.flutterwave.com/docs/uganda-3), XOF and XAF; 2 for NGN and GHS.
+  // https://developer.flutterwave.com/docs/uganda-3), XOF and XAF; 2 for NGN, GHS and KES.
   const scale = scaleOf(currency);
   const amount = new Decimal(payment.fiatAmount);
   if (!amount.isFinite() || amount.lte(0) || amount.decimalPlaces() > scale || amount.gt(Number.MAX_SAFE_INTEGER)) {
@@ -98,6 +103,7 @@ export function transferBodyOf(payment: Payment, reference: string):
       narration: `Payout ${payment.id}`,
       reference,
       beneficiary_name: payment.accountName,
+      ...(payment.country === 'KE' ? { meta: { sender: sender.name, sender_country: sender.country, mobile_number: sender.mobileNumber } } : {}),
     },
   };
 }
