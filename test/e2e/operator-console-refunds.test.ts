@@ -1,19 +1,17 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { SandboxPayoutProvider } from '../../src/adapters/providers/sandbox-payout-provider';
 import { systemClock } from '../../src/adapters/providers/system';
 import { liveTenant, testRouting } from '../support/live-rails';
-import { newOperator, totpCode, type TestOperator } from '../support/operator-session';
+import { newOperator, type TestOperator } from '../support/operator-session';
+import { chromiumAvailable, consoleSignedIn, launchChromium, until } from '../support/console-page';
 import { ScriptedProvider } from '../support/scripted-provider';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 import { solanaTxHash } from '../support/tx-hashes';
 
-/** Debian's chromium (.ci/run installs it with apt when missing); never a browser downloaded by playwright. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) process.stderr.write(`operator console refunds browser test SKIPPED: ${CHROMIUM} does not exist (apt-get install -y chromium)\n`);
+const available = chromiumAvailable('operator console refunds');
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
 
 jest.setTimeout(90_000);
@@ -36,38 +34,18 @@ jest.setTimeout(90_000);
       RECONCILIATION_STUCK_AFTER_SECONDS: '1', RECONCILIATION_RECHECK_SECONDS: '1', RECONCILIATION_POLL_INTERVAL_MS: '50',
     }, { routing: testRouting(sandbox, () => live) });
     admin = await service.newAdminKey();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await service?.close();
   });
 
-  async function until(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`page condition not met in time: ${expression}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   async function refundsPage(operator: TestOperator): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('response', (r) => { if (r.status() >= 500) problems.push(`${r.status()} ${r.url()}`); });
-    await page.goto(`${service.baseUrl}/console/`);
-    await until(page, "!document.getElementById('sign-in').hidden");
-    await page.fill('#email', operator.email);
-    await page.fill('#password', operator.password);
-    await page.fill('#totp', totpCode(operator.totpSecret));
-    await page.click('#sign-in-form button[type=submit]');
-    await until(page, "!document.getElementById('who').hidden");
-    await page.click('#nav-refunds');
-    await until(page, "!document.getElementById('refunds').hidden");
-    return { page, problems };
+    const signedIn = await consoleSignedIn(browser, service.baseUrl, operator);
+    await signedIn.page.click('#nav-refunds');
+    await until(signedIn.page, "!document.getElementById('refunds').hidden");
+    return signedIn;
   }
 
   /** A live payment failed after acceptance, its refund failed with `invalid_address` (as the hot wallet's sender refuses one). */

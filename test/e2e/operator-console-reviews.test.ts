@@ -1,15 +1,12 @@
-import { existsSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { newOperator, totpCode, type TestOperator } from '../support/operator-session';
+import type { Browser, Page } from 'playwright-core';
+import { newOperator, type TestOperator } from '../support/operator-session';
+import { chromiumAvailable, consoleSignedIn, launchChromium, until } from '../support/console-page';
 import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
-/** Debian's chromium (.ci/run installs it with apt when missing); never a browser downloaded by playwright. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) process.stderr.write(`operator console reviews browser test SKIPPED: ${CHROMIUM} does not exist (apt-get install -y chromium)\n`);
+const available = chromiumAvailable('operator console reviews');
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../fixtures/screening', name), 'utf8');
 
 jest.setTimeout(90_000);
@@ -31,9 +28,7 @@ jest.setTimeout(90_000);
     const loaded = await service.call('POST', '/v1/admin/screening/lists', { apiKey: adminKey, body: { source: 'ofac-sdn', document: fixture('ofac-sdn.xml') } });
     expect(loaded.status).toBe(201);
     await eventually(async () => (service.container.screening.screen.loaded().length === 1 ? true : undefined));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -42,29 +37,11 @@ jest.setTimeout(90_000);
     await service?.close();
   });
 
-  async function until(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`page condition not met in time: ${expression}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   async function reviewsPage(operator: TestOperator): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('response', (r) => { if (r.status() >= 500) problems.push(`${r.status()} ${r.url()}`); });
-    await page.goto(`${service.baseUrl}/console/`);
-    await until(page, "!document.getElementById('sign-in').hidden");
-    await page.fill('#email', operator.email);
-    await page.fill('#password', operator.password);
-    await page.fill('#totp', totpCode(operator.totpSecret));
-    await page.click('#sign-in-form button[type=submit]');
-    await until(page, "!document.getElementById('who').hidden");
-    await page.click('#nav-reviews');
-    await until(page, "!document.getElementById('reviews').hidden");
-    return { page, problems };
+    const signedIn = await consoleSignedIn(browser, service.baseUrl, operator);
+    await signedIn.page.click('#nav-reviews');
+    await until(signedIn.page, "!document.getElementById('reviews').hidden");
+    return signedIn;
   }
 
   const held = async (overrides: Record<string, unknown>) => {

@@ -1,13 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { newOperator, totpCode, type TestOperator } from '../support/operator-session';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, consoleSignedIn, launchChromium, until } from '../support/console-page';
+import { newOperator, type TestOperator } from '../support/operator-session';
 import { startTestService, type TestService } from '../support/test-service';
 
-/** Debian's chromium (.ci/run installs it with apt when missing); never a browser downloaded by playwright. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available) process.stderr.write(`operator console browser test SKIPPED: ${CHROMIUM} does not exist (apt-get install -y chromium)\n`);
+const available = chromiumAvailable('operator console');
 const ARTIFACTS = path.resolve(__dirname, '../../test-artifacts');
 
 jest.setTimeout(90_000);
@@ -23,39 +21,14 @@ jest.setTimeout(90_000);
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     service = await startTestService();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await service?.close();
   });
 
-  async function until(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await page.evaluate(expression))) {
-      if (Date.now() > deadline) throw new Error(`page condition not met in time: ${expression}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async function signInPage(operator: TestOperator): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(e.message));
-    // The signed-out probe (401) and the favicon (404) are expected; a server error or a CSP refusal is not.
-    page.on('response', (r) => { if (r.status() >= 500) problems.push(`${r.status()} ${r.url()}`); });
-    page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text()); });
-    await page.goto(`${service.baseUrl}/console/`);
-    await until(page, "!document.getElementById('sign-in').hidden");
-    await page.fill('#email', operator.email);
-    await page.fill('#password', operator.password);
-    await page.fill('#totp', totpCode(operator.totpSecret));
-    await page.click('#sign-in-form button[type=submit]');
-    await until(page, "!document.getElementById('who').hidden");
-    return { page, problems };
-  }
+  const signInPage = (operator: TestOperator): Promise<{ page: Page; problems: string[] }> => consoleSignedIn(browser, service.baseUrl, operator, true);
 
   it('signs an admin in, shows the queue counts the API gives, then the audit log with the sign-in; no key in the page', async () => {
     const admin = await newOperator(service, 'admin');

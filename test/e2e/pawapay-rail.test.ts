@@ -138,6 +138,8 @@ describe('pawaPay rail: a callback never decides by itself', () => {
     // Digits 50: the payout stays PROCESSING with no callback of its own.
     const id = await moneyOut(service, apiKey, ugAirtel('50'));
     await settled(service, admin, id, 'provider_accepted');
+    // The simulator settles the payout into PROCESSING a moment after accepting it: change its record only then.
+    await eventually(async () => (sim.payouts().find((p) => p.payoutId === payoutIdOf(id))?.status === 'PROCESSING' ? true : undefined));
     expect(sim.setStatus(payoutIdOf(id), 'FAILED', 'WALLET_LIMIT_REACHED')).toBe(true);
     await callBack(id, { status: 'COMPLETED', providerTransactionId: '900000001' });
     expect(await settled(service, admin, id, 'failed')).toMatchObject({ failureCode: 'limit_exceeded' });
