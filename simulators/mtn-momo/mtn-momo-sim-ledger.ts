@@ -56,6 +56,11 @@ export function statusBodyOf(t: SimTransfer): Record<string, unknown> {
   };
 }
 
+// Financial transaction ids start from the clock so that simulators started by different test files
+// on one database never hand out the same id: the service keys a callback by that id and outcome,
+// and a repeated id would be taken for an earlier file's callback and acknowledged without effect.
+let nextFinancialId = 100_000_000 + (Date.now() % 1_000_000) * 1_000;
+
 /**
  * The simulator's in-memory ledger of disbursements: records, settles after `processingDelayMs`,
  * and calls back once (MoMo callback page: "only send the callback once", as a POST or PUT) unless
@@ -65,7 +70,6 @@ export function statusBodyOf(t: SimTransfer): Record<string, unknown> {
 export class SimLedger extends EventEmitter {
   readonly transfers = new Map<string, SimTransfer>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private nextFinancialId = 100_000_000;
 
   constructor(private readonly options: { processingDelayMs: number; callbackDelayMs: number; callbackMethod: 'POST' | 'PUT' }) {
     super();
@@ -96,7 +100,7 @@ export class SimLedger extends EventEmitter {
       t.reason = { code: 'NOT_ENOUGH_FUNDS', message: 'The payer does not have enough funds.' };
     } else {
       t.status = 'SUCCESSFUL';
-      t.financialTransactionId = String(this.nextFinancialId++);
+      t.financialTransactionId = String(nextFinancialId++);
     }
     this.emit('settled', t);
     if (fault === 'callback_missing' || !t.callbackUrl) return;
