@@ -1,8 +1,8 @@
 import { startFlutterwaveSimulator, type FlutterwaveSimulator } from '../../simulators/flutterwave/flutterwave-simulator';
 import { SENDER_ENV } from '../providers/flutterwave-harness';
 import { liveTenant, moneyOut } from '../support/live-tenant';
-import { startServiceChild } from '../support/child-process';
-import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { killedWhileProviderHolds } from '../support/provider-e2e';
+import { moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 /**
  * Never pay twice (docs/decisions.md § Payout providers: never pay twice) with Flutterwave: the
@@ -38,21 +38,8 @@ describe('a service killed -9 while Flutterwave holds its submissions', () => {
     }
     const workerEnv = { ...env, WORKER_LEASE_MS: '1000', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_WORKER_ENABLED: 'false' };
 
-    const first = await startServiceChild(workerEnv);
-    await eventually(async () => (sim.transfers().length === ids.length ? true : undefined), 45_000);
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
-    expect(sim.requestCount('POST /v3/transfers')).toBe(ids.length);
-    const status = async (id: string) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status as string;
-    expect(await Promise.all(ids.map(status))).toEqual(ids.map(() => 'initiated'));
-
-    const second = await startServiceChild(workerEnv);
-    try {
-      await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 60_000);
-    } finally {
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
-    }
+    await killedWhileProviderHolds(service, apiKey, ids, workerEnv, () => sim.transfers().length,
+      () => expect(sim.requestCount('POST /v3/transfers')).toBe(ids.length));
     expect(sim.transfers().map((t) => t.reference).sort()).toEqual([...ids].sort());
     // The restarted worker looked each transfer up; it submitted nothing again.
     expect(sim.requestCount('POST /v3/transfers')).toBe(ids.length);

@@ -1,8 +1,8 @@
 import { startPawapaySimulator, type PawapaySimulator } from '../../simulators/pawapay/pawapay-simulator';
 import { payoutIdOf } from '../../src/adapters/providers/pawapay/pawapay-wire';
 import { liveTenant, moneyOut } from '../support/live-tenant';
-import { startServiceChild } from '../support/child-process';
-import { eventually, moneyOutBody, startTestService, type TestService } from '../support/test-service';
+import { killedWhileProviderHolds } from '../support/provider-e2e';
+import { moneyOutBody, startTestService, type TestService } from '../support/test-service';
 
 /**
  * Never pay twice (docs/decisions.md § Payout providers: never pay twice) with pawaPay: the service
@@ -37,20 +37,7 @@ describe('a service killed -9 while pawaPay holds its payout requests', () => {
     }
     const workerEnv = { ...env, WORKER_LEASE_MS: '1000', WORKER_POLL_INTERVAL_MS: '50', WEBHOOK_WORKER_ENABLED: 'false' };
 
-    const first = await startServiceChild(workerEnv);
-    await eventually(async () => (sim.payouts().length === ids.length ? true : undefined), 45_000);
-    first.kill('SIGKILL');
-    await new Promise((resolve) => first.once('exit', resolve));
-    const status = async (id: string) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status as string;
-    expect(await Promise.all(ids.map(status))).toEqual(ids.map(() => 'initiated'));
-
-    const second = await startServiceChild(workerEnv);
-    try {
-      await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 60_000);
-    } finally {
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
-    }
+    await killedWhileProviderHolds(service, apiKey, ids, workerEnv, () => sim.payouts().length);
     expect(sim.payouts().map((p) => p.payoutId).sort()).toEqual(ids.map(payoutIdOf).sort());
     // The restarted worker asked for each payout's status; it submitted nothing again.
     expect(ids.map((id) => sim.submissions(payoutIdOf(id)))).toEqual(ids.map(() => 1));

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Payment } from '../../src/core/payments/payment';
 import type { PayoutProvider, StatusOutcome, SubmitOutcome } from '../../src/core/payments/payout-provider';
+import { startServiceChild } from './child-process';
 import { eventually, type TestService } from './test-service';
 
 /** The shipped catalog with `edit` applied to its payout routes, written to a temp file (for CATALOG_PATH). */
@@ -65,4 +66,32 @@ export async function callbackCount(service: TestService, adminKey: string, prov
   const text = (await service.call('GET', '/metrics', { apiKey: adminKey })).text;
   const line = text.split('\n').find((l) => l.startsWith(`provider_callbacks_total{provider="${provider}",verdict="${verdict}"} `));
   return line ? Number(line.split(' ')[1]) : 0;
+}
+
+/**
+ * Never pay twice across a crash (docs/decisions.md § Payout providers: never pay twice): a child
+ * service with `workerEnv` submits the `ids` (payments of the tenant behind `apiKey`, still
+ * `initiated`) until the provider's simulator has recorded `ids.length` of them (`recorded`), is
+ * killed with SIGKILL, and `afterKill` checks what the simulator got; the payments are then still
+ * `initiated`. A second child finishes them all (`succeeded`) and is stopped. The caller asserts
+ * the simulator's ledger afterwards (one submission per payment).
+ */
+export async function killedWhileProviderHolds(
+  service: TestService, apiKey: string, ids: readonly string[], workerEnv: Record<string, string>,
+  recorded: () => number, afterKill: () => void = () => undefined,
+): Promise<void> {
+  const first = await startServiceChild(workerEnv);
+  await eventually(async () => (recorded() === ids.length ? true : undefined), 45_000);
+  first.kill('SIGKILL');
+  await new Promise((resolve) => first.once('exit', resolve));
+  afterKill();
+  const status = async (id: string) => (await service.call('GET', `/v1/payments/${id}`, { apiKey })).body.status as string;
+  expect(await Promise.all(ids.map(status))).toEqual(ids.map(() => 'initiated'));
+  const second = await startServiceChild(workerEnv);
+  try {
+    await eventually(async () => ((await Promise.all(ids.map(status))).every((s) => s === 'succeeded') ? true : undefined), 60_000);
+  } finally {
+    second.kill('SIGTERM');
+    await new Promise((resolve) => second.once('exit', resolve));
+  }
 }
